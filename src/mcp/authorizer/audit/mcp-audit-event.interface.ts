@@ -1,0 +1,19 @@
+import type { McpTransportKind } from '../authorizer.interface.js';
+
+/** Which seam (or which elicitation outcome) an audit event records. */
+export type McpAuditSeam = 'tool' | 'read' | 'elicitation';
+
+/**
+ * One authorization decision or elicitation outcome. `decision` is what the
+ * authorizer (or the user) decided; `detail` the reason, prompt or outcome.
+ */
+export interface McpAuditEvent {
+  time: string;
+  connId: string;
+  transport: McpTransportKind;
+  seam: McpAuditSeam;
+  /** The tool name (tool seam, elicitation) or the method (read seam). */
+  name: string;
+  decision: 'allow' | 'ask' | 'deny';
+  detail?: string;
+}

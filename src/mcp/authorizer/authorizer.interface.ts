@@ -1,0 +1,31 @@
+/** Which transport carries a server's clients, as declared by whoever started it. */
+export type McpTransportKind = 'stdio' | 'http' | 'unknown';
+
+/** What an authorizer decided for one call or read. */
+export type AuthorizerDecision =
+  | { kind: 'allow' }
+  | { kind: 'ask'; prompt: string }
+  | { kind: 'deny'; reason: string };
+
+/**
+ * Built by the server for every decision; nothing a client sends goes into it,
+ * which is what makes it safe to base a policy on.
+ */
+export interface AuthorizerContext {
+  connId: string;
+  transport: McpTransportKind;
+}
+
+/**
+ * An authorization seam: `(name, args, context) => decision`. On the tool seam
+ * `name` is the tool's name and `args` its raw (untrusted, unvalidated)
+ * arguments; on the read seam `name` is the JSON-RPC method.
+ */
+export type Authorizer = (
+  name: string,
+  args: Record<string, unknown>,
+  context: AuthorizerContext,
+) => AuthorizerDecision | Promise<AuthorizerDecision>;
+
+/** Where the tool authorizer came from: chosen by an operator, or a framework fallback. */
+export type AuthorizerSource = 'configured' | 'default';

@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
+import type { McpModuleOptions } from '../mcp-options.interface.js';
+import type { AuthorizerContext, AuthorizerDecision } from './authorizer.interface.js';
+import { Authorizers } from './authorizers.js';
+
+/** Detail of the deny given to a sensitive tool registered after boot with no authorizer. */
+export const SENSITIVE_TOOL_UNGUARDED = 'sensitive_tool_unguarded';
+/** Detail of the deny given when an authorizer throws (its error text never reaches the client). */
+export const AUTHORIZER_FAILED = 'authorizer_failed';
+
+/**
+ * Evaluates the two seams' authorizers. Every path fails closed: an authorizer
+ * that throws or rejects denies, and a sensitive tool with no tool authorizer
+ * denies.
+ */
+@Injectable()
+export class McpAuthorizationService {
+  private readonly logger = new Logger('McpAuthorization');
+
+  constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions) {}
+
+  /** True only when a tool authorizer is set and an operator chose it (`'configured'`). */
+  authorizationConfigured(): boolean {
+    return this.options.authorizer !== undefined && this.options.authorizerSource === 'configured';
+  }
+
+  /** True when the read seam has an authorizer. */
+  readAuthorizationConfigured(): boolean {
+    return this.options.readAuthorizer !== undefined;
+  }
+
+  /** Whether any tool authorizer is set (which lifts the sensitive-tool checks). */
+  hasToolAuthorizer(): boolean {
+    return this.options.authorizer !== undefined;
+  }
+
+  /** The tool seam's decision for `name` with `args`. Never throws. */
+  async decideTool(
+    name: string,
+    args: Record<string, unknown>,
+    context: AuthorizerContext,
+    sensitive: boolean,
+  ): Promise<AuthorizerDecision> {
+    if (sensitive && !this.hasToolAuthorizer()) {
+      return { kind: 'deny', reason: SENSITIVE_TOOL_UNGUARDED };
+    }
+    return this.evaluate('tool', this.options.authorizer, name, args, context);
+  }
+
+  /** The read seam's decision for `method` with `args`. Never throws. */
+  decideRead(
+    method: string,
+    args: Record<string, unknown>,
+    context: AuthorizerContext,
+  ): Promise<AuthorizerDecision> {
+    return this.evaluate('read', this.options.readAuthorizer, method, args, context);
+  }
+
+  private async evaluate(
+    seam: string,
+    authorizer: McpModuleOptions['authorizer'],
+    name: string,
+    args: Record<string, unknown>,
+    context: AuthorizerContext,
+  ): Promise<AuthorizerDecision> {
+    try {
+      return normalize(await Authorizers.decide(authorizer, name, args, context));
+    } catch (error) {
+      this.logger.error(`${seam} authorizer failed for ${name}: ${(error as Error)?.stack ?? error}`);
+      return { kind: 'deny', reason: AUTHORIZER_FAILED };
+    }
+  }
+}
+
+/* An authorizer written in plain JS may return anything; only a well-formed allow allows. */
+function normalize(decision: unknown): AuthorizerDecision {
+  const value = decision as Partial<{ kind: string; prompt: unknown; reason: unknown }> | null;
+  if (value?.kind === 'allow') return { kind: 'allow' };
+  if (value?.kind === 'ask') return { kind: 'ask', prompt: String(value.prompt ?? '') };
+  if (value?.kind === 'deny') return { kind: 'deny', reason: String(value.reason ?? 'denied') };
+  return { kind: 'deny', reason: 'invalid_decision' };
+}

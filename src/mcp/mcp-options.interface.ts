@@ -1,0 +1,44 @@
+import type {
+  Authorizer,
+  AuthorizerSource,
+  McpTransportKind,
+} from './authorizer/authorizer.interface.js';
+
+/** HTTP transport settings (used when `transport` is `'http'`). */
+export interface McpHttpOptions {
+  /** Streamable HTTP endpoint path. Default `/mcp`. */
+  path?: string;
+  /** Origins allowed besides the loopback ones. */
+  allowedOrigins?: string[];
+  /** Host header values allowed besides the loopback ones. */
+  allowedHosts?: string[];
+}
+
+/** Options of `McpModule.forRoot()` / `forRootAsync()`. */
+export interface McpModuleOptions {
+  /** Server name announced in `initialize`. */
+  name: string;
+  /** Server version announced in `initialize`. */
+  version: string;
+  /** Optional instructions for the model, announced in `initialize`. */
+  instructions?: string;
+  /** The transport that will carry clients, declared at start. Default `'unknown'`. */
+  transport?: McpTransportKind;
+  /** The tool seam (`tools/call`). */
+  authorizer?: Authorizer;
+  /** Where `authorizer` came from. Default `'default'` (fails the network boot guard). */
+  authorizerSource?: AuthorizerSource;
+  /** The read seam (list, read, get, subscribe and completion methods). */
+  readAuthorizer?: Authorizer;
+  /** How long a parked call waits for the client's approval. Default 60 000 ms. */
+  elicitationTimeoutMs?: number;
+  /**
+   * Network boot guard: an HTTP transport refuses to boot unless both seams are
+   * configured. Default true unless `NODE_ENV` is `development` or `test`.
+   */
+  requireAuthorization?: boolean;
+  /** HTTP transport settings. */
+  http?: McpHttpOptions;
+  /** Items per page of every list method. Default 100. */
+  pageSize?: number;
+}

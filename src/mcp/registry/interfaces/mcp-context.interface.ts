@@ -1,0 +1,38 @@
+import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
+import type { RequestId } from '../../protocol/jsonrpc.js';
+import type { LoggingLevel } from '../../protocol/mcp-types.js';
+
+/**
+ * What a tool, resource or prompt handler receives besides its arguments.
+ * Every outbound message it triggers goes to the caller's connection only and
+ * is tagged with the caller's request id.
+ */
+export interface McpToolContext {
+  /** The calling connection. */
+  readonly connId: string;
+  /** The transport the server declared. */
+  readonly transport: McpTransportKind;
+  /** The id of the request being served. */
+  readonly requestId: RequestId;
+  /** Aborted when the client cancels the request or its connection closes. */
+  readonly signal: AbortSignal;
+  /**
+   * Reports progress when the request carried a `progressToken`; a no-op
+   * otherwise, after the response, or when `progress` does not increase.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends `notifications/message` to the caller, if `level` passes its log level. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+}
+
+/** The context of resource and prompt handlers (the same shape as a tool's). */
+export type McpRequestContext = McpToolContext;
+
+/**
+ * Completes one argument: returns candidate values for `value` (the text typed
+ * so far). At most 100 are sent; `total` and `hasMore` tell the client the rest.
+ */
+export type McpCompleter = (
+  value: string,
+  context: { arguments: Record<string, string> },
+) => string[] | Promise<string[]>;

@@ -1,0 +1,31 @@
+import type { GetPromptResult, PromptMessage } from '../../protocol/mcp-types.js';
+import type { McpCompleter, McpRequestContext } from './mcp-context.interface.js';
+
+/** One declared prompt argument; `complete` serves `completion/complete`. */
+export interface McpPromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+  complete?: McpCompleter;
+}
+
+/** What a prompt handler may return. */
+export type McpPromptReturn = GetPromptResult | PromptMessage[];
+
+/** A prompt handler: the (string) arguments and the request context. */
+export type McpPromptHandler = (args: Record<string, string>, ctx: McpRequestContext) => unknown;
+
+/** Options of `@McpPrompt()`. */
+export interface McpPromptOptions {
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description: string;
+  arguments?: McpPromptArgument[];
+}
+
+/** A prompt registered at runtime. */
+export interface McpPromptDefinition extends McpPromptOptions {
+  name: string;
+  handler: McpPromptHandler;
+}

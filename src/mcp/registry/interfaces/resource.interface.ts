@@ -1,0 +1,49 @@
+import type { ReadResourceResult } from '../../protocol/mcp-types.js';
+import type { McpCompleter, McpRequestContext } from './mcp-context.interface.js';
+
+/** What a resource handler may return: text, bytes (sent as a blob) or a full result. */
+export type McpResourceReturn = string | Uint8Array | ReadResourceResult;
+
+/**
+ * A resource handler: the requested URI, the template's variables (empty for a
+ * static resource) and the request context.
+ */
+export type McpResourceHandler = (
+  uri: string,
+  variables: Record<string, string>,
+  ctx: McpRequestContext,
+) => unknown;
+
+/** Options of `@McpResource()`. */
+export interface McpResourceOptions {
+  uri: string;
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** Options of `@McpResourceTemplate()`. */
+export interface McpResourceTemplateOptions {
+  /** An RFC 6570 level-1/2 template such as `notes://{id}` or `files://{+path}`. */
+  uriTemplate: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Completers for the template's variables. */
+  complete?: Record<string, McpCompleter>;
+}
+
+/** A static resource registered at runtime. */
+export interface McpResourceDefinition extends McpResourceOptions {
+  name: string;
+  handler: McpResourceHandler;
+}
+
+/** A resource template registered at runtime. */
+export interface McpResourceTemplateDefinition extends McpResourceTemplateOptions {
+  name: string;
+  handler: McpResourceHandler;
+}

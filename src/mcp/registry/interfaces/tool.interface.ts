@@ -1,0 +1,41 @@
+import type { Type } from '@nestjs/common';
+import type { CallToolResult, JsonSchemaObject, ToolAnnotations } from '../../protocol/mcp-types.js';
+import type { McpCompleter, McpToolContext } from './mcp-context.interface.js';
+
+/**
+ * A tool's input: a class-validator DTO (its JSON Schema is derived; arguments
+ * are validated and transformed into an instance) or a raw JSON Schema object
+ * (listed verbatim and validated with a JSON Schema validator).
+ */
+export type McpToolInput = Type<object> | JsonSchemaObject;
+
+/** What a tool handler may return; see the README for how each is sent. */
+export type McpToolReturn = string | unknown[] | CallToolResult | Record<string, unknown> | void;
+
+/** Options of `@McpTool()`. */
+export interface McpToolOptions {
+  /** Tool name; defaults to the method name. 1–128 of `[A-Za-z0-9_.-]`. */
+  name?: string;
+  title?: string;
+  /** Required: what the tool does, for the model. */
+  description: string;
+  input?: McpToolInput;
+  /** JSON Schema (type object) the tool's `structuredContent` must match. */
+  output?: JsonSchemaObject;
+  annotations?: ToolAnnotations;
+  /** Marks the tool sensitive even without `destructiveHint`. */
+  sensitive?: boolean;
+  /** Completers for arguments, served by `completion/complete` with a `ref/tool` reference. */
+  completions?: Record<string, McpCompleter>;
+}
+
+/** A tool handler: validated arguments in, a result out. */
+export type McpToolHandler = (args: never, ctx: McpToolContext) => unknown;
+
+/** A tool registered at runtime through `McpRegistry.registerTool()`. */
+export interface McpToolDefinition extends Omit<McpToolOptions, 'name' | 'input' | 'output'> {
+  name: string;
+  inputSchema: McpToolInput;
+  outputSchema?: JsonSchemaObject;
+  handler: (args: Record<string, unknown>, ctx: McpToolContext) => unknown;
+}

@@ -1,0 +1,95 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, ExternalContextCreator, MetadataScanner } from '@nestjs/core';
+import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
+import { McpRegistry } from './mcp-registry.service.js';
+import {
+  createPromptEntry,
+  createResourceEntry,
+  createResourceTemplateEntry,
+  createToolEntry,
+} from './registry-entry.factory.js';
+
+type Handler = (...args: unknown[]) => unknown;
+type ProviderWrapper = ReturnType<DiscoveryService['getProviders']>[number];
+
+/**
+ * Finds `@McpTool` / `@McpResource` / `@McpResourceTemplate` / `@McpPrompt`
+ * methods on providers at module init and registers them. Each method is
+ * wrapped once, here, by Nest's `ExternalContextCreator` (context type
+ * `'mcp'`), so the user's own guards and interceptors run on every call
+ * without any per-call reflection.
+ */
+@Injectable()
+export class McpExplorer implements OnModuleInit {
+  private readonly logger = new Logger('McpExplorer');
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly accessor: McpMetadataAccessor,
+    private readonly registry: McpRegistry,
+    private readonly contextCreator: ExternalContextCreator,
+  ) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const { instance } = wrapper;
+      if (!instance || typeof instance !== 'object') continue;
+      const proto = Object.getPrototypeOf(instance);
+      if (!proto) continue;
+      for (const method of this.scanner.getAllMethodNames(proto)) {
+        this.explore(wrapper, instance, method);
+      }
+    }
+  }
+
+  private explore(wrapper: ProviderWrapper, instance: object, method: string): void {
+    const target = (instance as Record<string, Handler>)[method];
+    const tool = this.accessor.getTool(target);
+    const resource = this.accessor.getResource(target);
+    const template = this.accessor.getResourceTemplate(target);
+    const prompt = this.accessor.getPrompt(target);
+    if (!tool && !resource && !template && !prompt) return;
+
+    const source = `${instance.constructor.name}.${method}`;
+    if (!wrapper.isDependencyTreeStatic()) {
+      this.logger.warn(`${source} is not a singleton provider; MCP handlers must be. Skipped.`);
+      return;
+    }
+    const handler = this.wrap(instance, target, method);
+    if (tool) {
+      const { name = method, input, output, ...rest } = tool;
+      const def = { ...rest, name, inputSchema: input!, outputSchema: output, handler };
+      if (input === undefined) delete (def as Partial<typeof def>).inputSchema;
+      this.registry.addTool(createToolEntry(def, source));
+    }
+    if (resource) {
+      const def = { ...resource, name: resource.name ?? method, handler };
+      this.registry.addResource(createResourceEntry(def, source));
+    }
+    if (template) {
+      const def = { ...template, name: template.name ?? method, handler };
+      this.registry.addResourceTemplate(createResourceTemplateEntry(def, source));
+    }
+    if (prompt) {
+      const def = { ...prompt, name: prompt.name ?? method, handler };
+      this.registry.addPrompt(createPromptEntry(def, source));
+    }
+  }
+
+  private wrap(instance: object, target: Handler, method: string): Handler {
+    return this.contextCreator.create(
+      instance,
+      target,
+      method,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      // Exception filters are HTTP-shaped; tool errors are turned into results by the server.
+      { guards: true, interceptors: true, filters: false },
+      MCP_CONTEXT_TYPE,
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import { Subject } from 'rxjs';
+import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
+import type { ClientCapabilities, LoggingLevel } from '../../protocol/mcp-types.js';
+
+/**
+ * Everything the server knows about one client connection. It lives from
+ * `subscribe(connId)` (or the first message) until the transport unsubscribes;
+ * nothing here outlives it, so a re-used `connId` starts clean.
+ */
+export class McpConnection {
+  /** Outbound messages: pushed responses, server requests, notifications. */
+  readonly outbound = new Subject<JsonRpcMessage>();
+  /** Declared by the client at `initialize`; undefined before. */
+  capabilities?: ClientCapabilities;
+  protocolVersion?: string;
+  initialized = false;
+  /** `notifications/message` below this level are not sent. */
+  logLevel: LoggingLevel = 'info';
+  /** URIs this connection subscribed to with `resources/subscribe`. */
+  readonly subscriptions = new Set<string>();
+  /** Requests being served, by id, so `notifications/cancelled` can abort them. */
+  readonly inflight = new Map<RequestId, AbortController>();
+  private closed = false;
+
+  constructor(readonly id: string) {}
+
+  /** True while a transport is draining `outbound`. */
+  get live(): boolean {
+    return !this.closed && this.outbound.observed;
+  }
+
+  /** Pushes a message to the client, if anyone is listening. */
+  send(message: JsonRpcMessage): void {
+    if (!this.closed) this.outbound.next(message);
+  }
+
+  /** Ends the connection: aborts its requests and completes its channel. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const controller of this.inflight.values()) controller.abort(new Error('connection closed'));
+    this.inflight.clear();
+    this.subscriptions.clear();
+    this.outbound.complete();
+  }
+}

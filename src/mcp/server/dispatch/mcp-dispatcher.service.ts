@@ -1,0 +1,137 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { McpToolDeniedException } from '../../authorizer/authorization.exceptions.js';
+import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpModuleOptions } from '../../mcp-options.interface.js';
+import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
+import {
+  isJsonObject,
+  isRequestId,
+  jsonRpcError,
+  jsonRpcResult,
+  type JsonRpcMessage,
+  type RequestId,
+} from '../../protocol/jsonrpc.js';
+import { McpInvalidParamsError, McpMethodNotFoundError } from '../../protocol/mcp.errors.js';
+import { BATCHING_PROTOCOL_VERSION } from '../../protocol/protocol-version.js';
+import { McpConnections } from '../connection/mcp-connections.service.js';
+import type { McpConnection } from '../connection/mcp-connection.js';
+import { errorResponse } from './error-response.js';
+import { McpMethodExplorer } from './mcp-method.explorer.js';
+import type { McpRequest } from './mcp-request.interface.js';
+import { McpNotificationsHandler } from './mcp-notifications.handler.js';
+
+/**
+ * One decoded JSON-RPC message in, the response (or null) out. It checks the
+ * envelope, routes notifications and responses, validates a request's params
+ * against the official schema, runs the method's (guarded) handler and maps
+ * whatever it throws to the right wire shape.
+ */
+@Injectable()
+export class McpDispatcher {
+  private readonly transport: McpModuleOptions['transport'] & string;
+
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
+    private readonly connections: McpConnections,
+    private readonly methods: McpMethodExplorer,
+    private readonly notifications: McpNotificationsHandler,
+  ) {
+    this.transport = options.transport ?? 'unknown';
+  }
+
+  async handle(message: unknown, connId: string): Promise<object | null> {
+    const connection = this.connections.get(connId);
+    if (!Array.isArray(message)) return this.handleOne(message, connection);
+    // Only 2025-03-26 sessions may batch; later revisions forbid it.
+    if (connection.protocolVersion !== BATCHING_PROTOCOL_VERSION || message.length === 0) {
+      return invalidRequest(null, 'Invalid Request: batches are not supported');
+    }
+    const replies = await Promise.all(message.map((item) => this.handleOne(item, connection)));
+    const answered = replies.filter((reply): reply is JsonRpcMessage => reply !== null);
+    return answered.length > 0 ? answered : null;
+  }
+
+  private async handleOne(
+    message: unknown,
+    connection: McpConnection,
+  ): Promise<JsonRpcMessage | null> {
+    if (!isJsonObject(message) || message.jsonrpc !== '2.0') {
+      return invalidRequest(idOf(message), 'Invalid Request: not a JSON-RPC 2.0 message');
+    }
+    const { method, id } = message;
+    if (typeof method === 'string') {
+      if (!('id' in message)) {
+        this.notifications.handle(method, message.params, connection);
+        return null;
+      }
+      if (!isRequestId(id)) {
+        return invalidRequest(null, 'Invalid Request: id must be a string or a number');
+      }
+      return this.request(id, method, message.params, connection);
+    }
+    if (isRequestId(id) && ('result' in message || 'error' in message)) {
+      // A response to a server→client request; never answered.
+      this.notifications.response(message, connection);
+      return null;
+    }
+    return invalidRequest(idOf(message), 'Invalid Request: no method');
+  }
+
+  private async request(
+    id: RequestId,
+    method: string,
+    rawParams: unknown,
+    connection: McpConnection,
+  ): Promise<JsonRpcMessage | null> {
+    const route = this.methods.route(method);
+    if (!route) return errorResponse(id, new McpMethodNotFoundError(method), method);
+    const params = rawParams === undefined ? {} : rawParams;
+    if (!isJsonObject(params)) {
+      return errorResponse(id, new McpInvalidParamsError('params must be an object'), method);
+    }
+    const parsed = route.params?.safeParse(params) ?? { success: true as const, data: params };
+    if (!parsed.success) {
+      const detail = describeIssues(parsed.error);
+      return errorResponse(id, new McpInvalidParamsError(`Invalid params for ${method}: ${detail}`), method);
+    }
+
+    const controller = new AbortController();
+    connection.inflight.set(id, controller);
+    const request: McpRequest = {
+      id,
+      method,
+      params: parsed.data as Record<string, unknown>,
+      connection,
+      transport: this.transport,
+      signal: controller.signal,
+    };
+    try {
+      const result = (await route.invoke(request)) as object;
+      return controller.signal.aborted ? null : jsonRpcResult(id, result);
+    } catch (error) {
+      // A cancelled request gets no response at all (spec: cancellation).
+      if (controller.signal.aborted) return null;
+      if (error instanceof McpToolDeniedException) return jsonRpcResult(id, error.toResult());
+      return errorResponse(id, error, method);
+    } finally {
+      if (connection.inflight.get(id) === controller) connection.inflight.delete(id);
+    }
+  }
+}
+
+function invalidRequest(id: RequestId | null, message: string): JsonRpcMessage {
+  return jsonRpcError(id, JsonRpcErrorCode.InvalidRequest, message);
+}
+
+function idOf(message: unknown): RequestId | null {
+  const id = isJsonObject(message) ? message.id : undefined;
+  return isRequestId(id) ? id : null;
+}
+
+function describeIssues(error: unknown): string {
+  const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues ?? [];
+  return issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,18 @@
+import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
+import type { RequestId } from '../../protocol/jsonrpc.js';
+import type { McpConnection } from '../connection/mcp-connection.js';
+
+/**
+ * One client request as the server's method handlers (and the seam guards,
+ * through `ExecutionContext.getArgByIndex(0)`) see it. `params` has already
+ * passed the method's schema from the official MCP package.
+ */
+export interface McpRequest<P = Record<string, unknown>> {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: P;
+  readonly connection: McpConnection;
+  readonly transport: McpTransportKind;
+  /** Aborted by `notifications/cancelled` or when the connection closes. */
+  readonly signal: AbortSignal;
+}

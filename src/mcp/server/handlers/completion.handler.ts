@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import {
+  CompleteRequestParamsSchema,
+  PromptReferenceSchema,
+  ResourceTemplateReferenceSchema,
+} from '@modelcontextprotocol/core';
+import { z } from 'zod';
+import { McpAuthorizationService } from '../../authorizer/mcp-authorization.service.js';
+import { ReadSeam } from '../../authorizer/seam.decorators.js';
+import { McpInvalidParamsError } from '../../protocol/mcp.errors.js';
+import type { McpCompleter } from '../../registry/interfaces/mcp-context.interface.js';
+import { McpRegistry } from '../../registry/mcp-registry.service.js';
+import { McpMethod } from '../dispatch/mcp-method.decorator.js';
+import type { McpRequest } from '../dispatch/mcp-request.interface.js';
+
+/** The spec's prompt and template references, plus `ref/tool` for tool arguments. */
+const CompleteParamsSchema = CompleteRequestParamsSchema.extend({
+  ref: z.union([
+    PromptReferenceSchema,
+    ResourceTemplateReferenceSchema,
+    z.object({ type: z.literal('ref/tool'), name: z.string() }),
+  ]),
+});
+type CompleteParams = z.infer<typeof CompleteParamsSchema>;
+
+/** The spec's cap on values per completion result. */
+const MAX_VALUES = 100;
+
+/**
+ * `completion/complete`, behind the read seam. A reference the caller could
+ * not otherwise see (an unknown prompt or template, a tool its authorizer
+ * hides) is -32602, the same as an unknown one, so completion never
+ * enumerates what listing would not show.
+ */
+@Injectable()
+export class McpCompletionHandler {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly authorization: McpAuthorizationService,
+  ) {}
+
+  @McpMethod('completion/complete', CompleteParamsSchema)
+  @ReadSeam()
+  async complete(request: McpRequest<CompleteParams>): Promise<object> {
+    const { argument, context } = request.params;
+    const completer = await this.completerFor(request);
+    const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : [];
+    const strings = Array.isArray(values) ? values.filter((v) => typeof v === 'string') : [];
+    return {
+      completion: {
+        values: strings.slice(0, MAX_VALUES),
+        total: strings.length,
+        hasMore: strings.length > MAX_VALUES,
+      },
+    };
+  }
+
+  private async completerFor(request: McpRequest<CompleteParams>): Promise<McpCompleter | undefined> {
+    const { ref, argument } = request.params;
+    switch (ref.type) {
+      case 'ref/prompt': {
+        const prompt = this.registry.prompt(ref.name);
+        if (!prompt) throw new McpInvalidParamsError(`Unknown prompt: ${ref.name}`);
+        return prompt.arguments.find((arg) => arg.name === argument.name)?.complete;
+      }
+      case 'ref/resource': {
+        const template = this.registry.template(ref.uri);
+        if (!template) throw new McpInvalidParamsError(`Unknown resource template: ${ref.uri}`);
+        return template.completions[argument.name];
+      }
+      case 'ref/tool': {
+        const tool = this.registry.tool(ref.name);
+        const context = { connId: request.connection.id, transport: request.transport };
+        const visible =
+          tool &&
+          (await this.authorization.decideTool(ref.name, {}, context, tool.sensitive)).kind !== 'deny';
+        if (!visible) throw new McpInvalidParamsError(`Unknown tool: ${ref.name}`);
+        return tool.completions[argument.name];
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { GetPromptRequestParamsSchema, PaginatedRequestParamsSchema } from '@modelcontextprotocol/core';
+import type { z } from 'zod';
+import { ReadSeam } from '../../authorizer/seam.decorators.js';
+import { McpInvalidParamsError } from '../../protocol/mcp.errors.js';
+import { nextCursorOf, paginate } from '../../protocol/pagination.js';
+import { McpRegistry } from '../../registry/mcp-registry.service.js';
+import { createRequestScope } from '../context/request-context.factory.js';
+import { McpMethod } from '../dispatch/mcp-method.decorator.js';
+import type { McpRequest } from '../dispatch/mcp-request.interface.js';
+import { normalizePromptResult } from '../results/prompt-result.normalizer.js';
+import { McpPageSize } from './page-size.provider.js';
+
+type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
+type GetParams = z.infer<typeof GetPromptRequestParamsSchema>;
+
+/** `prompts/list` and `prompts/get`, behind the read seam. */
+@Injectable()
+export class McpPromptsHandler {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly pageSize: McpPageSize,
+  ) {}
+
+  @McpMethod('prompts/list', PaginatedRequestParamsSchema)
+  @ReadSeam()
+  list(request: McpRequest<ListParams>): object {
+    const page = paginate(this.registry.prompts(), request.params?.cursor, this.pageSize.value);
+    return { prompts: page.items.map((entry) => entry.prompt), ...nextCursorOf(page) };
+  }
+
+  @McpMethod('prompts/get', GetPromptRequestParamsSchema)
+  @ReadSeam()
+  async get(request: McpRequest<GetParams>): Promise<object> {
+    const { name } = request.params;
+    const args = request.params.arguments ?? {};
+    const entry = this.registry.prompt(name);
+    if (!entry) throw new McpInvalidParamsError(`Unknown prompt: ${name}`);
+    const missing = entry.arguments.filter((arg) => arg.required && args[arg.name] === undefined);
+    if (missing.length > 0) {
+      const names = missing.map((arg) => arg.name).join(', ');
+      throw new McpInvalidParamsError(`Missing required arguments for prompt ${name}: ${names}`);
+    }
+    const scope = createRequestScope(request);
+    try {
+      return normalizePromptResult(await entry.invoke(args, scope.context), entry.prompt.description);
+    } finally {
+      scope.end();
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import {
+  PaginatedRequestParamsSchema,
+  ReadResourceRequestParamsSchema,
+  SubscribeRequestParamsSchema,
+  UnsubscribeRequestParamsSchema,
+} from '@modelcontextprotocol/core';
+import type { z } from 'zod';
+import { ReadSeam } from '../../authorizer/seam.decorators.js';
+import { McpResourceNotFoundError } from '../../protocol/mcp.errors.js';
+import { nextCursorOf, paginate } from '../../protocol/pagination.js';
+import { McpRegistry } from '../../registry/mcp-registry.service.js';
+import { createRequestScope } from '../context/request-context.factory.js';
+import { McpMethod } from '../dispatch/mcp-method.decorator.js';
+import type { McpRequest } from '../dispatch/mcp-request.interface.js';
+import { normalizeResourceResult } from '../results/resource-result.normalizer.js';
+import { McpPageSize } from './page-size.provider.js';
+
+type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
+type UriParams = z.infer<typeof ReadResourceRequestParamsSchema>;
+
+/** Resource listing, reading and subscriptions; every method is behind the read seam. */
+@Injectable()
+export class McpResourcesHandler {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly pageSize: McpPageSize,
+  ) {}
+
+  @McpMethod('resources/list', PaginatedRequestParamsSchema)
+  @ReadSeam()
+  list(request: McpRequest<ListParams>): object {
+    const entries = this.registry.resources();
+    const page = paginate(entries, request.params?.cursor, this.pageSize.value);
+    return { resources: page.items.map((entry) => entry.resource), ...nextCursorOf(page) };
+  }
+
+  @McpMethod('resources/templates/list', PaginatedRequestParamsSchema)
+  @ReadSeam()
+  listTemplates(request: McpRequest<ListParams>): object {
+    const entries = this.registry.templates();
+    const page = paginate(entries, request.params?.cursor, this.pageSize.value);
+    return { resourceTemplates: page.items.map((entry) => entry.template), ...nextCursorOf(page) };
+  }
+
+  @McpMethod('resources/read', ReadResourceRequestParamsSchema)
+  @ReadSeam()
+  async read(request: McpRequest<UriParams>): Promise<object> {
+    const { uri } = request.params;
+    const resource = this.registry.resource(uri);
+    const matched = resource ? undefined : this.registry.matchTemplate(uri);
+    if (!resource && !matched) throw new McpResourceNotFoundError(uri);
+    const scope = createRequestScope(request);
+    try {
+      const value = resource
+        ? await resource.invoke(uri, {}, scope.context)
+        : await matched!.entry.invoke(uri, matched!.variables, scope.context);
+      const mimeType = resource ? resource.resource.mimeType : matched!.entry.template.mimeType;
+      return normalizeResourceResult(value, uri, mimeType);
+    } finally {
+      scope.end();
+    }
+  }
+
+  @McpMethod('resources/subscribe', SubscribeRequestParamsSchema)
+  @ReadSeam()
+  subscribe({ params, connection }: McpRequest<UriParams>): object {
+    connection.subscriptions.add(params.uri);
+    return {};
+  }
+
+  @McpMethod('resources/unsubscribe', UnsubscribeRequestParamsSchema)
+  @ReadSeam()
+  unsubscribe({ params, connection }: McpRequest<UriParams>): object {
+    connection.subscriptions.delete(params.uri);
+    return {};
+  }
+}

@@ -1,0 +1,99 @@
+import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Observable, type Subscription } from 'rxjs';
+import type { McpAuditEvent } from '../authorizer/audit/mcp-audit-event.interface.js';
+import { McpAuditService } from '../authorizer/audit/mcp-audit.service.js';
+import { McpAuthorizationService } from '../authorizer/mcp-authorization.service.js';
+import { DEFAULT_CONN_ID } from '../mcp.constants.js';
+import { jsonRpcNotification } from '../protocol/jsonrpc.js';
+import { McpRegistry } from '../registry/mcp-registry.service.js';
+import { McpUnguardedSensitiveToolsError } from '../registry/registry.errors.js';
+import { McpConnections } from './connection/mcp-connections.service.js';
+import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
+
+const RESOURCE_UPDATED = 'notifications/resources/updated';
+
+/**
+ * The transport-agnostic MCP server. Transports hand it one decoded message at
+ * a time with the connection it came from, write back what it returns, and
+ * drain the connection's outbound channel from `subscribe()`.
+ */
+@Injectable()
+export class McpServer implements OnApplicationBootstrap, OnModuleDestroy {
+  /** Every seam decision and elicitation outcome. */
+  readonly audit$: Observable<McpAuditEvent>;
+  private listChanges?: Subscription;
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly connections: McpConnections,
+    private readonly registry: McpRegistry,
+    private readonly authorization: McpAuthorizationService,
+    audit: McpAuditService,
+  ) {
+    this.audit$ = audit.events$;
+  }
+
+  /**
+   * Handles one decoded JSON-RPC message (or a batch, for 2025-03-26 sessions)
+   * from `connId`. Resolves to the response, or null for notifications,
+   * responses and cancelled requests. Never rejects.
+   */
+  handleMessage(message: unknown, connId: string = DEFAULT_CONN_ID): Promise<object | null> {
+    return this.dispatcher.handle(message, connId);
+  }
+
+  /**
+   * Opens `connId`'s outbound channel. Any earlier state of `connId` (client
+   * capabilities, subscriptions, in-flight requests) is dropped first;
+   * unsubscribing drops it again.
+   */
+  subscribe(connId: string = DEFAULT_CONN_ID): Observable<object> {
+    const connection = this.connections.replace(connId);
+    return new Observable<object>((subscriber) => {
+      const inner = connection.outbound.subscribe(subscriber);
+      return () => {
+        inner.unsubscribe();
+        this.connections.drop(connection);
+      };
+    });
+  }
+
+  /**
+   * Sends a notification to every connection; `notifications/resources/updated`
+   * goes only to connections subscribed to its `uri`.
+   */
+  notify(method: string, params?: object): void {
+    const uri = method === RESOURCE_UPDATED ? (params as { uri?: unknown })?.uri : undefined;
+    for (const connection of this.connections.all()) {
+      if (method === RESOURCE_UPDATED && !connection.subscriptions.has(uri as string)) continue;
+      connection.send(jsonRpcNotification(method, params));
+    }
+  }
+
+  /** True only when a tool authorizer is set and its source is `'configured'`. */
+  authorizationConfigured(): boolean {
+    return this.authorization.authorizationConfigured();
+  }
+
+  /** True when a read authorizer is set. */
+  readAuthorizationConfigured(): boolean {
+    return this.authorization.readAuthorizationConfigured();
+  }
+
+  /** Refuses to boot with a sensitive tool and no tool authorizer; then announces list changes. */
+  onApplicationBootstrap(): void {
+    if (!this.authorization.hasToolAuthorizer()) {
+      const unguarded = this.registry.tools().filter((entry) => entry.sensitive);
+      if (unguarded.length > 0) {
+        throw new McpUnguardedSensitiveToolsError(unguarded.map((entry) => entry.tool.name));
+      }
+    }
+    this.listChanges = this.registry.changes$.subscribe((kind) =>
+      this.notify(`notifications/${kind}/list_changed`),
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.listChanges?.unsubscribe();
+  }
+}

@@ -1,0 +1,56 @@
+import { ForbiddenException, Injectable, Logger } from '@nestjs/common';
+import { McpToolDeniedException } from '../../authorizer/authorization.exceptions.js';
+import type { CallToolResult } from '../../protocol/mcp-types.js';
+import type { McpToolEntry } from '../../registry/interfaces/registry-entry.interface.js';
+import { createRequestScope } from '../context/request-context.factory.js';
+import type { McpRequest } from '../dispatch/mcp-request.interface.js';
+import { normalizeToolResult, toolErrorResult } from '../results/tool-result.normalizer.js';
+import { McpToolError } from './mcp-tool.error.js';
+
+/**
+ * Runs a tool that has passed its seam: validates the arguments against its
+ * input contract, calls it with a request context, shapes the result and
+ * checks it against the output schema. Every failure is an `isError` result
+ * (spec: tool execution errors are results, not protocol errors).
+ */
+@Injectable()
+export class McpToolInvoker {
+  private readonly logger = new Logger('McpTools');
+
+  async run(
+    entry: McpToolEntry,
+    args: Record<string, unknown>,
+    request: McpRequest,
+  ): Promise<CallToolResult> {
+    const name = entry.tool.name;
+    const input = await entry.input.validate(args);
+    if (!input.ok) return toolErrorResult(`Invalid arguments for tool ${name}: ${input.message}`);
+
+    const scope = createRequestScope(request);
+    let result: CallToolResult;
+    try {
+      result = normalizeToolResult(await entry.invoke(input.value, scope.context));
+    } catch (error) {
+      return this.failure(name, error);
+    } finally {
+      scope.end();
+    }
+    if (entry.output && !result.isError) {
+      const problem = entry.output(result.structuredContent);
+      if (problem !== undefined) {
+        this.logger.error(`Tool ${name} returned output that fails its outputSchema: ${problem}`);
+        return toolErrorResult(`Tool ${name} produced invalid output`);
+      }
+    }
+    return result;
+  }
+
+  private failure(name: string, error: unknown): CallToolResult {
+    if (error instanceof McpToolError) return toolErrorResult(error.message);
+    if (error instanceof McpToolDeniedException) throw error;
+    // A user's own guard on the tool method returned false.
+    if (error instanceof ForbiddenException) throw new McpToolDeniedException(name, 'deny', 'forbidden');
+    this.logger.error(`Tool ${name} failed: ${(error as Error)?.stack ?? String(error)}`);
+    return toolErrorResult(`Tool ${name} failed`);
+  }
+}
