@@ -48,3 +48,10 @@ export {
   LATEST_PROTOCOL_VERSION,
 } from './mcp/protocol/protocol-version.js';
 export type * from './mcp/protocol/mcp-types.js';
+
+export { serveStdio } from './mcp/transports/stdio/stdio.bootstrap.js';
+export {
+  McpStdioTransport,
+  type McpStdioTransportOptions,
+} from './mcp/transports/stdio/stdio.transport.js';
+export { StderrLogger } from './mcp/transports/stdio/stderr.logger.js';

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, ExternalContextCreator, MetadataScanner } from '@nestjs/core';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { resolveCompleter, resolveCompleters } from './completer.resolver.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpRegistry } from './mcp-registry.service.js';
 import {
@@ -59,8 +60,9 @@ export class McpExplorer implements OnModuleInit {
     }
     const handler = this.wrap(instance, target, method);
     if (tool) {
-      const { name = method, input, output, ...rest } = tool;
-      const def = { ...rest, name, inputSchema: input!, outputSchema: output, handler };
+      const { name = method, input, output, completions, ...rest } = tool;
+      const resolved = resolveCompleters(completions, instance, source);
+      const def = { ...rest, name, inputSchema: input!, outputSchema: output, handler, completions: resolved };
       if (input === undefined) delete (def as Partial<typeof def>).inputSchema;
       this.registry.addTool(createToolEntry(def, source));
     }
@@ -69,11 +71,16 @@ export class McpExplorer implements OnModuleInit {
       this.registry.addResource(createResourceEntry(def, source));
     }
     if (template) {
-      const def = { ...template, name: template.name ?? method, handler };
+      const complete = resolveCompleters(template.complete, instance, source);
+      const def = { ...template, name: template.name ?? method, handler, complete };
       this.registry.addResourceTemplate(createResourceTemplateEntry(def, source));
     }
     if (prompt) {
-      const def = { ...prompt, name: prompt.name ?? method, handler };
+      const args = prompt.arguments?.map((arg) => ({
+        ...arg,
+        complete: resolveCompleter(arg.complete, instance, source),
+      }));
+      const def = { ...prompt, name: prompt.name ?? method, handler, arguments: args };
       this.registry.addPrompt(createPromptEntry(def, source));
     }
   }

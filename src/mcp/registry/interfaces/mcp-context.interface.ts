@@ -36,3 +36,10 @@ export type McpCompleter = (
   value: string,
   context: { arguments: Record<string, string> },
 ) => string[] | Promise<string[]>;
+
+/**
+ * A completer in decorator options: a function, or the name of a method on the
+ * same provider (decorator arguments are evaluated before any instance exists,
+ * so a method name is how a completer reaches injected services).
+ */
+export type McpCompleterRef = McpCompleter | string;

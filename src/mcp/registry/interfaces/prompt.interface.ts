@@ -1,11 +1,16 @@
 import type { GetPromptResult, PromptMessage } from '../../protocol/mcp-types.js';
-import type { McpCompleter, McpRequestContext } from './mcp-context.interface.js';
+import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
 
 /** One declared prompt argument; `complete` serves `completion/complete`. */
 export interface McpPromptArgument {
   name: string;
   description?: string;
   required?: boolean;
+  complete?: McpCompleterRef;
+}
+
+/** A prompt argument as registered: its completer, if any, is a function. */
+export interface McpPromptArgumentDefinition extends Omit<McpPromptArgument, 'complete'> {
   complete?: McpCompleter;
 }
 
@@ -25,7 +30,8 @@ export interface McpPromptOptions {
 }
 
 /** A prompt registered at runtime. */
-export interface McpPromptDefinition extends McpPromptOptions {
+export interface McpPromptDefinition extends Omit<McpPromptOptions, 'arguments'> {
   name: string;
+  arguments?: McpPromptArgumentDefinition[];
   handler: McpPromptHandler;
 }

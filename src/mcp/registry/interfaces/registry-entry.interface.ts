@@ -3,7 +3,7 @@ import type { InputValidator } from '../schema/input-validator.js';
 import type { JsonSchemaCheck } from '../schema/json-schema.compiler.js';
 import type { UriTemplate } from '../uri-template.js';
 import type { McpCompleter, McpRequestContext, McpToolContext } from './mcp-context.interface.js';
-import type { McpPromptArgument } from './prompt.interface.js';
+import type { McpPromptArgumentDefinition } from './prompt.interface.js';
 
 /** A registered tool: its listing, its contracts and how to run it. */
 export interface McpToolEntry {
@@ -42,7 +42,7 @@ export interface McpResourceTemplateEntry {
 /** A registered prompt. */
 export interface McpPromptEntry {
   readonly prompt: Prompt;
-  readonly arguments: readonly McpPromptArgument[];
+  readonly arguments: readonly McpPromptArgumentDefinition[];
   readonly invoke: (args: Record<string, string>, ctx: McpRequestContext) => Promise<unknown>;
   readonly source: string;
 }

@@ -1,5 +1,5 @@
 import type { ReadResourceResult } from '../../protocol/mcp-types.js';
-import type { McpCompleter, McpRequestContext } from './mcp-context.interface.js';
+import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
 
 /** What a resource handler may return: text, bytes (sent as a blob) or a full result. */
 export type McpResourceReturn = string | Uint8Array | ReadResourceResult;
@@ -33,7 +33,7 @@ export interface McpResourceTemplateOptions {
   description?: string;
   mimeType?: string;
   /** Completers for the template's variables. */
-  complete?: Record<string, McpCompleter>;
+  complete?: Record<string, McpCompleterRef>;
 }
 
 /** A static resource registered at runtime. */
@@ -43,7 +43,8 @@ export interface McpResourceDefinition extends McpResourceOptions {
 }
 
 /** A resource template registered at runtime. */
-export interface McpResourceTemplateDefinition extends McpResourceTemplateOptions {
+export interface McpResourceTemplateDefinition extends Omit<McpResourceTemplateOptions, 'complete'> {
   name: string;
+  complete?: Record<string, McpCompleter>;
   handler: McpResourceHandler;
 }

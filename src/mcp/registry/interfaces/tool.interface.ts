@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { CallToolResult, JsonSchemaObject, ToolAnnotations } from '../../protocol/mcp-types.js';
-import type { McpCompleter, McpToolContext } from './mcp-context.interface.js';
+import type { McpCompleter, McpCompleterRef, McpToolContext } from './mcp-context.interface.js';
 
 /**
  * A tool's input: a class-validator DTO (its JSON Schema is derived; arguments
@@ -26,15 +26,17 @@ export interface McpToolOptions {
   /** Marks the tool sensitive even without `destructiveHint`. */
   sensitive?: boolean;
   /** Completers for arguments, served by `completion/complete` with a `ref/tool` reference. */
-  completions?: Record<string, McpCompleter>;
+  completions?: Record<string, McpCompleterRef>;
 }
 
 /** A tool handler: validated arguments in, a result out. */
 export type McpToolHandler = (args: never, ctx: McpToolContext) => unknown;
 
 /** A tool registered at runtime through `McpRegistry.registerTool()`. */
-export interface McpToolDefinition extends Omit<McpToolOptions, 'name' | 'input' | 'output'> {
+export interface McpToolDefinition
+  extends Omit<McpToolOptions, 'name' | 'input' | 'output' | 'completions'> {
   name: string;
+  completions?: Record<string, McpCompleter>;
   inputSchema: McpToolInput;
   outputSchema?: JsonSchemaObject;
   handler: (args: Record<string, unknown>, ctx: McpToolContext) => unknown;

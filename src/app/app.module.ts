@@ -1,0 +1,39 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { McpModule, type McpTransportKind } from '../index.js';
+import { DEFAULT_DATA_DIR, NOTES_DATA_DIR } from './app.constants.js';
+import { AuditLogService } from './audit/audit-log.service.js';
+import { NotesPrompts } from './notes/notes.prompts.js';
+import { NotesResources } from './notes/notes.resources.js';
+import { NotesStore } from './notes/notes.store.js';
+import { NotesTools } from './notes/notes.tools.js';
+import { notesReadPolicy } from './policy/notes-read.policy.js';
+import { notesToolPolicy } from './policy/notes-tool.policy.js';
+
+/** The team-notes MCP service, wired with an explicit policy on both seams. */
+@Module({})
+export class AppModule {
+  static forTransport(transport: McpTransportKind): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        McpModule.forRoot({
+          name: 'mcp-warden-notes',
+          version: '0.1.0',
+          instructions: 'Team notes: search, create and (with approval) delete notes.',
+          transport,
+          authorizer: notesToolPolicy,
+          authorizerSource: 'configured',
+          readAuthorizer: notesReadPolicy,
+        }),
+      ],
+      providers: [
+        { provide: NOTES_DATA_DIR, useValue: process.env.DATA_DIR || DEFAULT_DATA_DIR },
+        NotesStore,
+        NotesTools,
+        NotesResources,
+        NotesPrompts,
+        AuditLogService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { JsonRpcErrorCode, McpError, McpPrompt, type PromptMessage } from '../../index.js';
+import { NotesStore } from './notes.store.js';
+import { renderNote } from './notes.resources.js';
+
+/** Prompts over the notes. */
+@Injectable()
+export class NotesPrompts {
+  constructor(private readonly store: NotesStore) {}
+
+  @McpPrompt({
+    name: 'summarize_note',
+    title: 'Summarise a note',
+    description: 'Ask the model for a short summary of one note.',
+    arguments: [
+      {
+        name: 'id',
+        description: 'The note to summarise',
+        required: true,
+        complete: 'completeId',
+      },
+    ],
+  })
+  /** Completes the prompt's `id` argument. */
+  completeId(prefix: string): string[] {
+    return this.store.idsStartingWith(prefix);
+  }
+
+  summarize({ id }: Record<string, string>): PromptMessage[] {
+    const note = this.store.get(id);
+    if (!note) throw new McpError(JsonRpcErrorCode.InvalidParams, `No note with id ${id}`);
+    const text = `Summarise this note in three bullet points.\n\n${renderNote(note)}`;
+    return [{ role: 'user', content: { type: 'text', text } }];
+  }
+}

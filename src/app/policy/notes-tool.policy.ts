@@ -1,0 +1,21 @@
+import type { Authorizer } from '../../index.js';
+
+/**
+ * The service's tool policy. Reads and creates are allowed; a delete needs a
+ * human's approval; any other tool name is denied, so a tool added later is
+ * closed until someone writes its rule here.
+ */
+export const notesToolPolicy: Authorizer = (name, args) => {
+  switch (name) {
+    case 'search_notes':
+    case 'create_note':
+      return { kind: 'allow' };
+    case 'delete_note': {
+      // Arguments are untrusted here (the seam runs before validation).
+      const id = typeof args.id === 'string' ? args.id : '(unspecified)';
+      return { kind: 'ask', prompt: `Delete note ${id}? This cannot be undone.` };
+    }
+    default:
+      return { kind: 'deny', reason: 'tool_not_in_policy' };
+  }
+};

@@ -1,0 +1,104 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Subscription } from 'rxjs';
+import { DEFAULT_CONN_ID } from '../../mcp.constants.js';
+import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
+import { jsonRpcError, parseErrorResponse } from '../../protocol/jsonrpc.js';
+import type { McpServer } from '../../server/mcp.server.js';
+import { LineDecoder, type LineEvent } from './line.decoder.js';
+
+/** Options of the stdio transport. */
+export interface McpStdioTransportOptions {
+  input?: Readable;
+  output?: Writable;
+  /** Longest accepted line, in bytes. Default 4 MiB. */
+  maxLineBytes?: number;
+  /** The connection id the single stdio client gets. Default `'default'`. */
+  connId?: string;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Newline-delimited JSON-RPC over a pair of streams (stdin/stdout by default).
+ * It frames bytes and nothing more: every line goes to `McpServer` as is, and
+ * every reply or outbound message is written as one line. Requests are served
+ * concurrently, so a cancellation can overtake the call it cancels.
+ */
+export class McpStdioTransport {
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly decoder: LineDecoder;
+  private readonly connId: string;
+  private readonly inflight = new Set<Promise<void>>();
+  private outbound?: Subscription;
+  private finish?: () => void;
+
+  constructor(
+    private readonly server: McpServer,
+    options: McpStdioTransportOptions = {},
+  ) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.connId = options.connId ?? DEFAULT_CONN_ID;
+  }
+
+  /** Serves until the input ends (or `stop()`), then waits for in-flight requests. */
+  run(): Promise<void> {
+    this.outbound = this.server.subscribe(this.connId).subscribe((message) => this.write(message));
+    const ended = new Promise<void>((resolve) => {
+      this.finish = resolve;
+      this.input.once('end', resolve);
+      this.input.once('close', resolve);
+    });
+    this.input.on('data', (chunk: Buffer | string) => this.receive(this.decoder.push(toBuffer(chunk))));
+    return ended.then(async () => {
+      this.receive(this.decoder.end());
+      await this.drain();
+      this.outbound?.unsubscribe();
+    });
+  }
+
+  /** Stops reading (SIGTERM): `run()` resolves once in-flight requests finish. */
+  stop(): void {
+    this.input.pause();
+    this.input.removeAllListeners('data');
+    this.finish?.();
+  }
+
+  private receive(events: LineEvent[]): void {
+    for (const event of events) {
+      if (event.kind === 'oversized') {
+        this.write(jsonRpcError(null, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: message too large'));
+        continue;
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(event.text);
+      } catch {
+        this.write(parseErrorResponse());
+        continue;
+      }
+      this.track(this.server.handleMessage(message, this.connId).then((reply) => {
+        if (reply !== null) this.write(reply);
+      }));
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    this.inflight.add(work);
+    void work.finally(() => this.inflight.delete(work));
+  }
+
+  private async drain(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  private write(message: object): void {
+    if (this.output.writable) this.output.write(JSON.stringify(message) + '\n');
+  }
+}
+
+function toBuffer(chunk: Buffer | string): Buffer {
+  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+}
