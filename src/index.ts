@@ -14,7 +14,10 @@ export type {
   AuthorizerSource,
   McpTransportKind,
 } from './mcp/authorizer/authorizer.interface.js';
-export type { McpAuditEvent, McpAuditSeam } from './mcp/authorizer/audit/mcp-audit-event.interface.js';
+export type {
+  McpAuditEvent,
+  McpAuditSeam,
+} from './mcp/authorizer/audit/mcp-audit-event.interface.js';
 export { ToolSeam, ReadSeam } from './mcp/authorizer/seam.decorators.js';
 export { ToolSeamGuard } from './mcp/authorizer/tool-seam.guard.js';
 export { ReadSeamGuard } from './mcp/authorizer/read-seam.guard.js';
@@ -30,7 +33,10 @@ export { McpResource } from './mcp/registry/decorators/mcp-resource.decorator.js
 export { McpResourceTemplate } from './mcp/registry/decorators/mcp-resource-template.decorator.js';
 export { McpPrompt } from './mcp/registry/decorators/mcp-prompt.decorator.js';
 export { McpRegistry, type McpListKind } from './mcp/registry/mcp-registry.service.js';
-export { McpDefinitionError, McpUnguardedSensitiveToolsError } from './mcp/registry/registry.errors.js';
+export {
+  McpDefinitionError,
+  McpUnguardedSensitiveToolsError,
+} from './mcp/registry/registry.errors.js';
 export type * from './mcp/registry/interfaces/tool.interface.js';
 export type * from './mcp/registry/interfaces/resource.interface.js';
 export type * from './mcp/registry/interfaces/prompt.interface.js';

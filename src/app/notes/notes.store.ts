@@ -54,7 +54,13 @@ export class NotesStore implements OnModuleInit {
   }
 
   async create(title: string, body: string, tags: string[]): Promise<Note> {
-    const note: Note = { id: randomUUID().slice(0, 8), title, body, tags, createdAt: new Date().toISOString() };
+    const note: Note = {
+      id: randomUUID().slice(0, 8),
+      title,
+      body,
+      tags,
+      createdAt: new Date().toISOString(),
+    };
     this.notes.set(note.id, note);
     await this.persist();
     return note;

@@ -21,5 +21,7 @@ export const notesReadPolicy: Authorizer = (method, args) => {
       ? { kind: 'allow' }
       : { kind: 'deny', reason: 'outside_notes' };
   }
-  return READ_METHODS.has(method) ? { kind: 'allow' } : { kind: 'deny', reason: 'method_not_in_policy' };
+  return READ_METHODS.has(method)
+    ? { kind: 'allow' }
+    : { kind: 'deny', reason: 'method_not_in_policy' };
 };

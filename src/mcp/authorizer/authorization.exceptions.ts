@@ -23,7 +23,11 @@ export class McpToolDeniedException extends Error {
   }
 
   /** The wire result of this denial. */
-  toResult(): { content: { type: 'text'; text: string }[]; structuredContent: object; isError: true } {
+  toResult(): {
+    content: { type: 'text'; text: string }[];
+    structuredContent: object;
+    isError: true;
+  } {
     return {
       content: [{ type: 'text', text: JSON.stringify(this.denial) }],
       structuredContent: { ...this.denial },

@@ -3,9 +3,7 @@ export type McpTransportKind = 'stdio' | 'http' | 'unknown';
 
 /** What an authorizer decided for one call or read. */
 export type AuthorizerDecision =
-  | { kind: 'allow' }
-  | { kind: 'ask'; prompt: string }
-  | { kind: 'deny'; reason: string };
+  { kind: 'allow' } | { kind: 'ask'; prompt: string } | { kind: 'deny'; reason: string };
 
 /**
  * Built by the server for every decision; nothing a client sends goes into it,

@@ -67,7 +67,9 @@ export class McpAuthorizationService {
     try {
       return normalize(await Authorizers.decide(authorizer, name, args, context));
     } catch (error) {
-      this.logger.error(`${seam} authorizer failed for ${name}: ${(error as Error)?.stack ?? error}`);
+      this.logger.error(
+        `${seam} authorizer failed for ${name}: ${(error as Error)?.stack ?? error}`,
+      );
       return { kind: 'deny', reason: AUTHORIZER_FAILED };
     }
   }

@@ -23,14 +23,24 @@ export class ReadSeamGuard implements CanActivate {
     const request = context.getArgByIndex<McpRequest>(0);
     const { method } = request;
     const authContext = { connId: request.connection.id, transport: request.transport };
-    const decision = await this.authorization.decideRead(method, readArguments(request), authContext);
+    const decision = await this.authorization.decideRead(
+      method,
+      readArguments(request),
+      authContext,
+    );
     const detail =
       decision.kind === 'deny'
         ? decision.reason
         : decision.kind === 'ask'
           ? INTERACTIVE_APPROVAL_UNSUPPORTED
           : undefined;
-    this.audit.record({ ...authContext, seam: 'read', name: method, decision: decision.kind, detail });
+    this.audit.record({
+      ...authContext,
+      seam: 'read',
+      name: method,
+      decision: decision.kind,
+      detail,
+    });
     if (decision.kind !== 'allow') throw new McpReadDeniedError(method, detail!);
     return true;
   }

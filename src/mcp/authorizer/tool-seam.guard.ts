@@ -30,14 +30,25 @@ export class ToolSeamGuard implements CanActivate {
     const connId = request.connection.id;
     const authContext = { connId, transport: request.transport };
     const tool = this.registry.tool(name);
-    const decision = await this.authorization.decideTool(name, args, authContext, !!tool?.sensitive);
+    const decision = await this.authorization.decideTool(
+      name,
+      args,
+      authContext,
+      !!tool?.sensitive,
+    );
 
-    const detail = decision.kind === 'deny' ? decision.reason : decision.kind === 'ask' ? decision.prompt : undefined;
+    const detail =
+      decision.kind === 'deny'
+        ? decision.reason
+        : decision.kind === 'ask'
+          ? decision.prompt
+          : undefined;
     this.audit.record({ ...authContext, seam: 'tool', name, decision: decision.kind, detail });
 
     if (decision.kind === 'deny') throw new McpToolDeniedException(name, 'deny', decision.reason);
     // An unknown tool is reported as such by the handler only once the seam let it through.
-    if (decision.kind === 'ask' && tool) throw new McpToolApprovalRequiredException(name, decision.prompt);
+    if (decision.kind === 'ask' && tool)
+      throw new McpToolApprovalRequiredException(name, decision.prompt);
     return true;
   }
 }

@@ -13,24 +13,27 @@ import type {
 } from './interfaces/resource.interface.js';
 import type { McpToolOptions } from './interfaces/tool.interface.js';
 
+/** A decorated method, as found on a provider's prototype. */
+type MethodTarget = (...args: never[]) => unknown;
+
 /** The only place that reads the registry decorators' metadata. */
 @Injectable()
 export class McpMetadataAccessor {
   constructor(private readonly reflector: Reflector) {}
 
-  getTool(target: Function): McpToolOptions | undefined {
+  getTool(target: MethodTarget): McpToolOptions | undefined {
     return this.reflector.get(MCP_TOOL_METADATA, target);
   }
 
-  getResource(target: Function): McpResourceOptions | undefined {
+  getResource(target: MethodTarget): McpResourceOptions | undefined {
     return this.reflector.get(MCP_RESOURCE_METADATA, target);
   }
 
-  getResourceTemplate(target: Function): McpResourceTemplateOptions | undefined {
+  getResourceTemplate(target: MethodTarget): McpResourceTemplateOptions | undefined {
     return this.reflector.get(MCP_RESOURCE_TEMPLATE_METADATA, target);
   }
 
-  getPrompt(target: Function): McpPromptOptions | undefined {
+  getPrompt(target: MethodTarget): McpPromptOptions | undefined {
     return this.reflector.get(MCP_PROMPT_METADATA, target);
   }
 }

@@ -62,7 +62,14 @@ export class McpExplorer implements OnModuleInit {
     if (tool) {
       const { name = method, input, output, completions, ...rest } = tool;
       const resolved = resolveCompleters(completions, instance, source);
-      const def = { ...rest, name, inputSchema: input!, outputSchema: output, handler, completions: resolved };
+      const def = {
+        ...rest,
+        name,
+        inputSchema: input!,
+        outputSchema: output,
+        handler,
+        completions: resolved,
+      };
       if (input === undefined) delete (def as Partial<typeof def>).inputSchema;
       this.registry.addTool(createToolEntry(def, source));
     }

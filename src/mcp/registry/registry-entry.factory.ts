@@ -121,7 +121,8 @@ export function createResourceTemplateEntry(
     throw fail(`uriTemplate ${def.uriTemplate}: ${(error as Error).message}`);
   }
   for (const variable of Object.keys(def.complete ?? {})) {
-    if (!matcher.variables.includes(variable)) throw fail(`completer for unknown variable ${variable}`);
+    if (!matcher.variables.includes(variable))
+      throw fail(`completer for unknown variable ${variable}`);
   }
   const template: ResourceTemplate = { uriTemplate: def.uriTemplate, name: def.name };
   copyOptional(template, def, ['title', 'description', 'mimeType']);

@@ -43,7 +43,10 @@ export interface McpResourceDefinition extends McpResourceOptions {
 }
 
 /** A resource template registered at runtime. */
-export interface McpResourceTemplateDefinition extends Omit<McpResourceTemplateOptions, 'complete'> {
+export interface McpResourceTemplateDefinition extends Omit<
+  McpResourceTemplateOptions,
+  'complete'
+> {
   name: string;
   complete?: Record<string, McpCompleter>;
   handler: McpResourceHandler;

@@ -1,5 +1,9 @@
 import type { Type } from '@nestjs/common';
-import type { CallToolResult, JsonSchemaObject, ToolAnnotations } from '../../protocol/mcp-types.js';
+import type {
+  CallToolResult,
+  JsonSchemaObject,
+  ToolAnnotations,
+} from '../../protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpToolContext } from './mcp-context.interface.js';
 
 /**
@@ -33,8 +37,10 @@ export interface McpToolOptions {
 export type McpToolHandler = (args: never, ctx: McpToolContext) => unknown;
 
 /** A tool registered at runtime through `McpRegistry.registerTool()`. */
-export interface McpToolDefinition
-  extends Omit<McpToolOptions, 'name' | 'input' | 'output' | 'completions'> {
+export interface McpToolDefinition extends Omit<
+  McpToolOptions,
+  'name' | 'input' | 'output' | 'completions'
+> {
   name: string;
   completions?: Record<string, McpCompleter>;
   inputSchema: McpToolInput;

@@ -38,7 +38,8 @@ export class McpConnection {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const controller of this.inflight.values()) controller.abort(new Error('connection closed'));
+    for (const controller of this.inflight.values())
+      controller.abort(new Error('connection closed'));
     this.inflight.clear();
     this.subscriptions.clear();
     this.outbound.complete();

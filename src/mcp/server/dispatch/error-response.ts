@@ -10,7 +10,11 @@ const logger = new Logger('McpServer');
  * their message to the client; anything else is logged in full and answered
  * with a bare -32603, so no stack or internal text leaks.
  */
-export function errorResponse(id: RequestId | null, error: unknown, method: string): JsonRpcMessage {
+export function errorResponse(
+  id: RequestId | null,
+  error: unknown,
+  method: string,
+): JsonRpcMessage {
   if (error instanceof McpError) return jsonRpcError(id, error.code, error.message, error.data);
   logger.error(`${method} failed: ${(error as Error)?.stack ?? String(error)}`);
   return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'Internal error');

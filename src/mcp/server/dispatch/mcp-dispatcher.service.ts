@@ -92,7 +92,11 @@ export class McpDispatcher {
     const parsed = route.params?.safeParse(params) ?? { success: true as const, data: params };
     if (!parsed.success) {
       const detail = describeIssues(parsed.error);
-      return errorResponse(id, new McpInvalidParamsError(`Invalid params for ${method}: ${detail}`), method);
+      return errorResponse(
+        id,
+        new McpInvalidParamsError(`Invalid params for ${method}: ${detail}`),
+        method,
+      );
     }
 
     const controller = new AbortController();

@@ -44,7 +44,9 @@ export class McpCompletionHandler {
   async complete(request: McpRequest<CompleteParams>): Promise<object> {
     const { argument, context } = request.params;
     const completer = await this.completerFor(request);
-    const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : [];
+    const values = completer
+      ? await completer(argument.value, { arguments: context?.arguments ?? {} })
+      : [];
     const strings = Array.isArray(values) ? values.filter((v) => typeof v === 'string') : [];
     return {
       completion: {
@@ -55,7 +57,9 @@ export class McpCompletionHandler {
     };
   }
 
-  private async completerFor(request: McpRequest<CompleteParams>): Promise<McpCompleter | undefined> {
+  private async completerFor(
+    request: McpRequest<CompleteParams>,
+  ): Promise<McpCompleter | undefined> {
     const { ref, argument } = request.params;
     switch (ref.type) {
       case 'ref/prompt': {
@@ -73,7 +77,8 @@ export class McpCompletionHandler {
         const context = { connId: request.connection.id, transport: request.transport };
         const visible =
           tool &&
-          (await this.authorization.decideTool(ref.name, {}, context, tool.sensitive)).kind !== 'deny';
+          (await this.authorization.decideTool(ref.name, {}, context, tool.sensitive)).kind !==
+            'deny';
         if (!visible) throw new McpInvalidParamsError(`Unknown tool: ${ref.name}`);
         return tool.completions[argument.name];
       }

@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InitializeRequestParamsSchema, SetLevelRequestParamsSchema } from '@modelcontextprotocol/core';
+import {
+  InitializeRequestParamsSchema,
+  SetLevelRequestParamsSchema,
+} from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpModuleOptions } from '../../mcp-options.interface.js';

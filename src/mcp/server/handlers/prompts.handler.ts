@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { GetPromptRequestParamsSchema, PaginatedRequestParamsSchema } from '@modelcontextprotocol/core';
+import {
+  GetPromptRequestParamsSchema,
+  PaginatedRequestParamsSchema,
+} from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { ReadSeam } from '../../authorizer/seam.decorators.js';
 import { McpInvalidParamsError } from '../../protocol/mcp.errors.js';
@@ -43,7 +46,10 @@ export class McpPromptsHandler {
     }
     const scope = createRequestScope(request);
     try {
-      return normalizePromptResult(await entry.invoke(args, scope.context), entry.prompt.description);
+      return normalizePromptResult(
+        await entry.invoke(args, scope.context),
+        entry.prompt.description,
+      );
     } finally {
       scope.end();
     }

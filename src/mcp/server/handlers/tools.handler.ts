@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CallToolRequestParamsSchema, PaginatedRequestParamsSchema } from '@modelcontextprotocol/core';
+import {
+  CallToolRequestParamsSchema,
+  PaginatedRequestParamsSchema,
+} from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { McpAuthorizationService } from '../../authorizer/mcp-authorization.service.js';
 import { ReadSeam, ToolSeam } from '../../authorizer/seam.decorators.js';
@@ -57,4 +60,3 @@ export class McpToolsHandler {
     return entries.filter((_, index) => decisions[index].kind !== 'deny');
   }
 }
-

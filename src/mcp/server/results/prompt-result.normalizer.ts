@@ -7,7 +7,11 @@ export function normalizePromptResult(value: unknown, description?: string): Get
     if (description !== undefined) result.description = description;
     return result;
   }
-  if (typeof value === 'object' && value !== null && Array.isArray((value as GetPromptResult).messages)) {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as GetPromptResult).messages)
+  ) {
     return value as GetPromptResult;
   }
   throw new TypeError('prompt handler returned neither messages nor a GetPromptResult');

@@ -14,7 +14,11 @@ export function normalizeResourceResult(
   if (value instanceof Uint8Array) {
     return { contents: [{ ...base, blob: Buffer.from(value).toString('base64') }] };
   }
-  if (typeof value === 'object' && value !== null && Array.isArray((value as ReadResourceResult).contents)) {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as ReadResourceResult).contents)
+  ) {
     return value as ReadResourceResult;
   }
   throw new TypeError(`resource handler for ${uri} returned neither text, bytes nor contents`);

@@ -49,7 +49,8 @@ export class McpToolInvoker {
     if (error instanceof McpToolError) return toolErrorResult(error.message);
     if (error instanceof McpToolDeniedException) throw error;
     // A user's own guard on the tool method returned false.
-    if (error instanceof ForbiddenException) throw new McpToolDeniedException(name, 'deny', 'forbidden');
+    if (error instanceof ForbiddenException)
+      throw new McpToolDeniedException(name, 'deny', 'forbidden');
     this.logger.error(`Tool ${name} failed: ${(error as Error)?.stack ?? String(error)}`);
     return toolErrorResult(`Tool ${name} failed`);
   }

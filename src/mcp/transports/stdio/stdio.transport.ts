@@ -51,7 +51,9 @@ export class McpStdioTransport {
       this.input.once('end', resolve);
       this.input.once('close', resolve);
     });
-    this.input.on('data', (chunk: Buffer | string) => this.receive(this.decoder.push(toBuffer(chunk))));
+    this.input.on('data', (chunk: Buffer | string) =>
+      this.receive(this.decoder.push(toBuffer(chunk))),
+    );
     return ended.then(async () => {
       this.receive(this.decoder.end());
       await this.drain();
@@ -69,7 +71,9 @@ export class McpStdioTransport {
   private receive(events: LineEvent[]): void {
     for (const event of events) {
       if (event.kind === 'oversized') {
-        this.write(jsonRpcError(null, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: message too large'));
+        this.write(
+          jsonRpcError(null, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: message too large'),
+        );
         continue;
       }
       let message: unknown;
@@ -79,9 +83,11 @@ export class McpStdioTransport {
         this.write(parseErrorResponse());
         continue;
       }
-      this.track(this.server.handleMessage(message, this.connId).then((reply) => {
-        if (reply !== null) this.write(reply);
-      }));
+      this.track(
+        this.server.handleMessage(message, this.connId).then((reply) => {
+          if (reply !== null) this.write(reply);
+        }),
+      );
     }
   }
 
