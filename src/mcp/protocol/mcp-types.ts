@@ -13,6 +13,10 @@ import type {
   ServerCapabilitiesSchema,
   ToolAnnotationsSchema,
   ToolSchema,
+  ElicitResultSchema,
+  CreateMessageRequestParamsSchema,
+  CreateMessageResultSchema,
+  ListRootsResultSchema,
 } from '@modelcontextprotocol/core';
 
 /*
@@ -32,6 +36,10 @@ export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
 export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
+export type ElicitResult = z.infer<typeof ElicitResultSchema>;
+export type CreateMessageParams = z.infer<typeof CreateMessageRequestParamsSchema>;
+export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;
+export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
 
 /** A JSON Schema object, kept verbatim (including `$schema` and `$defs`). */
 export type JsonSchemaObject = Record<string, unknown>;

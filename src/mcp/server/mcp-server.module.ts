@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpAuthorizerModule } from '../authorizer/mcp-authorizer.module.js';
 import { McpRegistryModule } from '../registry/mcp-registry.module.js';
+import { McpApprovals } from './approval/mcp-approvals.service.js';
 import { McpConnections } from './connection/mcp-connections.service.js';
 import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
 import { McpMethodExplorer } from './dispatch/mcp-method.explorer.js';
@@ -13,6 +14,7 @@ import { McpPromptsHandler } from './handlers/prompts.handler.js';
 import { McpResourcesHandler } from './handlers/resources.handler.js';
 import { McpToolsHandler } from './handlers/tools.handler.js';
 import { McpServer } from './mcp.server.js';
+import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
 import { McpToolInvoker } from './tools/tool-invoker.service.js';
 
 /** Transport-agnostic dispatch of the MCP method surface, behind the seams. */
@@ -25,6 +27,8 @@ import { McpToolInvoker } from './tools/tool-invoker.service.js';
     McpMethodExplorer,
     McpNotificationsHandler,
     McpToolInvoker,
+    McpOutboundRequests,
+    McpApprovals,
     McpPageSize,
     McpLifecycleHandler,
     McpToolsHandler,

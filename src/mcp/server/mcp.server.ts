@@ -44,16 +44,19 @@ export class McpServer implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Opens `connId`'s outbound channel. Any earlier state of `connId` (client
-   * capabilities, subscriptions, in-flight requests) is dropped first;
-   * unsubscribing drops it again.
+   * capabilities, subscriptions, in-flight requests, parked calls) is
+   * dropped first; when the last observer unsubscribes it is dropped again.
    */
   subscribe(connId: string = DEFAULT_CONN_ID): Observable<object> {
     const connection = this.connections.replace(connId);
+    // Several observers may share the channel; the connection ends with the last of them.
+    let observers = 0;
     return new Observable<object>((subscriber) => {
+      observers++;
       const inner = connection.outbound.subscribe(subscriber);
       return () => {
         inner.unsubscribe();
-        this.connections.drop(connection);
+        if (--observers === 0) this.connections.drop(connection);
       };
     });
   }

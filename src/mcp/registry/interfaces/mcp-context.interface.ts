@@ -1,6 +1,12 @@
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
-import type { LoggingLevel } from '../../protocol/mcp-types.js';
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+  ListRootsResult,
+  LoggingLevel,
+} from '../../protocol/mcp-types.js';
 
 /**
  * What a tool, resource or prompt handler receives besides its arguments.
@@ -23,6 +29,17 @@ export interface McpToolContext {
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` to the caller, if `level` passes its log level. */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the user for input (`elicitation/create`, form mode) on the caller's
+   * connection. `requestedSchema` must be the spec's flat primitive subset.
+   * Rejects if the client did not declare `elicitation`, on timeout, on
+   * cancellation, or when the connection closes.
+   */
+  elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitResult>;
+  /** Asks the caller's client to sample its model (`sampling/createMessage`). */
+  sample(params: CreateMessageParams): Promise<CreateMessageResult>;
+  /** Asks the caller's client for its roots (`roots/list`). */
+  listRoots(): Promise<ListRootsResult>;
 }
 
 /** The context of resource and prompt handlers (the same shape as a tool's). */

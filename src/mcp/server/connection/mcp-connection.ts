@@ -21,6 +21,7 @@ export class McpConnection {
   /** Requests being served, by id, so `notifications/cancelled` can abort them. */
   readonly inflight = new Map<RequestId, AbortController>();
   private closed = false;
+  private readonly closeHooks = new Set<() => void>();
 
   constructor(readonly id: string) {}
 
@@ -34,10 +35,22 @@ export class McpConnection {
     if (!this.closed) this.outbound.next(message);
   }
 
+  /** Runs `hook` once when the connection closes; returns a function that cancels it. */
+  onClose(hook: () => void): () => void {
+    if (this.closed) {
+      hook();
+      return () => undefined;
+    }
+    this.closeHooks.add(hook);
+    return () => this.closeHooks.delete(hook);
+  }
+
   /** Ends the connection: aborts its requests and completes its channel. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const hook of this.closeHooks) hook();
+    this.closeHooks.clear();
     for (const controller of this.inflight.values())
       controller.abort(new Error('connection closed'));
     this.inflight.clear();

@@ -3,6 +3,7 @@ import type { LoggingLevel } from '../../protocol/mcp-types.js';
 import { relateToRequest } from '../../protocol/related-request.js';
 import type { McpToolContext } from '../../registry/interfaces/mcp-context.interface.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
+import { clientRequestsFor } from './client-requests.js';
 import { passesLogLevel } from './log-level.js';
 
 /** A handler context plus `end()`, which the server calls once the response is built. */
@@ -25,6 +26,7 @@ export function createRequestScope(request: McpRequest): McpRequestScope {
   let ended = false;
 
   const context: McpToolContext = {
+    ...clientRequestsFor(request),
     connId: connection.id,
     transport: request.transport,
     requestId: id,

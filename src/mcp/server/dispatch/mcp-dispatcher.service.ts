@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { McpToolDeniedException } from '../../authorizer/authorization.exceptions.js';
+import {
+  McpToolApprovalRequiredException,
+  McpToolDeniedException,
+} from '../../authorizer/authorization.exceptions.js';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpModuleOptions } from '../../mcp-options.interface.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
@@ -13,8 +16,10 @@ import {
 } from '../../protocol/jsonrpc.js';
 import { McpInvalidParamsError, McpMethodNotFoundError } from '../../protocol/mcp.errors.js';
 import { BATCHING_PROTOCOL_VERSION } from '../../protocol/protocol-version.js';
+import { McpApprovals } from '../approval/mcp-approvals.service.js';
 import { McpConnections } from '../connection/mcp-connections.service.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
+import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
 import { errorResponse } from './error-response.js';
 import { McpMethodExplorer } from './mcp-method.explorer.js';
 import type { McpRequest } from './mcp-request.interface.js';
@@ -35,6 +40,8 @@ export class McpDispatcher {
     private readonly connections: McpConnections,
     private readonly methods: McpMethodExplorer,
     private readonly notifications: McpNotificationsHandler,
+    private readonly approvals: McpApprovals,
+    private readonly outbound: McpOutboundRequests,
   ) {
     this.transport = options.transport ?? 'unknown';
   }
@@ -101,6 +108,10 @@ export class McpDispatcher {
 
     const controller = new AbortController();
     connection.inflight.set(id, controller);
+    const release = () => {
+      if (connection.inflight.get(id) === controller) connection.inflight.delete(id);
+    };
+    let parked = false;
     const request: McpRequest = {
       id,
       method,
@@ -108,6 +119,11 @@ export class McpDispatcher {
       connection,
       transport: this.transport,
       signal: controller.signal,
+      requestClient: (clientMethod, clientParams) =>
+        this.outbound.request(connection, clientMethod, clientParams, {
+          relatedRequestId: id,
+          signal: controller.signal,
+        }),
     };
     try {
       const result = (await route.invoke(request)) as object;
@@ -115,10 +131,20 @@ export class McpDispatcher {
     } catch (error) {
       // A cancelled request gets no response at all (spec: cancellation).
       if (controller.signal.aborted) return null;
-      if (error instanceof McpToolDeniedException) return jsonRpcResult(id, error.toResult());
-      return errorResponse(id, error, method);
+      try {
+        if (error instanceof McpToolApprovalRequiredException && this.approvals.canAsk(request)) {
+          this.approvals.park(request as McpRequest<{ name: string }>, error, release);
+          parked = true;
+          return null;
+        }
+        throw error;
+      } catch (denied) {
+        if (denied instanceof McpToolDeniedException) return jsonRpcResult(id, denied.toResult());
+        return errorResponse(id, denied, method);
+      }
     } finally {
-      if (connection.inflight.get(id) === controller) connection.inflight.delete(id);
+      // A parked call stays in flight (so it can be cancelled) until its approval closes it.
+      if (!parked) release();
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isJsonObject, isRequestId, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
+import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
 
 /**
  * Client notifications, and client responses to server requests. None of
@@ -8,6 +9,8 @@ import type { McpConnection } from '../connection/mcp-connection.js';
  */
 @Injectable()
 export class McpNotificationsHandler {
+  constructor(private readonly outbound: McpOutboundRequests) {}
+
   handle(method: string, params: unknown, connection: McpConnection): void {
     switch (method) {
       case 'notifications/initialized':
@@ -21,9 +24,8 @@ export class McpNotificationsHandler {
   }
 
   /** A response to a server→client request (elicitation, sampling, roots). */
-  response(_message: JsonRpcMessage, _connection: McpConnection): void {
-    // Server→client requests arrive with human approval (elicitation); until a
-    // request is pending, every response is unknown and ignored.
+  response(message: JsonRpcMessage, connection: McpConnection): void {
+    this.outbound.answer(message, connection);
   }
 
   private cancel(params: unknown, connection: McpConnection): void {

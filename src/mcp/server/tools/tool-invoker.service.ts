@@ -5,6 +5,7 @@ import type { McpToolEntry } from '../../registry/interfaces/registry-entry.inte
 import { createRequestScope } from '../context/request-context.factory.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeToolResult, toolErrorResult } from '../results/tool-result.normalizer.js';
+import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
 import { McpToolError } from './mcp-tool.error.js';
 
 /**
@@ -47,6 +48,9 @@ export class McpToolInvoker {
 
   private failure(name: string, error: unknown): CallToolResult {
     if (error instanceof McpToolError) return toolErrorResult(error.message);
+    // A server→client request the tool made ended without an answer (timeout, closed, ...).
+    if (error instanceof McpOutboundRequestError)
+      return toolErrorResult(`Tool ${name}: ${error.message}`);
     if (error instanceof McpToolDeniedException) throw error;
     // A user's own guard on the tool method returned false.
     if (error instanceof ForbiddenException)
