@@ -137,7 +137,9 @@ class CompletionFixtures {
   @McpTool({
     description: 'Weather for a city',
     input: { type: 'object', properties: { city: { type: 'string' } } },
-    completions: { city: (value) => ['Paris', 'Prague', 'Porto'].filter((c) => c.startsWith(value)) },
+    completions: {
+      city: (value) => ['Paris', 'Prague', 'Porto'].filter((c) => c.startsWith(value)),
+    },
   })
   weather() {
     return 'sunny';
@@ -187,6 +189,16 @@ describe('server dispatch', () => {
           jsonrpc: '2.0',
           id: 'srv-1',
           error: { code: -32000, message: 'nope' },
+        }),
+      ).toBeNull();
+    });
+
+    it('answers a JSON-RPC error response whose id is null (a reply to a parse error) with null', async () => {
+      expect(
+        await t!.server.handleMessage({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: 'Parse error' },
         }),
       ).toBeNull();
     });
@@ -302,7 +314,12 @@ describe('server dispatch', () => {
     const batch = [
       { jsonrpc: '2.0', id: 10, method: 'ping' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'echo', arguments: { text: 'b' } } },
+      {
+        jsonrpc: '2.0',
+        id: 11,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'b' } },
+      },
     ];
 
     it('rejects a batch with -32600 on a 2025-11-25 connection', async () => {
@@ -467,7 +484,13 @@ describe('server dispatch', () => {
           method: 'notifications/progress',
           params: { progressToken: 'tok-1', progress: 2, total: 3 },
         },
-        { response: { jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'worked' }] } } },
+        {
+          response: {
+            jsonrpc: '2.0',
+            id: 5,
+            result: { content: [{ type: 'text', text: 'worked' }] },
+          },
+        },
       ]);
 
       // After the response, progress from the same context is dropped.
@@ -561,7 +584,11 @@ describe('server dispatch', () => {
 
     it('completes a prompt argument with its completer', async () => {
       const response = await complete({ type: 'ref/prompt', name: 'greet' }, 'lang', 'e');
-      expect(response.result.completion).toEqual({ values: ['en', 'es'], total: 2, hasMore: false });
+      expect(response.result.completion).toEqual({
+        values: ['en', 'es'],
+        total: 2,
+        hasMore: false,
+      });
     });
 
     it('completes a resource template variable with its completer', async () => {

@@ -47,7 +47,11 @@ export class McpTestApp {
   }
 
   callTool(name: string, args?: object, connId?: string): Promise<any> {
-    return this.result('tools/call', args === undefined ? { name } : { name, arguments: args }, connId);
+    return this.result(
+      'tools/call',
+      args === undefined ? { name } : { name, arguments: args },
+      connId,
+    );
   }
 
   close(): Promise<void> {

@@ -21,15 +21,15 @@ export class NotesPrompts {
       },
     ],
   })
-  /** Completes the prompt's `id` argument. */
-  completeId(prefix: string): string[] {
-    return this.store.idsStartingWith(prefix);
-  }
-
   summarize({ id }: Record<string, string>): PromptMessage[] {
     const note = this.store.get(id);
     if (!note) throw new McpError(JsonRpcErrorCode.InvalidParams, `No note with id ${id}`);
     const text = `Summarise this note in three bullet points.\n\n${renderNote(note)}`;
     return [{ role: 'user', content: { type: 'text', text } }];
+  }
+
+  /** Completes the prompt's `id` argument. */
+  completeId(prefix: string): string[] {
+    return this.store.idsStartingWith(prefix);
   }
 }

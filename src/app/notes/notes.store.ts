@@ -66,6 +66,15 @@ export class NotesStore implements OnModuleInit {
     return note;
   }
 
+  /** Adds `tag` to note `id` (once); returns the note. */
+  async addTag(id: string, tag: string): Promise<Note | undefined> {
+    const note = this.notes.get(id);
+    if (!note) return undefined;
+    if (!note.tags.includes(tag)) note.tags = [...note.tags, tag];
+    await this.persist();
+    return note;
+  }
+
   async delete(id: string): Promise<boolean> {
     const removed = this.notes.delete(id);
     if (removed) await this.persist();

@@ -3,6 +3,7 @@ import { McpServer, McpTool, McpToolError, type McpToolContext } from '../../ind
 import { CreateNoteDto } from './dto/create-note.dto.js';
 import { DeleteNoteDto } from './dto/delete-note.dto.js';
 import { SearchNotesDto } from './dto/search-notes.dto.js';
+import { TagNoteDto } from './dto/tag-note.dto.js';
 import { NotesStore } from './notes.store.js';
 import { NOTES_INDEX_URI, noteUri } from './notes.uris.js';
 
@@ -50,6 +51,33 @@ export class NotesTools {
     this.server.notify('notifications/resources/updated', { uri: NOTES_INDEX_URI });
     this.server.notify('notifications/resources/updated', { uri: noteUri(id) });
     return `Deleted note ${id}`;
+  }
+
+  @McpTool({
+    name: 'tag_note',
+    description: 'Add a tag to a note. Without a tag, the user is asked for one.',
+    input: TagNoteDto,
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    completions: { id: 'completeId' },
+  })
+  async tag({ id, tag }: TagNoteDto, ctx: McpToolContext) {
+    if (!this.store.get(id)) throw new McpToolError(`No note with id ${id}`);
+    const chosen = tag ?? (await this.askForTag(id, ctx));
+    if (chosen === undefined) return `Note ${id} left unchanged`;
+    const note = await this.store.addTag(id, chosen);
+    this.server.notify('notifications/resources/updated', { uri: noteUri(id) });
+    return note;
+  }
+
+  /* Collects the missing field from the user (form-mode elicitation). */
+  private async askForTag(id: string, ctx: McpToolContext): Promise<string | undefined> {
+    const answer = await ctx.elicit(`Which tag should note ${id} get?`, {
+      type: 'object',
+      properties: { tag: { type: 'string', title: 'Tag', minLength: 1, maxLength: 50 } },
+      required: ['tag'],
+    });
+    const tag = answer.action === 'accept' ? answer.content?.tag : undefined;
+    return typeof tag === 'string' && tag.trim() !== '' ? tag.trim() : undefined;
   }
 
   /** Completes `delete_note`'s `id` argument. */

@@ -1,7 +1,7 @@
 import type { Authorizer } from '../../index.js';
 
 /**
- * The service's tool policy. Reads and creates are allowed; a delete needs a
+ * The service's tool policy. Reads, creates and tags are allowed; a delete needs a
  * human's approval; any other tool name is denied, so a tool added later is
  * closed until someone writes its rule here.
  */
@@ -9,6 +9,7 @@ export const notesToolPolicy: Authorizer = (name, args) => {
   switch (name) {
     case 'search_notes':
     case 'create_note':
+    case 'tag_note':
       return { kind: 'allow' };
     case 'delete_note': {
       // Arguments are untrusted here (the seam runs before validation).

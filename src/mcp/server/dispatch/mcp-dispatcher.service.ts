@@ -76,8 +76,9 @@ export class McpDispatcher {
       }
       return this.request(id, method, message.params, connection);
     }
-    if (isRequestId(id) && ('result' in message || 'error' in message)) {
-      // A response to a server→client request; never answered.
+    // A response to a server→client request (an error reply may carry id null); never answered.
+    const isResponse = 'result' in message || 'error' in message;
+    if (isResponse && (isRequestId(id) || (id === null && 'error' in message))) {
       this.notifications.response(message, connection);
       return null;
     }
