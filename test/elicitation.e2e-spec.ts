@@ -229,6 +229,49 @@ describe('ask → elicitation', () => {
     again.unsubscribe();
   });
 
+  it('closes concurrent asks independently, each with its own call id', async () => {
+    const a = await connect(t, 'a', { elicitation: {} });
+    for (const id of [11, 12]) await t.server.handleMessage(callMsg(id, 'drop'), 'a');
+    const prompts = a.received.filter(isElicit);
+    expect(prompts).toHaveLength(2);
+    expect(prompts[0].id).not.toBe(prompts[1].id);
+    const first = a.next((m) => m.id === 11);
+    const second = a.next((m) => m.id === 12);
+    const reply = (id: string, result: object) =>
+      t.server.handleMessage({ jsonrpc: '2.0', id, result }, 'a');
+    await reply(prompts[1].id, { action: 'decline' });
+    await reply(prompts[0].id, { action: 'accept', content: { approve: true } });
+    expect((await first).result).toEqual({ content: [{ type: 'text', text: 'dropped' }] });
+    expect((await second).result).toEqual(denial('user declined'));
+    expect(runs).toEqual(['drop']);
+  });
+
+  it('past the bound of parked calls per connection, an ask denies with a clear detail', async () => {
+    const a = await connect(t, 'a', { elicitation: {} });
+    for (let id = 1; id <= 64; id++) {
+      expect(await t.server.handleMessage(callMsg(id, 'drop'), 'a')).toBeNull();
+    }
+    const reply = (await t.server.handleMessage(callMsg(65, 'drop'), 'a')) as Msg;
+    expect(reply.result).toEqual(denial('too many calls awaiting approval'));
+    // Another connection is not affected by this one's bound.
+    const b = await connect(t, 'b', { elicitation: {} });
+    expect(await t.server.handleMessage(callMsg(1, 'drop'), 'b')).toBeNull();
+    expect(b.received.filter(isElicit)).toHaveLength(1);
+    expect(a.received.filter(isElicit)).toHaveLength(64);
+  });
+
+  it('tells the client to drop an elicitation that timed out', async () => {
+    const a = await connect(t, 'a', { elicitation: {} });
+    const asked = a.next(isElicit);
+    const dropped = a.next((m) => m.method === 'notifications/cancelled');
+    await t.server.handleMessage(callMsg(1, 'drop'), 'a');
+    const request = await asked;
+    expect((await dropped).params).toEqual({
+      requestId: request.id,
+      reason: 'elicitation/create timed out',
+    });
+  });
+
   it('ctx.elicit round-trips on the caller connection, tagged with the call', async () => {
     const a = await connect(t, 'a', { elicitation: {} });
     const asked = a.next(isElicit);

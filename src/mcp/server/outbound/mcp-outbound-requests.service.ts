@@ -3,7 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_ELICITATION_TIMEOUT_MS } from '../../mcp.constants.js';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpModuleOptions } from '../../mcp-options.interface.js';
-import { isJsonObject, type JsonRpcMessage, type RequestId } from '../../protocol/jsonrpc.js';
+import {
+  isJsonObject,
+  jsonRpcNotification,
+  type JsonRpcMessage,
+  type RequestId,
+} from '../../protocol/jsonrpc.js';
 import { relateToRequest } from '../../protocol/related-request.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 import { McpOutboundRequestError } from './outbound-request.errors.js';
@@ -88,6 +93,18 @@ export class McpOutboundRequests {
         options.signal?.removeEventListener('abort', onAbort);
         offClose();
         this.decrement(connection);
+        // Tell the client to drop a request the server gave up on (its prompt may still be open).
+        if (error?.reason === 'timeout' || error?.reason === 'cancelled') {
+          const notice = jsonRpcNotification('notifications/cancelled', {
+            requestId: id,
+            reason: error.message,
+          });
+          connection.send(
+            options.relatedRequestId === undefined
+              ? notice
+              : relateToRequest(notice, options.relatedRequestId),
+          );
+        }
         if (error) reject(error);
         else resolve(result);
       };
