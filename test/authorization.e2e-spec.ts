@@ -6,13 +6,10 @@ import {
   type CanActivate,
   type ExecutionContext,
   type NestInterceptor,
-  type Provider,
 } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { map } from 'rxjs';
 import {
   Authorizers,
-  McpModule,
   McpPrompt,
   McpRegistry,
   McpResource,
@@ -24,7 +21,7 @@ import {
   type McpAuditEvent,
   type McpModuleOptions,
 } from '../src/index.js';
-import { createMcpApp, type McpTestApp } from './support/mcp-test-app.js';
+import { bootFailure, createMcpApp, type McpTestApp } from './support/mcp-test-app.js';
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -45,28 +42,6 @@ function denial(tool: string, decision: 'deny' | 'ask', detail: string) {
     structuredContent: body,
     isError: true,
   };
-}
-
-/** Boots an app that must fail `app.init()`; closes it and returns the error. */
-async function bootFailure(
-  options: Partial<McpModuleOptions>,
-  providers: Provider[],
-): Promise<Error> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [McpModule.forRoot({ name: 'test-server', version: '1.0.0', ...options })],
-    providers,
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  let failure: Error | undefined;
-  try {
-    await app.init();
-  } catch (error) {
-    failure = error as Error;
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-  if (!failure) throw new Error('app.init() resolved but was expected to reject');
-  return failure;
 }
 
 const NOTE_INPUT = {

@@ -1,9 +1,7 @@
 import { Injectable, type Provider } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Min } from 'class-validator';
 import type { Subscription } from 'rxjs';
 import {
-  McpModule,
   McpPrompt,
   McpRegistry,
   McpResource,
@@ -12,7 +10,11 @@ import {
   type McpModuleOptions,
   type McpServer,
 } from '../src/index.js';
-import { createMcpApp, type McpTestApp } from './support/mcp-test-app.js';
+import {
+  bootFailure as bootFailureOf,
+  createMcpApp,
+  type McpTestApp,
+} from './support/mcp-test-app.js';
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -25,23 +27,9 @@ function listen(server: McpServer, connId: string) {
   return { messages, subscription };
 }
 
-/** Boots an app that must fail `app.init()`; closes it and returns the error. */
-async function bootFailure(providers: Provider[], options: Partial<McpModuleOptions> = {}) {
-  const moduleRef = await Test.createTestingModule({
-    imports: [McpModule.forRoot({ name: 'test-server', version: '1.0.0', ...options })],
-    providers,
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  let failure: Error | undefined;
-  try {
-    await app.init();
-  } catch (error) {
-    failure = error as Error;
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-  if (!failure) throw new Error('app.init() resolved but was expected to reject');
-  return failure;
+/** Boots an app that must fail `app.init()` and returns the error. */
+function bootFailure(providers: Provider[], options: Partial<McpModuleOptions> = {}) {
+  return bootFailureOf(options, providers);
 }
 
 const OBJECT_SCHEMA = { type: 'object' } as const;

@@ -7,13 +7,35 @@ export async function createMcpApp(
   options: Partial<McpModuleOptions> = {},
   providers: Provider[] = [],
 ): Promise<McpTestApp> {
+  const app = await buildApp(options, providers);
+  await app.init();
+  return new McpTestApp(app, app.get(McpServer));
+}
+
+async function buildApp(options: Partial<McpModuleOptions>, providers: Provider[]) {
   const moduleRef = await Test.createTestingModule({
     imports: [McpModule.forRoot({ name: 'test-server', version: '1.0.0', ...options })],
     providers,
   }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  await app.init();
-  return new McpTestApp(app, app.get(McpServer));
+  return moduleRef.createNestApplication({ logger: false });
+}
+
+/** Boots an app that must fail `app.init()`; closes it and returns the error. */
+export async function bootFailure(
+  options: Partial<McpModuleOptions>,
+  providers: Provider[],
+): Promise<Error> {
+  const app = await buildApp(options, providers);
+  let failure: Error | undefined;
+  try {
+    await app.init();
+  } catch (error) {
+    failure = error as Error;
+  } finally {
+    await app.close().catch(() => undefined);
+  }
+  if (!failure) throw new Error('app.init() resolved but was expected to reject');
+  return failure;
 }
 
 export class McpTestApp {
