@@ -23,6 +23,18 @@ class Tools {
     return answer.action === 'accept' ? `Hello ${String(answer.content?.name)}` : 'No name';
   }
 
+  @McpTool({ description: 'Send the user to a page' })
+  async link(_args: object, ctx: McpToolContext) {
+    const answer = await ctx.elicitUrl('Sign in there', 'https://example.com/connect');
+    return `user ${answer.action}`;
+  }
+
+  @McpTool({ description: 'List the client roots' })
+  async roots(_args: object, ctx: McpToolContext) {
+    const { roots } = await ctx.listRoots();
+    return roots.map((root) => root.uri).join(',');
+  }
+
   @McpTool({ description: 'Sample the model' })
   async think(_args: object, ctx: McpToolContext) {
     const result = await ctx.sample({
@@ -295,6 +307,52 @@ describe('ask → elicitation', () => {
       isError: true,
     });
     expect(a.received.filter(isElicit)).toEqual([]);
+  });
+
+  it('ctx.elicitUrl sends a URL-mode elicitation to a client that declared it', async () => {
+    const a = await connect(t, 'a', { elicitation: { url: {} } });
+    const asked = a.next(isElicit);
+    const call = t.server.handleMessage(callMsg(5, 'link'), 'a');
+    const request = await asked;
+    expect(request.params).toEqual({
+      mode: 'url',
+      message: 'Sign in there',
+      url: 'https://example.com/connect',
+      elicitationId: expect.any(String),
+    });
+    await t.server.handleMessage(
+      { jsonrpc: '2.0', id: request.id, result: { action: 'accept' } },
+      'a',
+    );
+    expect(((await call) as Msg).result).toEqual({
+      content: [{ type: 'text', text: 'user accept' }],
+    });
+  });
+
+  it('never uses a mode the client did not declare', async () => {
+    const formOnly = await connect(t, 'a', { elicitation: {} });
+    const link = (await t.server.handleMessage(callMsg(1, 'link'), 'a')) as Msg;
+    expect(link.result).toEqual({
+      content: [{ type: 'text', text: 'The client did not declare URL-mode elicitation' }],
+      isError: true,
+    });
+    const urlOnly = await connect(t, 'b', { elicitation: { url: {} } });
+    // A URL-only client cannot be asked for approval (a form), so the ask denies at once.
+    const drop = (await t.server.handleMessage(callMsg(2, 'drop'), 'b')) as Msg;
+    expect(drop.result).toEqual(denial('Drop it?'));
+    expect([...formOnly.received, ...urlOnly.received].filter(isElicit)).toEqual([]);
+  });
+
+  it('ctx.listRoots asks the caller for its roots', async () => {
+    const a = await connect(t, 'a', { roots: {} });
+    const asked = a.next((m) => m.method === 'roots/list');
+    const call = t.server.handleMessage(callMsg(6, 'roots'), 'a');
+    const request = await asked;
+    const roots = { roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }] };
+    await t.server.handleMessage({ jsonrpc: '2.0', id: request.id, result: roots }, 'a');
+    expect(((await call) as Msg).result).toEqual({
+      content: [{ type: 'text', text: 'file:///a,file:///b' }],
+    });
   });
 
   it('ctx.sample sends sampling/createMessage and returns the answer', async () => {

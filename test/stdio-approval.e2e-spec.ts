@@ -1,12 +1,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
   type CallToolResult,
+  type CreateMessageRequest,
   type ElicitRequest,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MAIN_STDIO, makeDataDir, removeDataDir } from './support/stdio-child.js';
+
+const sampled: CreateMessageRequest[] = [];
 
 type Answer = (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
 
@@ -14,9 +18,18 @@ type Answer = (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
 async function connect(dataDir: string, answer: { current: Answer }) {
   const client = new Client(
     { name: 'jest-approver', version: '1.0.0' },
-    { capabilities: { elicitation: {} } },
+    { capabilities: { elicitation: {}, sampling: {} } },
   );
   client.setRequestHandler(ElicitRequestSchema, (request) => answer.current(request));
+  client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    sampled.push(request);
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: ' Weekly sync notes ' },
+      model: 'jest-model',
+      stopReason: 'endTurn',
+    };
+  });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [MAIN_STDIO],
@@ -129,5 +142,28 @@ describe('approval over stdio with the official SDK client', () => {
       arguments: { id },
     })) as CallToolResult;
     expect(result.structuredContent).toMatchObject({ id, tags: ['urgent'] });
+  });
+
+  it('suggest_title has the client sample its model (sampling/createMessage)', async () => {
+    const id = await createNote('untitled');
+    const result = (await client.callTool({
+      name: 'suggest_title',
+      arguments: { id },
+    })) as CallToolResult;
+    expect(result.structuredContent).toEqual({
+      id,
+      current: 'untitled',
+      suggested: 'Weekly sync notes',
+    });
+    expect(sampled).toHaveLength(1);
+    expect(sampled[0].params).toMatchObject({
+      maxTokens: 60,
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: 'Suggest a short title for this note:\n\nbody' },
+        },
+      ],
+    });
   });
 });

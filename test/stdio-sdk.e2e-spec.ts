@@ -100,13 +100,14 @@ describe('notes service over stdio, driven by the SDK client', () => {
     );
   });
 
-  it('lists the four tools with their annotations and derived input schemas', async () => {
+  it('lists the notes tools with their annotations and derived input schemas', async () => {
     const { tools } = await conn.client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(Object.keys(byName).sort()).toEqual([
       'create_note',
       'delete_note',
       'search_notes',
+      'suggest_title',
       'tag_note',
     ]);
 

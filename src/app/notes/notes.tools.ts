@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpServer, McpTool, McpToolError, type McpToolContext } from '../../index.js';
 import { CreateNoteDto } from './dto/create-note.dto.js';
-import { DeleteNoteDto } from './dto/delete-note.dto.js';
+import { NoteIdDto } from './dto/note-id.dto.js';
 import { SearchNotesDto } from './dto/search-notes.dto.js';
 import { TagNoteDto } from './dto/tag-note.dto.js';
 import { NotesStore } from './notes.store.js';
@@ -42,11 +42,11 @@ export class NotesTools {
   @McpTool({
     name: 'delete_note',
     description: 'Delete a team note by id. Needs the approval of a human.',
-    input: DeleteNoteDto,
+    input: NoteIdDto,
     annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     completions: { id: 'completeId' },
   })
-  async delete({ id }: DeleteNoteDto) {
+  async delete({ id }: NoteIdDto) {
     if (!(await this.store.delete(id))) throw new McpToolError(`No note with id ${id}`);
     this.server.notify('notifications/resources/updated', { uri: NOTES_INDEX_URI });
     this.server.notify('notifications/resources/updated', { uri: noteUri(id) });
@@ -67,6 +67,29 @@ export class NotesTools {
     const note = await this.store.addTag(id, chosen);
     this.server.notify('notifications/resources/updated', { uri: noteUri(id) });
     return note;
+  }
+
+  @McpTool({
+    name: 'suggest_title',
+    description: "Ask the client's model to suggest a better title for a note.",
+    input: NoteIdDto,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    completions: { id: 'completeId' },
+  })
+  async suggestTitle({ id }: NoteIdDto, ctx: McpToolContext) {
+    const note = this.store.get(id);
+    if (!note) throw new McpToolError(`No note with id ${id}`);
+    const answer = await ctx.sample({
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: `Suggest a short title for this note:\n\n${note.body}` },
+        },
+      ],
+      maxTokens: 60,
+    });
+    const text = answer.content.type === 'text' ? answer.content.text.trim() : '';
+    return { id, current: note.title, suggested: text };
   }
 
   /* Collects the missing field from the user (form-mode elicitation). */

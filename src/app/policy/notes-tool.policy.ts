@@ -10,6 +10,7 @@ export const notesToolPolicy: Authorizer = (name, args) => {
     case 'search_notes':
     case 'create_note':
     case 'tag_note':
+    case 'suggest_title':
       return { kind: 'allow' };
     case 'delete_note': {
       // Arguments are untrusted here (the seam runs before validation).

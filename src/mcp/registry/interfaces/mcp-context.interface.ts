@@ -36,6 +36,12 @@ export interface McpToolContext {
    * cancellation, or when the connection closes.
    */
   elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitResult>;
+  /**
+   * Sends the user to `url` (`elicitation/create`, URL mode), for input that
+   * must not pass through the client, such as credentials. Only for clients
+   * that declared URL-mode elicitation.
+   */
+  elicitUrl(message: string, url: string): Promise<ElicitResult>;
   /** Asks the caller's client to sample its model (`sampling/createMessage`). */
   sample(params: CreateMessageParams): Promise<CreateMessageResult>;
   /** Asks the caller's client for its roots (`roots/list`). */

@@ -8,6 +8,7 @@ import { jsonRpcResult, type JsonRpcMessage } from '../../protocol/jsonrpc.js';
 import { McpInvalidParamsError } from '../../protocol/mcp.errors.js';
 import { relateToRequest } from '../../protocol/related-request.js';
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
+import { canElicit } from '../context/client-requests.js';
 import { errorResponse } from '../dispatch/error-response.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
@@ -44,7 +45,7 @@ export class McpApprovals {
 
   /** True when `request`'s connection can be asked for approval. */
   canAsk(request: McpRequest): boolean {
-    return request.connection.capabilities?.elicitation !== undefined && request.connection.live;
+    return canElicit(request, 'form') && request.connection.live;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { IsString, MinLength } from 'class-validator';
 
-/** Arguments of `delete_note`. */
-export class DeleteNoteDto {
+/** Arguments of the tools that name one note. */
+export class NoteIdDto {
   @IsString()
   @MinLength(1)
   id!: string;
