@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
 import { DEFAULT_DATA_DIR, NOTES_DATA_DIR } from './app.constants.js';
 import { AuditLogService } from './audit/audit-log.service.js';
+import { HealthController } from './health/health.controller.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
 import { NotesStore } from './notes/notes.store.js';
@@ -26,6 +27,7 @@ export class AppModule {
           readAuthorizer: notesReadPolicy,
         }),
       ],
+      controllers: transport === 'http' ? [HealthController] : [],
       providers: [
         { provide: NOTES_DATA_DIR, useValue: process.env.DATA_DIR || DEFAULT_DATA_DIR },
         NotesStore,

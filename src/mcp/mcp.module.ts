@@ -1,11 +1,18 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { McpAuthorizerModule } from './authorizer/mcp-authorizer.module.js';
-import { MCP_MODULE_OPTIONS, McpConfigurableModuleClass } from './mcp.module-definition.js';
+import {
+  MCP_MODULE_OPTIONS,
+  McpConfigurableModuleClass,
+  type MCP_OPTIONS_TYPE,
+} from './mcp.module-definition.js';
 import { McpRegistryModule } from './registry/mcp-registry.module.js';
 import { McpServerModule } from './server/mcp-server.module.js';
+import { McpHttpModule } from './transports/http/mcp-http.module.js';
 
 /**
  * The MCP Warden framework: registry, authorization seams and server.
+ * `transport: 'http'` also mounts the HTTP transports (with `forRootAsync`,
+ * import `McpHttpModule.register(path)` next to it instead).
  *
  * @example
  * @Module({
@@ -19,4 +26,13 @@ import { McpServerModule } from './server/mcp-server.module.js';
   // The options are exported so the feature modules (and the app) can inject them.
   exports: [MCP_MODULE_OPTIONS, McpRegistryModule, McpServerModule],
 })
-export class McpModule extends McpConfigurableModuleClass {}
+export class McpModule extends McpConfigurableModuleClass {
+  static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
+    const module = super.forRoot(options);
+    if (options.transport !== 'http') return module;
+    return {
+      ...module,
+      imports: [...(module.imports ?? []), McpHttpModule.register(options.http?.path)],
+    };
+  }
+}

@@ -73,6 +73,15 @@ export class McpServer implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
+  /**
+   * Whether request `id` of `connId` is still being served, e.g. parked for
+   * approval. A transport uses it to tell a parked call (answered later on the
+   * outbound channel) from a cancelled one (never answered).
+   */
+  isInFlight(connId: string, id: string | number): boolean {
+    return this.connections.find(connId)?.inflight.has(id) ?? false;
+  }
+
   /** True only when a tool authorizer is set and its source is `'configured'`. */
   authorizationConfigured(): boolean {
     return this.authorization.authorizationConfigured();

@@ -16,6 +16,11 @@ export class McpConnections implements OnApplicationShutdown {
     return connection;
   }
 
+  /** The connection `connId`, if it exists (never creates one). */
+  find(connId: string): McpConnection | undefined {
+    return this.byId.get(connId);
+  }
+
   /** Starts `connId` afresh, closing whatever state it had. */
   replace(connId: string): McpConnection {
     this.byId.get(connId)?.close();

@@ -1,0 +1,32 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+/** Arguments of `create_note`. */
+export class CreateNoteDto {
+}
+__decorate([
+    IsString(),
+    MinLength(1),
+    MaxLength(200),
+    __metadata("design:type", String)
+], CreateNoteDto.prototype, "title", void 0);
+__decorate([
+    IsString(),
+    MaxLength(20_000),
+    __metadata("design:type", String)
+], CreateNoteDto.prototype, "body", void 0);
+__decorate([
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(20),
+    IsString({ each: true }),
+    __metadata("design:type", Array)
+], CreateNoteDto.prototype, "tags", void 0);
+//# sourceMappingURL=create-note.dto.js.map

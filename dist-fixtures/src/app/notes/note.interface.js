@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=note.interface.js.map

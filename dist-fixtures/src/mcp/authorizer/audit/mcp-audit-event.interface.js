@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=mcp-audit-event.interface.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=authorizer.interface.js.map

@@ -1,0 +1,14 @@
+/** Metadata keys written by the framework's decorators. */
+export const MCP_TOOL_METADATA = Symbol('mcp:tool');
+export const MCP_RESOURCE_METADATA = Symbol('mcp:resource');
+export const MCP_RESOURCE_TEMPLATE_METADATA = Symbol('mcp:resource-template');
+export const MCP_PROMPT_METADATA = Symbol('mcp:prompt');
+export const MCP_METHOD_METADATA = Symbol('mcp:method');
+export const MCP_SEAM_METADATA = Symbol('mcp:seam');
+/** The execution context type guards and interceptors see for MCP handlers. */
+export const MCP_CONTEXT_TYPE = 'mcp';
+/** The connection id used when a caller does not name one (stdio, direct callers). */
+export const DEFAULT_CONN_ID = 'default';
+export const DEFAULT_ELICITATION_TIMEOUT_MS = 60_000;
+export const DEFAULT_PAGE_SIZE = 100;
+//# sourceMappingURL=mcp.constants.js.map

@@ -1,0 +1,16 @@
+/**
+ * JSON-RPC and MCP error codes used on the wire. Only the dispatcher and the
+ * transports turn errors into these codes; core code throws typed errors.
+ */
+export const JsonRpcErrorCode = {
+    ParseError: -32700,
+    InvalidRequest: -32600,
+    MethodNotFound: -32601,
+    InvalidParams: -32602,
+    InternalError: -32603,
+    /** 2025-era "resource not found" (the modern era uses -32602). */
+    ResourceNotFound: -32002,
+    /** A read seam refused the request: the message is `authorization_required: <method>`. */
+    AuthorizationRequired: -31403,
+};
+//# sourceMappingURL=error-codes.constants.js.map

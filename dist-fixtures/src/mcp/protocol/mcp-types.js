@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=mcp-types.js.map

@@ -1,0 +1,22 @@
+/**
+ * The handshake-era protocol revisions this server speaks, newest first.
+ * `initialize` echoes the client's version when it is listed here and answers
+ * the newest otherwise; an unknown version is never an error (spec: lifecycle).
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS = [
+    '2025-11-25',
+    '2025-06-18',
+    '2025-03-26',
+    '2024-11-05',
+];
+export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
+/** The only revision whose clients may send JSON-RPC batches (it says servers MUST accept them). */
+export const BATCHING_PROTOCOL_VERSION = '2025-03-26';
+export function isSupportedProtocolVersion(value) {
+    return SUPPORTED_PROTOCOL_VERSIONS.includes(value);
+}
+/** Picks the version to answer `initialize` with. */
+export function negotiateProtocolVersion(requested) {
+    return isSupportedProtocolVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+//# sourceMappingURL=protocol-version.js.map

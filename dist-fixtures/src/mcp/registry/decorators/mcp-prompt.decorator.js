@@ -1,0 +1,12 @@
+import { SetMetadata } from '@nestjs/common';
+import { MCP_PROMPT_METADATA } from '../../mcp.constants.js';
+/**
+ * Marks a provider method as an MCP prompt. The method receives the prompt's
+ * string arguments and returns a `GetPromptResult` or its `messages`.
+ *
+ * @example
+ * @McpPrompt({ description: 'Summarise a note', arguments: [{ name: 'id', required: true }] })
+ * summarise({ id }: Record<string, string>) { return [{ role: 'user', content: { ... } }]; }
+ */
+export const McpPrompt = (options) => SetMetadata(MCP_PROMPT_METADATA, options);
+//# sourceMappingURL=mcp-prompt.decorator.js.map

@@ -1,0 +1,12 @@
+import { SetMetadata } from '@nestjs/common';
+import { MCP_RESOURCE_METADATA } from '../../mcp.constants.js';
+/**
+ * Marks a provider method as a static MCP resource. The method receives
+ * `(uri, variables, ctx)` and returns text, bytes or a `ReadResourceResult`.
+ *
+ * @example
+ * @McpResource({ uri: 'notes://index', mimeType: 'application/json' })
+ * index() { return JSON.stringify(this.store.list()); }
+ */
+export const McpResource = (options) => SetMetadata(MCP_RESOURCE_METADATA, options);
+//# sourceMappingURL=mcp-resource.decorator.js.map

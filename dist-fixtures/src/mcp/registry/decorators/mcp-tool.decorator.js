@@ -1,0 +1,13 @@
+import { SetMetadata } from '@nestjs/common';
+import { MCP_TOOL_METADATA } from '../../mcp.constants.js';
+/**
+ * Marks a provider method as an MCP tool. The method receives the validated
+ * arguments and an `McpToolContext`; guards and interceptors declared on it
+ * with `@UseGuards()` / `@UseInterceptors()` run on every call.
+ *
+ * @example
+ * @McpTool({ description: 'Find notes by text', input: SearchNotesDto })
+ * search(args: SearchNotesDto, ctx: McpToolContext) { ... }
+ */
+export const McpTool = (options) => SetMetadata(MCP_TOOL_METADATA, options);
+//# sourceMappingURL=mcp-tool.decorator.js.map

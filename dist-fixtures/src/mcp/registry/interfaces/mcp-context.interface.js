@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=mcp-context.interface.js.map

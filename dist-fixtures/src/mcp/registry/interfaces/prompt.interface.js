@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=prompt.interface.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=registry-entry.interface.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=resource.interface.js.map

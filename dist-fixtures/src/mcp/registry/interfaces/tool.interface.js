@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=tool.interface.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=input-validator.js.map

@@ -1,0 +1,146 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+import { Injectable, Logger } from '@nestjs/common';
+import { McpAuditService } from '../../authorizer/audit/mcp-audit.service.js';
+import { McpToolDeniedException, } from '../../authorizer/authorization.exceptions.js';
+import { jsonRpcResult } from '../../protocol/jsonrpc.js';
+import { McpInvalidParamsError } from '../../protocol/mcp.errors.js';
+import { relateToRequest } from '../../protocol/related-request.js';
+import { McpRegistry } from '../../registry/mcp-registry.service.js';
+import { canElicit } from '../context/client-requests.js';
+import { errorResponse } from '../dispatch/error-response.js';
+import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
+import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
+import { McpToolInvoker } from '../tools/tool-invoker.service.js';
+/** Why a parked call was denied, by how its elicitation ended. */
+const FAILURE_DETAIL = {
+    timeout: 'elicitation timed out',
+    error_reply: 'elicitation failed',
+    connection_closed: 'connection closed',
+};
+/**
+ * Human approval for `ask` decisions on the tool seam. A call from a
+ * connection that declared `elicitation` (and is being drained) is parked:
+ * `handleMessage` returns null at once, `elicitation/create` goes to that
+ * connection only, and the call's response is pushed later on the same
+ * channel with the original id. Only an explicit approval runs the tool; every
+ * other ending is the `decision: "ask"` deny. Silence is never consent.
+ */
+let McpApprovals = class McpApprovals {
+    constructor(outbound, registry, invoker, audit) {
+        this.outbound = outbound;
+        this.registry = registry;
+        this.invoker = invoker;
+        this.audit = audit;
+        this.logger = new Logger('McpApprovals');
+    }
+    /** True when `request`'s connection can be asked for approval. */
+    canAsk(request) {
+        return canElicit(request, 'form') && request.connection.live;
+    }
+    /**
+     * Parks the call and asks the user. `release` is called once the call is
+     * closed (by any path). Throws the deny when no more calls may be parked.
+     */
+    park(request, ask, release) {
+        const tool = request.params.name;
+        if (!this.outbound.hasRoom(request.connection)) {
+            throw new McpToolDeniedException(tool, 'ask', 'too many calls awaiting approval');
+        }
+        const params = {
+            message: ask.prompt,
+            requestedSchema: {
+                type: 'object',
+                properties: {
+                    approve: { type: 'boolean', description: `Approve running the ${tool} tool` },
+                },
+                required: ['approve'],
+            },
+        };
+        this.outbound
+            .request(request.connection, 'elicitation/create', params, {
+            relatedRequestId: request.id,
+            signal: request.signal,
+        })
+            .then((answer) => this.answered(request, answer), (error) => this.failed(request, error))
+            .then((reply) => {
+            if (reply)
+                request.connection.send(relateToRequest(reply, request.id));
+        })
+            .catch((error) => this.logger.error(`closing parked ${tool} failed: ${String(error)}`))
+            .finally(release);
+    }
+    async answered(request, answer) {
+        const { action, content } = answer;
+        if (action === 'accept' && content?.approve === true) {
+            this.record(request, 'allow', 'user approved');
+            return this.run(request);
+        }
+        const detail = action === 'decline'
+            ? 'user declined'
+            : action === 'cancel'
+                ? 'user cancelled'
+                : action === 'accept'
+                    ? 'user did not approve'
+                    : 'elicitation failed';
+        return this.deny(request, detail);
+    }
+    failed(request, error) {
+        const reason = error instanceof McpOutboundRequestError ? error.reason : 'error_reply';
+        // A call cancelled while parked never runs and gets no response.
+        if (reason === 'cancelled') {
+            this.record(request, 'deny', 'call cancelled');
+            return null;
+        }
+        return this.deny(request, FAILURE_DETAIL[reason] ?? 'elicitation failed');
+    }
+    deny(request, detail) {
+        this.record(request, 'deny', detail);
+        const denial = new McpToolDeniedException(request.params.name, 'ask', detail);
+        return jsonRpcResult(request.id, denial.toResult());
+    }
+    /* The seam already decided (ask) and the user approved: it is not consulted again. */
+    async run(request) {
+        const entry = this.registry.tool(request.params.name);
+        try {
+            if (!entry)
+                throw new McpInvalidParamsError(`Unknown tool: ${request.params.name}`);
+            const result = await this.invoker.run(entry, request.params.arguments ?? {}, request);
+            return request.signal.aborted ? null : jsonRpcResult(request.id, result);
+        }
+        catch (error) {
+            if (request.signal.aborted)
+                return null;
+            if (error instanceof McpToolDeniedException)
+                return jsonRpcResult(request.id, error.toResult());
+            return errorResponse(request.id, error, 'tools/call');
+        }
+    }
+    record(request, decision, detail) {
+        const { connection, transport } = request;
+        this.audit.record({
+            connId: connection.id,
+            transport,
+            seam: 'elicitation',
+            name: request.params.name,
+            decision,
+            detail,
+        });
+    }
+};
+McpApprovals = __decorate([
+    Injectable(),
+    __metadata("design:paramtypes", [McpOutboundRequests,
+        McpRegistry,
+        McpToolInvoker,
+        McpAuditService])
+], McpApprovals);
+export { McpApprovals };
+//# sourceMappingURL=mcp-approvals.service.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=mcp-request.interface.js.map

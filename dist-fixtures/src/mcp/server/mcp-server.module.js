@@ -1,0 +1,51 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { McpAuthorizerModule } from '../authorizer/mcp-authorizer.module.js';
+import { McpRegistryModule } from '../registry/mcp-registry.module.js';
+import { McpApprovals } from './approval/mcp-approvals.service.js';
+import { McpConnections } from './connection/mcp-connections.service.js';
+import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
+import { McpMethodExplorer } from './dispatch/mcp-method.explorer.js';
+import { McpNotificationsHandler } from './dispatch/mcp-notifications.handler.js';
+import { McpCompletionHandler } from './handlers/completion.handler.js';
+import { McpLifecycleHandler } from './handlers/lifecycle.handler.js';
+import { McpPageSize } from './handlers/page-size.provider.js';
+import { McpPromptsHandler } from './handlers/prompts.handler.js';
+import { McpResourcesHandler } from './handlers/resources.handler.js';
+import { McpToolsHandler } from './handlers/tools.handler.js';
+import { McpServer } from './mcp.server.js';
+import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
+import { McpToolInvoker } from './tools/tool-invoker.service.js';
+/** Transport-agnostic dispatch of the MCP method surface, behind the seams. */
+let McpServerModule = class McpServerModule {
+};
+McpServerModule = __decorate([
+    Module({
+        imports: [DiscoveryModule, McpRegistryModule, McpAuthorizerModule],
+        providers: [
+            McpServer,
+            McpConnections,
+            McpDispatcher,
+            McpMethodExplorer,
+            McpNotificationsHandler,
+            McpToolInvoker,
+            McpOutboundRequests,
+            McpApprovals,
+            McpPageSize,
+            McpLifecycleHandler,
+            McpToolsHandler,
+            McpResourcesHandler,
+            McpPromptsHandler,
+            McpCompletionHandler,
+        ],
+        exports: [McpServer],
+    })
+], McpServerModule);
+export { McpServerModule };
+//# sourceMappingURL=mcp-server.module.js.map

@@ -1,0 +1,112 @@
+import { SseStream } from '../sse/sse-stream.js';
+/** A request id as a map key (1 and "1" are different ids). */
+export function requestKey(id) {
+    return typeof id === 'number' ? `n:${id}` : `s:${id}`;
+}
+/**
+ * The requests of one POST and the response that carries their answers. It
+ * answers with plain JSON when nothing but the responses is sent, and turns
+ * into an SSE stream as soon as a related message (progress, log, a request
+ * to the client) must go out first. The stream ends after the last response.
+ * If the client goes away, the requests go on (a disconnect is not a
+ * cancellation) and their events stay in the session's buffer for replay.
+ */
+export class PostExchange {
+    constructor(streamId, res, ids, events, sse, headers, onDone) {
+        this.streamId = streamId;
+        this.res = res;
+        this.events = events;
+        this.sse = sse;
+        this.headers = headers;
+        this.onDone = onDone;
+        this.pending = new Set();
+        this.replies = [];
+        this.done = false;
+        /** Set for batch POSTs, whose JSON answer is always an array. */
+        this.batch = false;
+        for (const id of ids)
+            this.pending.add(requestKey(id));
+        res?.once('close', () => {
+            if (!this.done)
+                this.res = undefined;
+        });
+    }
+    /** Ids still awaiting their response. */
+    get pendingKeys() {
+        return this.pending;
+    }
+    /** A message related to one of this POST's requests: its response, or something before it. */
+    deliver(message) {
+        if (this.done)
+            return;
+        const key = isResponse(message) ? requestKey(message.id) : undefined;
+        const answers = key !== undefined && this.pending.has(key);
+        if (answers && !this.stream && this.res) {
+            // Plain JSON while no event had to be streamed: the fast, common path.
+            this.replies.push(message);
+            this.pending.delete(key);
+            if (this.pending.size === 0)
+                this.finishJson();
+            return;
+        }
+        const data = JSON.stringify(message);
+        const eventId = this.events.add(this.streamId, data);
+        this.ensureStream()?.send(data, eventId);
+        if (answers) {
+            this.pending.delete(key);
+            if (this.pending.size === 0)
+                this.finish();
+        }
+    }
+    /** A request that will get no response (cancelled): stop waiting for it. */
+    abandon(id) {
+        if (this.pending.delete(requestKey(id)) && this.pending.size === 0)
+            this.finish();
+    }
+    /** Re-attaches a client that resumed this stream with `Last-Event-ID`. */
+    resume(stream) {
+        this.stream?.close();
+        this.stream = stream;
+        this.res = undefined;
+    }
+    ensureStream() {
+        if (this.stream?.open)
+            return this.stream;
+        if (!this.res || this.res.headersSent)
+            return undefined;
+        this.stream = new SseStream(this.res, this.sse, this.headers);
+        this.stream.prime(this.events.mark(this.streamId));
+        // Anything already answered rides the stream too.
+        for (const reply of this.replies.splice(0)) {
+            const data = JSON.stringify(reply);
+            this.stream.send(data, this.events.add(this.streamId, data));
+        }
+        return this.stream;
+    }
+    finishJson() {
+        const res = this.res;
+        this.done = true;
+        if (res && !res.headersSent) {
+            res.writeHead(200, { 'Content-Type': 'application/json', ...this.headers });
+            const body = this.replies.length === 1 && !this.batch ? this.replies[0] : this.replies;
+            res.end(JSON.stringify(body));
+        }
+        this.onDone(this);
+    }
+    finish() {
+        if (this.done)
+            return;
+        if (!this.stream && this.replies.length > 0)
+            return this.finishJson();
+        this.done = true;
+        if (this.stream)
+            this.stream.close();
+        else if (this.res && !this.res.headersSent)
+            this.res.writeHead(202, this.headers).end();
+        this.onDone(this);
+    }
+}
+function isResponse(message) {
+    return message.method === undefined && ('result' in message || 'error' in message);
+}
+//# sourceMappingURL=post-exchange.js.map

@@ -1,0 +1,21 @@
+import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+
+/**
+ * An HTTP-level refusal. The transport answers it with `status` and a
+ * JSON-RPC error body (never a bare 4xx: dual-era clients read the body to
+ * tell a modern server from an old one).
+ */
+export class McpHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: number = JsonRpcErrorCode.InvalidRequest,
+  ) {
+    super(message);
+    this.name = 'McpHttpError';
+  }
+
+  toBody(): object {
+    return { jsonrpc: '2.0', id: null, error: { code: this.code, message: this.message } };
+  }
+}

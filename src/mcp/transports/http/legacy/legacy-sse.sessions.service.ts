@@ -1,0 +1,69 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { Response } from 'express';
+import { randomBytes } from 'node:crypto';
+import type { Subscription } from 'rxjs';
+import { McpServer } from '../../../server/mcp.server.js';
+import { McpHttpError } from '../errors/mcp-http.error.js';
+import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
+import { SseStream } from '../sse/sse-stream.js';
+
+/** One 2024-11-05 HTTP+SSE client: its single stream carries every server message. */
+export interface LegacySseSession {
+  readonly id: string;
+  readonly connId: string;
+  readonly stream: SseStream;
+}
+
+/**
+ * Sessions of the deprecated HTTP+SSE transport (2024-11-05 clients). A
+ * session lives exactly as long as its `GET /sse` stream.
+ */
+@Injectable()
+export class LegacySseSessions implements OnModuleDestroy {
+  private readonly sessions = new Map<string, LegacySseSession & { subscription: Subscription }>();
+
+  constructor(
+    private readonly server: McpServer,
+    @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Opens the stream, announces the POST endpoint, and wires the server connection to it. */
+  open(res: Response, messagesPath: string): LegacySseSession {
+    if (this.sessions.size >= this.options.maxSessions) {
+      throw new McpHttpError(503, 'Service Unavailable: too many sessions');
+    }
+    const id = randomBytes(24).toString('base64url');
+    const connId = `sse:${randomBytes(9).toString('base64url')}`;
+    const { keepAliveMs, retryMs, maxQueuedEvents } = this.options;
+    const stream = new SseStream(res, { keepAliveMs, retryMs, maxQueued: maxQueuedEvents });
+    const subscription = this.server
+      .subscribe(connId)
+      .subscribe((message) => stream.send(JSON.stringify(message)));
+    this.sessions.set(id, { id, connId, stream, subscription });
+    stream.onClose(() => this.close(id));
+    stream.send(`${messagesPath}?sessionId=${id}`, undefined, 'endpoint');
+    return { id, connId, stream };
+  }
+
+  require(id: unknown): LegacySseSession {
+    const session = typeof id === 'string' ? this.sessions.get(id) : undefined;
+    if (!session) throw new McpHttpError(404, 'Session not found');
+    return session;
+  }
+
+  close(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    session.subscription.unsubscribe();
+    session.stream.close();
+  }
+
+  onModuleDestroy(): void {
+    for (const id of [...this.sessions.keys()]) this.close(id);
+  }
+}

@@ -1,0 +1,36 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
+import { McpServerModule } from '../../server/mcp-server.module.js';
+import { McpHttpBootGuard } from './http-boot.guard.js';
+import { MCP_HTTP_OPTIONS, resolveHttpOptions } from './http-options.js';
+import { McpLegacySseController } from './legacy/legacy-sse.controller.js';
+import { LegacySseSessions } from './legacy/legacy-sse.sessions.service.js';
+import { McpOriginGuard } from './security/origin.guard.js';
+import { McpHttpSessions } from './session/http-sessions.service.js';
+import { createStreamableHttpController } from './streamable/streamable-http.controller.js';
+
+/**
+ * The HTTP transports: Streamable HTTP at `path` and the older HTTP+SSE pair
+ * at `/sse` + `/messages`, behind Origin/Host validation and the network boot
+ * guard. `McpModule.forRoot({ transport: 'http' })` imports it. Create the
+ * app with `{ bodyParser: false }` so bodies are read with this module's limit.
+ */
+@Module({})
+export class McpHttpModule {
+  static register(path = '/mcp'): DynamicModule {
+    const route = '/' + path.replace(/^\/+|\/+$/g, '');
+    return {
+      module: McpHttpModule,
+      imports: [McpServerModule],
+      controllers: [createStreamableHttpController(route), McpLegacySseController],
+      providers: [
+        { provide: MCP_HTTP_OPTIONS, useFactory: resolveHttpOptions, inject: [MCP_MODULE_OPTIONS] },
+        McpHttpSessions,
+        LegacySseSessions,
+        McpOriginGuard,
+        McpHttpBootGuard,
+      ],
+      exports: [McpHttpSessions, LegacySseSessions],
+    };
+  }
+}

@@ -1,0 +1,136 @@
+import type { Response } from 'express';
+import { randomBytes } from 'node:crypto';
+import type { Subscription } from 'rxjs';
+import type { JsonRpcMessage, RequestId } from '../../../protocol/jsonrpc.js';
+import { relatedRequestOf } from '../../../protocol/related-request.js';
+import type { ResolvedHttpOptions } from '../http-options.js';
+import { EventBuffer } from '../sse/event-buffer.js';
+import { SseStream } from '../sse/sse-stream.js';
+import { PostExchange, requestKey } from '../streamable/post-exchange.js';
+
+/** The stream id of a session's standalone (GET) stream. */
+const STANDALONE = 'g';
+
+/**
+ * One Streamable HTTP session: a server connection (`connId`) and the streams
+ * its messages travel on. A message related to a request goes to that
+ * request's POST stream only; anything else goes to the standalone GET
+ * stream, or waits (bounded) for one to open. Nothing is ever broadcast.
+ */
+export class McpHttpSession {
+  protocolVersion?: string;
+  lastSeen = Date.now();
+  private readonly events: EventBuffer;
+  private readonly exchanges = new Map<string, PostExchange>();
+  private readonly byRequest = new Map<string, PostExchange>();
+  private standalone?: SseStream;
+  private readonly waiting: JsonRpcMessage[] = [];
+  private subscription?: Subscription;
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    readonly connId: string,
+    private readonly options: ResolvedHttpOptions,
+  ) {
+    this.events = new EventBuffer(options.eventBufferSize);
+  }
+
+  /** Whether a stream of this session is open (an open stream is not idleness). */
+  get streaming(): boolean {
+    return this.standalone?.open === true || this.exchanges.size > 0;
+  }
+
+  get bufferedEvents(): number {
+    return this.events.size;
+  }
+
+  /** Starts draining the server connection's outbound channel. */
+  attach(subscription: Subscription): void {
+    this.subscription = subscription;
+  }
+
+  /** Routes one outbound message to the stream it belongs on. */
+  route(message: JsonRpcMessage): void {
+    const related = relatedRequestOf(message);
+    const exchange = related === undefined ? undefined : this.byRequest.get(requestKey(related));
+    if (exchange) return exchange.deliver(message);
+    if (this.standalone?.open) {
+      const data = JSON.stringify(message);
+      this.standalone.send(data, this.events.add(STANDALONE, data));
+    } else if (this.waiting.length < this.options.maxQueuedEvents) {
+      this.waiting.push(message);
+    }
+  }
+
+  /** Opens the exchange that will answer the requests `ids` of one POST on `res`. */
+  openExchange(res: Response, ids: RequestId[], batch: boolean): PostExchange {
+    const streamId = randomBytes(6).toString('base64url');
+    const exchange = new PostExchange(
+      streamId,
+      res,
+      ids,
+      this.events,
+      this.sseOptions(),
+      { 'mcp-session-id': this.id },
+      (done) => this.closeExchange(done),
+    );
+    exchange.batch = batch;
+    this.exchanges.set(streamId, exchange);
+    for (const id of ids) this.byRequest.set(requestKey(id), exchange);
+    return exchange;
+  }
+
+  /** Opens the standalone stream; false if one is already open. */
+  openStandalone(res: Response): boolean {
+    if (this.standalone?.open) return false;
+    const stream = new SseStream(res, this.sseOptions(), { 'mcp-session-id': this.id });
+    this.standalone = stream;
+    stream.prime(this.events.mark(STANDALONE));
+    for (const message of this.waiting.splice(0)) this.route(message);
+    return true;
+  }
+
+  /**
+   * Resumes the stream `lastEventId` names: replays that stream's later
+   * events (never another stream's) and keeps the stream open if its
+   * requests are still pending. False when the id names nothing known.
+   */
+  resume(res: Response, lastEventId: string): boolean {
+    const found = this.events.after(lastEventId);
+    if (!found) return false;
+    const exchange = this.exchanges.get(found.streamId);
+    if (found.streamId !== STANDALONE && !exchange && found.events.length === 0) return false;
+    const stream = new SseStream(res, this.sseOptions(), { 'mcp-session-id': this.id });
+    for (const event of found.events) stream.send(event.data, event.id);
+    if (found.streamId === STANDALONE) {
+      this.standalone?.close();
+      this.standalone = stream;
+    } else if (exchange) {
+      exchange.resume(stream);
+    } else {
+      stream.close();
+    }
+    return true;
+  }
+
+  /** Ends the session: its streams, and (by unsubscribing) its server connection. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.standalone?.close();
+    this.subscription?.unsubscribe();
+    this.exchanges.clear();
+    this.byRequest.clear();
+  }
+
+  private closeExchange(exchange: PostExchange): void {
+    this.exchanges.delete(exchange.streamId);
+    for (const [key, owner] of this.byRequest) if (owner === exchange) this.byRequest.delete(key);
+  }
+
+  private sseOptions() {
+    const { keepAliveMs, retryMs, maxQueuedEvents } = this.options;
+    return { keepAliveMs, retryMs, maxQueued: maxQueuedEvents };
+  }
+}

@@ -1,0 +1,81 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { McpServer } from '../../../server/mcp.server.js';
+import { McpHttpError } from '../errors/mcp-http.error.js';
+import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
+import { McpHttpSession } from './http-session.js';
+
+/**
+ * The live Streamable HTTP sessions. Ids are minted here (never taken from a
+ * client), are cryptographically random and visible ASCII; sessions are
+ * bounded in number and end after `sessionIdleMs` without requests or streams.
+ */
+@Injectable()
+export class McpHttpSessions implements OnModuleDestroy {
+  private readonly sessions = new Map<string, McpHttpSession>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly server: McpServer,
+    @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
+  ) {
+    const every = Math.max(50, Math.min(options.sessionIdleMs / 2, 60_000));
+    this.sweeper = setInterval(() => this.sweep(), every);
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Opens a session and its server connection; 503 past the bound. */
+  create(): McpHttpSession {
+    if (this.sessions.size >= this.options.maxSessions) {
+      throw new McpHttpError(503, 'Service Unavailable: too many sessions');
+    }
+    const id = randomBytes(24).toString('base64url');
+    const session = new McpHttpSession(
+      id,
+      `http:${randomBytes(9).toString('base64url')}`,
+      this.options,
+    );
+    session.attach(
+      this.server.subscribe(session.connId).subscribe((message) => session.route(message as never)),
+    );
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  /** The session a request names: 400 without an id, 404 for an unknown or ended one. */
+  require(id: string | undefined): McpHttpSession {
+    if (!id) throw new McpHttpError(400, 'Bad Request: Mcp-Session-Id header is required');
+    const session = this.sessions.get(id);
+    if (!session) throw new McpHttpError(404, 'Session not found');
+    session.lastSeen = Date.now();
+    return session;
+  }
+
+  delete(id: string): void {
+    this.sessions.get(id)?.close();
+    this.sessions.delete(id);
+  }
+
+  /** Total events buffered for replay, over all sessions. */
+  bufferedEvents(): number {
+    let total = 0;
+    for (const session of this.sessions.values()) total += session.bufferedEvents;
+    return total;
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - this.options.sessionIdleMs;
+    for (const [id, session] of this.sessions) {
+      if (session.lastSeen < cutoff && !session.streaming) this.delete(id);
+    }
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+    for (const id of [...this.sessions.keys()]) this.delete(id);
+  }
+}

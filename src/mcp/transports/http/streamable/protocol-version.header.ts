@@ -1,0 +1,17 @@
+import type { Request } from 'express';
+import { isSupportedProtocolVersion } from '../../../protocol/protocol-version.js';
+import { McpHttpError } from '../errors/mcp-http.error.js';
+
+/**
+ * 400 for an `MCP-Protocol-Version` header naming a version this server does
+ * not speak. Any supported version is accepted on any session (clients and
+ * the conformance suite send 2025-03-26 on newer sessions); an absent header
+ * means 2025-03-26, as the spec allows.
+ */
+export function checkProtocolVersionHeader(req: Request): void {
+  const header = req.headers['mcp-protocol-version'];
+  if (header === undefined) return;
+  if (!isSupportedProtocolVersion(header)) {
+    throw new McpHttpError(400, `Bad Request: unsupported MCP-Protocol-Version ${String(header)}`);
+  }
+}
