@@ -1,14 +1,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'data/**', '.tmp/**'] },
+  { ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'data/**', '.tmp/**', 'dist-fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: globals.node },
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',
