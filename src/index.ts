@@ -61,3 +61,6 @@ export {
   type McpStdioTransportOptions,
 } from './mcp/transports/stdio/stdio.transport.js';
 export { StderrLogger } from './mcp/transports/stdio/stderr.logger.js';
+
+export { McpHttpModule } from './mcp/transports/http/mcp-http.module.js';
+export { McpHttpSessions } from './mcp/transports/http/session/http-sessions.service.js';
