@@ -11,6 +11,7 @@ import { AppModule } from './app.module.js';
 async function main(): Promise<void> {
   const app = await NestFactory.create(AppModule.forTransport('http'), { bodyParser: false });
   app.enableShutdownHooks();
+  app.getHttpAdapter().getInstance().disable('x-powered-by');
   const host = process.env.HOST ?? '127.0.0.1';
   await app.listen(Number(process.env.PORT ?? 3000), host);
   const address = app.getHttpServer().address() as { port: number };

@@ -32,6 +32,8 @@ export class McpToolInvoker {
     try {
       result = normalizeToolResult(await entry.invoke(input.value, scope.context));
     } catch (error) {
+      // A cancelled call gets no response; its abort is not a failure worth logging.
+      if (request.signal.aborted) return toolErrorResult(`Tool ${name} was cancelled`);
       return this.failure(name, error);
     } finally {
       scope.end();

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=note.interface.js.map

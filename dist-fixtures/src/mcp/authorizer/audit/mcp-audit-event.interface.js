@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=mcp-audit-event.interface.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=authorizer.interface.js.map

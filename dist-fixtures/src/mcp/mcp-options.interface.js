@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=mcp-options.interface.js.map

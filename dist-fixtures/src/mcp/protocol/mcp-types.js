@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=mcp-types.js.map

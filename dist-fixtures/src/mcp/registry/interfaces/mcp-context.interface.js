@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=mcp-context.interface.js.map

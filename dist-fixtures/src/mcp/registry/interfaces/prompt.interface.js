@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=prompt.interface.js.map

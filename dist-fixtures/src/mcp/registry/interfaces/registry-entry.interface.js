@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=registry-entry.interface.js.map

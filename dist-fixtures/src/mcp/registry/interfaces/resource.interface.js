@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=resource.interface.js.map

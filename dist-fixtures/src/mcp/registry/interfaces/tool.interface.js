@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=tool.interface.js.map

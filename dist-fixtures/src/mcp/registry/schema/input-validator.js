@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=input-validator.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=mcp-request.interface.js.map
