@@ -12,7 +12,7 @@ import { McpHttpModule } from './transports/http/mcp-http.module.js';
 /**
  * The MCP Warden framework: registry, authorization seams and server.
  * `transport: 'http'` also mounts the HTTP transports (with `forRootAsync`,
- * import `McpHttpModule.register(path)` next to it instead).
+ * import `McpHttpModule.register()` next to it instead).
  *
  * @example
  * @Module({
@@ -32,7 +32,7 @@ export class McpModule extends McpConfigurableModuleClass {
     if (options.transport !== 'http') return module;
     return {
       ...module,
-      imports: [...(module.imports ?? []), McpHttpModule.register(options.http?.path)],
+      imports: [...(module.imports ?? []), McpHttpModule.register()],
     };
   }
 }

@@ -7,27 +7,30 @@ import { McpLegacySseController } from './legacy/legacy-sse.controller.js';
 import { LegacySseSessions } from './legacy/legacy-sse.sessions.service.js';
 import { McpOriginGuard } from './security/origin.guard.js';
 import { McpHttpSessions } from './session/http-sessions.service.js';
-import { createStreamableHttpController } from './streamable/streamable-http.controller.js';
+import { McpEndpointInstaller } from './streamable/endpoint.installer.js';
+import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint.js';
 
 /**
- * The HTTP transports: Streamable HTTP at `path` and the older HTTP+SSE pair
- * at `/sse` + `/messages`, behind Origin/Host validation and the network boot
- * guard. `McpModule.forRoot({ transport: 'http' })` imports it. Create the
+ * The HTTP transports: Streamable HTTP at `http.path` (served in front of
+ * the router, see `McpEndpointInstaller`) and the older HTTP+SSE pair at
+ * `/sse` + `/messages` (a controller), behind Origin/Host validation and the
+ * network boot guard. `McpModule.forRoot({ transport: 'http' })` imports it. Create the
  * app with `{ bodyParser: false }` so bodies are read with this module's limit.
  */
 @Module({})
 export class McpHttpModule {
-  static register(path = '/mcp'): DynamicModule {
-    const route = '/' + path.replace(/^\/+|\/+$/g, '');
+  static register(): DynamicModule {
     return {
       module: McpHttpModule,
       imports: [McpServerModule],
-      controllers: [createStreamableHttpController(route), McpLegacySseController],
+      controllers: [McpLegacySseController],
       providers: [
         { provide: MCP_HTTP_OPTIONS, useFactory: resolveHttpOptions, inject: [MCP_MODULE_OPTIONS] },
         McpHttpSessions,
         LegacySseSessions,
         McpOriginGuard,
+        McpStreamableHttpEndpoint,
+        McpEndpointInstaller,
         McpHttpBootGuard,
       ],
       exports: [McpHttpSessions, LegacySseSessions],

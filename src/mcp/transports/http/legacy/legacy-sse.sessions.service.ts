@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import { McpServer } from '../../../server/mcp.server.js';
@@ -32,7 +32,7 @@ export class LegacySseSessions implements OnModuleDestroy {
   }
 
   /** Opens the stream, announces the POST endpoint, and wires the server connection to it. */
-  open(res: Response, messagesPath: string): LegacySseSession {
+  open(res: ServerResponse, messagesPath: string): LegacySseSession {
     if (this.sessions.size >= this.options.maxSessions) {
       throw new McpHttpError(503, 'Service Unavailable: too many sessions');
     }

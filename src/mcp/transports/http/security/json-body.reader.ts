@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 
@@ -7,9 +7,10 @@ import { McpHttpError } from '../errors/mcp-http.error.js';
  * from the stream (the app runs with Nest's body parser off); a body that an
  * upstream parser already decoded is taken as is.
  */
-export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
-  if (req.body !== undefined && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) {
-    return req.body;
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const parsed = (req as { body?: unknown }).body;
+  if (parsed !== undefined && typeof parsed === 'object' && !Buffer.isBuffer(parsed)) {
+    return parsed;
   }
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\b/i.test(type)) {
@@ -26,7 +27,7 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
 }
 
 /* Collects at most `maxBytes`; past that the rest is drained and dropped, never buffered. */
-function collect(req: Request, maxBytes: number): Promise<Buffer> {
+function collect(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,5 +1,4 @@
-import type { Response } from 'express';
-import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
 import type { JsonRpcMessage, RequestId } from '../../../protocol/jsonrpc.js';
 import { relatedRequestOf } from '../../../protocol/related-request.js';
@@ -9,7 +8,7 @@ import { SseStream } from '../sse/sse-stream.js';
 import { PostExchange, requestKey } from '../streamable/post-exchange.js';
 
 /** The stream id of a session's standalone (GET) stream. */
-const STANDALONE = 'g';
+const STANDALONE = '0'; // POST streams count from 1
 
 /**
  * One Streamable HTTP session: a server connection (`connId`) and the streams
@@ -27,6 +26,7 @@ export class McpHttpSession {
   private readonly waiting: JsonRpcMessage[] = [];
   private subscription?: Subscription;
   private closed = false;
+  private streams = 0;
 
   constructor(
     readonly id: string,
@@ -64,8 +64,9 @@ export class McpHttpSession {
   }
 
   /** Opens the exchange that will answer the requests `ids` of one POST on `res`. */
-  openExchange(res: Response, ids: RequestId[], batch: boolean): PostExchange {
-    const streamId = randomBytes(6).toString('base64url');
+  openExchange(res: ServerResponse, ids: RequestId[], batch: boolean): PostExchange {
+    // Stream ids only need to be unique within the session (event ids carry them).
+    const streamId = (++this.streams).toString(36);
     const exchange = new PostExchange(
       streamId,
       res,
@@ -82,7 +83,7 @@ export class McpHttpSession {
   }
 
   /** Opens the standalone stream; false if one is already open. */
-  openStandalone(res: Response): boolean {
+  openStandalone(res: ServerResponse): boolean {
     if (this.standalone?.open) return false;
     const stream = new SseStream(res, this.sseOptions(), { 'mcp-session-id': this.id });
     this.standalone = stream;
@@ -96,7 +97,7 @@ export class McpHttpSession {
    * events (never another stream's) and keeps the stream open if its
    * requests are still pending. False when the id names nothing known.
    */
-  resume(res: Response, lastEventId: string): boolean {
+  resume(res: ServerResponse, lastEventId: string): boolean {
     const found = this.events.after(lastEventId);
     if (!found) return false;
     const exchange = this.exchanges.get(found.streamId);

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /** Settings of one SSE stream. */
 export interface SseStreamOptions {
@@ -20,7 +20,7 @@ export class SseStream {
   private readonly closeHooks: (() => void)[] = [];
 
   constructor(
-    private readonly res: Response,
+    private readonly res: ServerResponse,
     private readonly options: SseStreamOptions,
     headers: Record<string, string> = {},
   ) {

@@ -1,7 +1,8 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage, RequestId } from '../../../protocol/jsonrpc.js';
 import type { EventBuffer } from '../sse/event-buffer.js';
 import { SseStream, type SseStreamOptions } from '../sse/sse-stream.js';
+import { sendJson } from './send-json.js';
 
 /** A request id as a map key (1 and "1" are different ids). */
 export function requestKey(id: RequestId): string {
@@ -24,7 +25,7 @@ export class PostExchange {
 
   constructor(
     readonly streamId: string,
-    private res: Response | undefined,
+    private res: ServerResponse | undefined,
     ids: RequestId[],
     private readonly events: EventBuffer,
     private readonly sse: SseStreamOptions,
@@ -32,9 +33,12 @@ export class PostExchange {
     private readonly onDone: (exchange: PostExchange) => void,
   ) {
     for (const id of ids) this.pending.add(requestKey(id));
-    res?.once('close', () => {
-      if (!this.done) this.res = undefined;
-    });
+  }
+
+  /* The client's response, while it is still connected (checked lazily: no listener per POST). */
+  private get live(): ServerResponse | undefined {
+    if (this.res?.destroyed) this.res = undefined;
+    return this.res;
   }
 
   /** Ids still awaiting their response. */
@@ -47,7 +51,7 @@ export class PostExchange {
     if (this.done) return;
     const key = isResponse(message) ? requestKey(message.id as RequestId) : undefined;
     const answers = key !== undefined && this.pending.has(key);
-    if (answers && !this.stream && this.res) {
+    if (answers && !this.stream && this.live) {
       // Plain JSON while no event had to be streamed: the fast, common path.
       this.replies.push(message);
       this.pending.delete(key!);
@@ -77,8 +81,9 @@ export class PostExchange {
 
   private ensureStream(): SseStream | undefined {
     if (this.stream?.open) return this.stream;
-    if (!this.res || this.res.headersSent) return undefined;
-    this.stream = new SseStream(this.res, this.sse, this.headers);
+    const res = this.live;
+    if (!res || res.headersSent) return undefined;
+    this.stream = new SseStream(res, this.sse, this.headers);
     this.stream.prime(this.events.mark(this.streamId));
     // Anything already answered rides the stream too.
     for (const reply of this.replies.splice(0)) {
@@ -89,12 +94,11 @@ export class PostExchange {
   }
 
   private finishJson(): void {
-    const res = this.res;
+    const res = this.live;
     this.done = true;
     if (res && !res.headersSent) {
-      res.writeHead(200, { 'Content-Type': 'application/json', ...this.headers });
       const body = this.replies.length === 1 && !this.batch ? this.replies[0] : this.replies;
-      res.end(JSON.stringify(body));
+      sendJson(res, 200, body, this.headers);
     }
     this.onDone(this);
   }
@@ -107,7 +111,7 @@ export class PostExchange {
     if (!this.stream && this.replies.length > 0) return this.finishJson();
     this.done = true;
     if (this.stream) this.stream.close();
-    else if (this.res && !this.res.headersSent) this.res.writeHead(202, this.headers).end();
+    else if (this.live && !this.res!.headersSent) this.res!.writeHead(202, this.headers).end();
     this.onDone(this);
   }
 }

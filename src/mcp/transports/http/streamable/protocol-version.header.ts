@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { isSupportedProtocolVersion } from '../../../protocol/protocol-version.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 
@@ -8,7 +8,7 @@ import { McpHttpError } from '../errors/mcp-http.error.js';
  * the conformance suite send 2025-03-26 on newer sessions); an absent header
  * means 2025-03-26, as the spec allows.
  */
-export function checkProtocolVersionHeader(req: Request): void {
+export function checkProtocolVersionHeader(req: IncomingMessage): void {
   const header = req.headers['mcp-protocol-version'];
   if (header === undefined) return;
   if (!isSupportedProtocolVersion(header)) {

@@ -1,0 +1,145 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
+import { BATCHING_PROTOCOL_VERSION } from '../../../protocol/protocol-version.js';
+import { McpServer } from '../../../server/mcp.server.js';
+import { McpHttpError } from '../errors/mcp-http.error.js';
+import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
+import { readJsonBody } from '../security/json-body.reader.js';
+import { OriginPolicy } from '../security/origin-policy.js';
+import type { McpHttpSession } from '../session/http-session.js';
+import { McpHttpSessions } from '../session/http-sessions.service.js';
+import { requireAccept } from './accept.js';
+import { classify } from './message-kind.js';
+import { sendJson } from './send-json.js';
+import { checkProtocolVersionHeader } from './protocol-version.header.js';
+
+const JSON_AND_SSE = ['application/json', 'text/event-stream'];
+
+/**
+ * The Streamable HTTP endpoint (POST, GET, DELETE on one path). It runs on
+ * the bare Node request and response: the MCP endpoint needs none of the
+ * framework router's work per request, and this is its hot path.
+ */
+@Injectable()
+export class McpStreamableHttpEndpoint {
+  private readonly logger = new Logger('McpHttp');
+  private readonly origins: OriginPolicy;
+
+  constructor(
+    private readonly server: McpServer,
+    private readonly sessions: McpHttpSessions,
+    @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
+  ) {
+    this.origins = new OriginPolicy(options.allowedHosts, options.allowedOrigins);
+  }
+
+  /** Serves one request to the endpoint; every refusal is a status with a JSON-RPC body. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const refusal = this.origins.refusal(req.headers.host, req.headers.origin);
+      if (refusal) throw new McpHttpError(403, `Forbidden: ${refusal}`);
+      switch (req.method) {
+        case 'POST':
+          return await this.post(req, res);
+        case 'GET':
+          return this.get(req, res);
+        case 'DELETE':
+          return this.delete(req, res);
+        default:
+          res.setHeader('Allow', 'GET, POST, DELETE');
+          throw new McpHttpError(405, 'Method Not Allowed');
+      }
+    } catch (error) {
+      this.fail(res, error);
+    }
+  }
+
+  /** One message or a 2025-03-26 batch: 202 for notifications/responses, else JSON or SSE. */
+  private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    requireAccept(req, JSON_AND_SSE);
+    checkProtocolVersionHeader(req);
+    const body = await readJsonBody(req, this.options.maxBodyBytes);
+    const batch = Array.isArray(body);
+    const messages: unknown[] = batch ? body : [body];
+    const kinds = messages.map(classify);
+    if (messages.length === 0 || (batch && kinds.some((k) => k.kind === 'invalid'))) {
+      throw new McpHttpError(400, 'Invalid Request');
+    }
+    const first = kinds[0];
+    const initialize = !batch && first.kind === 'request' && first.method === 'initialize';
+    const session = initialize ? this.sessions.create() : this.sessionOf(req);
+    if (batch && session.protocolVersion !== BATCHING_PROTOCOL_VERSION) {
+      throw new McpHttpError(400, 'Invalid Request: batches are not supported by this session');
+    }
+    if (first.kind === 'invalid') {
+      const reply = await this.server.handleMessage(body, session.connId);
+      return sendJson(res, 400, reply);
+    }
+    const ids = kinds.flatMap((kind) => (kind.kind === 'request' ? [kind.id] : []));
+    if (ids.length === 0) {
+      await Promise.all(messages.map((m) => this.server.handleMessage(m, session.connId)));
+      res.writeHead(202).end();
+      return;
+    }
+    const exchange = session.openExchange(res, ids, batch);
+    messages.forEach((message, index) => {
+      const kind = kinds[index];
+      void this.server.handleMessage(message, session.connId).then((reply) => {
+        if (kind.kind !== 'request') return;
+        if (reply) {
+          if (initialize) this.initialized(session, reply as JsonRpcMessage);
+          exchange.deliver(reply as JsonRpcMessage);
+        } else if (!this.server.isInFlight(session.connId, kind.id)) {
+          exchange.abandon(kind.id);
+        }
+      });
+    });
+  }
+
+  /** The session's standalone stream, or (with `Last-Event-ID`) a resumed one. */
+  private get(req: IncomingMessage, res: ServerResponse): void {
+    requireAccept(req, ['text/event-stream']);
+    checkProtocolVersionHeader(req);
+    const session = this.sessionOf(req);
+    const lastEventId = req.headers['last-event-id'];
+    if (typeof lastEventId === 'string') {
+      if (!session.resume(res, lastEventId)) throw new McpHttpError(404, 'Unknown event id');
+      return;
+    }
+    if (!session.openStandalone(res)) {
+      throw new McpHttpError(409, 'Conflict: this session already has a standalone stream');
+    }
+  }
+
+  /** Ends the session; later requests with its id get 404. */
+  private delete(req: IncomingMessage, res: ServerResponse): void {
+    checkProtocolVersionHeader(req);
+    const session = this.sessionOf(req);
+    this.sessions.delete(session.id);
+    res.writeHead(200).end();
+  }
+
+  private sessionOf(req: IncomingMessage): McpHttpSession {
+    const header = req.headers['mcp-session-id'];
+    return this.sessions.require(typeof header === 'string' ? header : undefined);
+  }
+
+  private initialized(session: McpHttpSession, reply: JsonRpcMessage): void {
+    const result = reply.result as { protocolVersion?: string } | undefined;
+    if (result?.protocolVersion) session.protocolVersion = result.protocolVersion;
+    // A failed initialize leaves no session behind.
+    else this.sessions.delete(session.id);
+  }
+
+  private fail(res: ServerResponse, exception: unknown): void {
+    const error =
+      exception instanceof McpHttpError
+        ? exception
+        : new McpHttpError(500, 'Internal error', JsonRpcErrorCode.InternalError);
+    if (error.status >= 500) this.logger.error((exception as Error)?.stack ?? String(exception));
+    if (res.headersSent) res.end();
+    else sendJson(res, error.status, error.toBody());
+  }
+}
