@@ -131,9 +131,9 @@ export class McpApprovals {
     try {
       if (!entry) throw new McpInvalidParamsError(`Unknown tool: ${request.params.name}`);
       const result = await this.invoker.run(entry, request.params.arguments ?? {}, request);
-      return request.signal.aborted ? null : jsonRpcResult(request.id, result);
+      return request.cancelled ? null : jsonRpcResult(request.id, result);
     } catch (error) {
-      if (request.signal.aborted) return null;
+      if (request.cancelled) return null;
       if (error instanceof McpToolDeniedException)
         return jsonRpcResult(request.id, error.toResult());
       return errorResponse(request.id, error, 'tools/call');

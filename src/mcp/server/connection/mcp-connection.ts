@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import type { JsonRpcMessage, RequestId } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities, LoggingLevel } from '../../protocol/mcp-types.js';
+import type { RequestCancellation } from './request-cancellation.js';
 
 /**
  * Everything the server knows about one client connection. It lives from
@@ -19,7 +20,7 @@ export class McpConnection {
   /** URIs this connection subscribed to with `resources/subscribe`. */
   readonly subscriptions = new Set<string>();
   /** Requests being served, by id, so `notifications/cancelled` can abort them. */
-  readonly inflight = new Map<RequestId, AbortController>();
+  readonly inflight = new Map<RequestId, RequestCancellation>();
   private closed = false;
   private readonly closeHooks = new Set<() => void>();
 

@@ -3,17 +3,9 @@ import {
   ElicitRequestURLParamsSchema,
 } from '@modelcontextprotocol/core';
 import { randomUUID } from 'node:crypto';
-import type {
-  CreateMessageParams,
-  CreateMessageResult,
-  ElicitResult,
-  ListRootsResult,
-} from '../../protocol/mcp-types.js';
-import type { McpToolContext } from '../../registry/interfaces/mcp-context.interface.js';
+import type { ElicitResult } from '../../protocol/mcp-types.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolError } from '../tools/mcp-tool.error.js';
-
-type ClientRequests = Pick<McpToolContext, 'elicit' | 'elicitUrl' | 'sample' | 'listRoots'>;
 
 /** Whether the caller's client declared elicitation in `mode` (`{}` means form, spec 2025-11-25). */
 export function canElicit(request: McpRequest, mode: 'form' | 'url'): boolean {
@@ -25,46 +17,48 @@ export function canElicit(request: McpRequest, mode: 'form' | 'url'): boolean {
 }
 
 /**
- * The server→client requests a handler may make, each only if the caller's
- * client declared the capability at `initialize` (spec: never use a
- * capability the client did not declare). A missing capability is a clear
- * tool error, never a request the client cannot answer.
+ * Throws a clear tool error unless the caller's client declared `capability`
+ * (spec: never use a capability the client did not declare), so a handler
+ * never sends a request the client cannot answer.
  */
-export function clientRequestsFor(request: McpRequest): ClientRequests {
-  const declared = (capability: 'elicitation' | 'sampling' | 'roots', mode?: 'form' | 'url') => {
-    const ok = mode
-      ? canElicit(request, mode)
-      : request.connection.capabilities?.[capability] !== undefined;
-    if (!ok) {
-      const what = mode === 'url' ? 'URL-mode elicitation' : `the ${capability} capability`;
-      throw new McpToolError(`The client did not declare ${what}`);
-    }
-  };
-  return {
-    async elicit(message, requestedSchema): Promise<ElicitResult> {
-      declared('elicitation', 'form');
-      const params = { message, requestedSchema };
-      const checked = ElicitRequestFormParamsSchema.safeParse(params);
-      if (!checked.success) {
-        throw new TypeError(`elicit(): requestedSchema is outside the spec's primitive subset`);
-      }
-      return (await request.requestClient('elicitation/create', params)) as ElicitResult;
-    },
-    async elicitUrl(message: string, url: string): Promise<ElicitResult> {
-      declared('elicitation', 'url');
-      const params = { mode: 'url' as const, message, url, elicitationId: randomUUID() };
-      if (!ElicitRequestURLParamsSchema.safeParse(params).success) {
-        throw new TypeError('elicitUrl(): url must be a valid URL');
-      }
-      return (await request.requestClient('elicitation/create', params)) as ElicitResult;
-    },
-    async sample(params: CreateMessageParams): Promise<CreateMessageResult> {
-      declared('sampling');
-      return (await request.requestClient('sampling/createMessage', params)) as CreateMessageResult;
-    },
-    async listRoots(): Promise<ListRootsResult> {
-      declared('roots');
-      return (await request.requestClient('roots/list', {})) as ListRootsResult;
-    },
-  };
+export function requireCapability(
+  request: McpRequest,
+  capability: 'elicitation' | 'sampling' | 'roots',
+  mode?: 'form' | 'url',
+): void {
+  const ok = mode
+    ? canElicit(request, mode)
+    : request.connection.capabilities?.[capability] !== undefined;
+  if (!ok) {
+    const what = mode === 'url' ? 'URL-mode elicitation' : `the ${capability} capability`;
+    throw new McpToolError(`The client did not declare ${what}`);
+  }
+}
+
+/** `elicitation/create` in form mode, its schema checked against the spec's primitive subset. */
+export async function elicitForm(
+  request: McpRequest,
+  message: string,
+  requestedSchema: Record<string, unknown>,
+): Promise<ElicitResult> {
+  requireCapability(request, 'elicitation', 'form');
+  const params = { message, requestedSchema };
+  if (!ElicitRequestFormParamsSchema.safeParse(params).success) {
+    throw new TypeError(`elicit(): requestedSchema is outside the spec's primitive subset`);
+  }
+  return (await request.requestClient('elicitation/create', params)) as ElicitResult;
+}
+
+/** `elicitation/create` in URL mode. */
+export async function elicitUrl(
+  request: McpRequest,
+  message: string,
+  url: string,
+): Promise<ElicitResult> {
+  requireCapability(request, 'elicitation', 'url');
+  const params = { mode: 'url' as const, message, url, elicitationId: randomUUID() };
+  if (!ElicitRequestURLParamsSchema.safeParse(params).success) {
+    throw new TypeError('elicitUrl(): url must be a valid URL');
+  }
+  return (await request.requestClient('elicitation/create', params)) as ElicitResult;
 }

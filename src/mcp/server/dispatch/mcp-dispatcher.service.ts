@@ -22,6 +22,8 @@ import type { McpConnection } from '../connection/mcp-connection.js';
 import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
 import { errorResponse } from './error-response.js';
 import { McpMethodExplorer } from './mcp-method.explorer.js';
+import { RequestCancellation } from '../connection/request-cancellation.js';
+import { DispatchedRequest } from './dispatched-request.js';
 import type { McpRequest } from './mcp-request.interface.js';
 import { McpNotificationsHandler } from './mcp-notifications.handler.js';
 
@@ -107,34 +109,32 @@ export class McpDispatcher {
       );
     }
 
-    const controller = new AbortController();
-    connection.inflight.set(id, controller);
+    const cancellation = new RequestCancellation();
+    connection.inflight.set(id, cancellation);
     const release = () => {
-      if (connection.inflight.get(id) === controller) connection.inflight.delete(id);
+      if (connection.inflight.get(id) === cancellation) connection.inflight.delete(id);
     };
     let parked = false;
-    const request: McpRequest = {
+    const data = parsed.data as Record<string, unknown>;
+    const request = new DispatchedRequest(
       id,
       method,
-      params: parsed.data as Record<string, unknown>,
+      data,
       connection,
-      transport: this.transport,
-      signal: controller.signal,
-      requestClient: (clientMethod, clientParams) =>
-        this.outbound.request(connection, clientMethod, clientParams, {
-          relatedRequestId: id,
-          signal: controller.signal,
-        }),
-    };
+      this.transport,
+      cancellation,
+      this.outbound,
+    );
     try {
       const result = (await route.invoke(request)) as object;
-      return controller.signal.aborted ? null : jsonRpcResult(id, result);
+      return cancellation.aborted ? null : jsonRpcResult(id, result);
     } catch (error) {
       // A cancelled request gets no response at all (spec: cancellation).
-      if (controller.signal.aborted) return null;
+      if (cancellation.aborted) return null;
       try {
         if (error instanceof McpToolApprovalRequiredException && this.approvals.canAsk(request)) {
-          this.approvals.park(request as McpRequest<{ name: string }>, error, release);
+          // Only tools/call (whose params passed CallToolRequestParamsSchema) raises approval.
+          this.approvals.park(request as unknown as McpRequest<{ name: string }>, error, release);
           parked = true;
           return null;
         }

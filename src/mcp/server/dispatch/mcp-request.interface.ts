@@ -15,9 +15,11 @@ export interface McpRequest<P = Record<string, unknown>> {
   readonly transport: McpTransportKind;
   /** Aborted by `notifications/cancelled` or when the connection closes. */
   readonly signal: AbortSignal;
+  /** Whether the request was cancelled (reading it creates no signal). */
+  readonly cancelled: boolean;
   /**
    * Sends a request to this request's client, related to this request and
    * cancelled with it; resolves with the client's result.
    */
-  readonly requestClient: (method: string, params: object) => Promise<unknown>;
+  requestClient(method: string, params: object): Promise<unknown>;
 }

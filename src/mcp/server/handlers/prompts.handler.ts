@@ -8,7 +8,7 @@ import { ReadSeam } from '../../authorizer/seam.decorators.js';
 import { McpInvalidParamsError } from '../../protocol/mcp.errors.js';
 import { nextCursorOf, paginate } from '../../protocol/pagination.js';
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
-import { createRequestScope } from '../context/request-context.factory.js';
+import { McpRequestContext } from '../context/request-context.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizePromptResult } from '../results/prompt-result.normalizer.js';
@@ -44,14 +44,11 @@ export class McpPromptsHandler {
       const names = missing.map((arg) => arg.name).join(', ');
       throw new McpInvalidParamsError(`Missing required arguments for prompt ${name}: ${names}`);
     }
-    const scope = createRequestScope(request);
+    const context = new McpRequestContext(request);
     try {
-      return normalizePromptResult(
-        await entry.invoke(args, scope.context),
-        entry.prompt.description,
-      );
+      return normalizePromptResult(await entry.invoke(args, context), entry.prompt.description);
     } finally {
-      scope.end();
+      context.end();
     }
   }
 }

@@ -10,7 +10,7 @@ import { ReadSeam } from '../../authorizer/seam.decorators.js';
 import { McpResourceNotFoundError } from '../../protocol/mcp.errors.js';
 import { nextCursorOf, paginate } from '../../protocol/pagination.js';
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
-import { createRequestScope } from '../context/request-context.factory.js';
+import { McpRequestContext } from '../context/request-context.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeResourceResult } from '../results/resource-result.normalizer.js';
@@ -50,15 +50,15 @@ export class McpResourcesHandler {
     const resource = this.registry.resource(uri);
     const matched = resource ? undefined : this.registry.matchTemplate(uri);
     if (!resource && !matched) throw new McpResourceNotFoundError(uri);
-    const scope = createRequestScope(request);
+    const context = new McpRequestContext(request);
     try {
       const value = resource
-        ? await resource.invoke(uri, {}, scope.context)
-        : await matched!.entry.invoke(uri, matched!.variables, scope.context);
+        ? await resource.invoke(uri, {}, context)
+        : await matched!.entry.invoke(uri, matched!.variables, context);
       const mimeType = resource ? resource.resource.mimeType : matched!.entry.template.mimeType;
       return normalizeResourceResult(value, uri, mimeType);
     } finally {
-      scope.end();
+      context.end();
     }
   }
 

@@ -2,7 +2,7 @@ import { ForbiddenException, Injectable, Logger } from '@nestjs/common';
 import { McpToolDeniedException } from '../../authorizer/authorization.exceptions.js';
 import type { CallToolResult } from '../../protocol/mcp-types.js';
 import type { McpToolEntry } from '../../registry/interfaces/registry-entry.interface.js';
-import { createRequestScope } from '../context/request-context.factory.js';
+import { McpRequestContext } from '../context/request-context.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeToolResult, toolErrorResult } from '../results/tool-result.normalizer.js';
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
@@ -27,16 +27,16 @@ export class McpToolInvoker {
     const input = await entry.input.validate(args);
     if (!input.ok) return toolErrorResult(`Invalid arguments for tool ${name}: ${input.message}`);
 
-    const scope = createRequestScope(request);
+    const context = new McpRequestContext(request);
     let result: CallToolResult;
     try {
-      result = normalizeToolResult(await entry.invoke(input.value, scope.context));
+      result = normalizeToolResult(await entry.invoke(input.value, context));
     } catch (error) {
       // A cancelled call gets no response; its abort is not a failure worth logging.
-      if (request.signal.aborted) return toolErrorResult(`Tool ${name} was cancelled`);
+      if (request.cancelled) return toolErrorResult(`Tool ${name} was cancelled`);
       return this.failure(name, error);
     } finally {
-      scope.end();
+      context.end();
     }
     if (entry.output && !result.isError) {
       const problem = entry.output(result.structuredContent);

@@ -1,0 +1,92 @@
+import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
+import { jsonRpcNotification, type RequestId } from '../../protocol/jsonrpc.js';
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+  ListRootsResult,
+  LoggingLevel,
+} from '../../protocol/mcp-types.js';
+import { relateToRequest } from '../../protocol/related-request.js';
+import type { McpToolContext } from '../../registry/interfaces/mcp-context.interface.js';
+import type { McpRequest } from '../dispatch/mcp-request.interface.js';
+import { elicitForm, elicitUrl, requireCapability } from './client-requests.js';
+import { passesLogLevel } from './log-level.js';
+
+/**
+ * The context a tool, resource or prompt handler receives. Progress and log
+ * messages go to the caller's connection only, tagged with the request's id;
+ * progress must increase and stops once the request has ended (spec:
+ * progress). Methods live on the prototype: one small object per request.
+ */
+export class McpRequestContext implements McpToolContext {
+  private lastProgress = -Infinity;
+  private ended = false;
+
+  constructor(private readonly request: McpRequest) {}
+
+  get connId(): string {
+    return this.request.connection.id;
+  }
+
+  get transport(): McpTransportKind {
+    return this.request.transport;
+  }
+
+  get requestId(): RequestId {
+    return this.request.id;
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  /** Called by the server once the response is built: later progress and logs are dropped. */
+  end(): void {
+    this.ended = true;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const meta = (this.request.params as { _meta?: { progressToken?: unknown } })._meta;
+    const token = meta?.progressToken;
+    if (this.ended || (typeof token !== 'string' && typeof token !== 'number')) return;
+    if (!(progress > this.lastProgress)) return;
+    this.lastProgress = progress;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.send(jsonRpcNotification('notifications/progress', params));
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    if (this.ended || !passesLogLevel(level, this.request.connection.logLevel)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.send(jsonRpcNotification('notifications/message', params));
+  }
+
+  elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitResult> {
+    return elicitForm(this.request, message, requestedSchema);
+  }
+
+  elicitUrl(message: string, url: string): Promise<ElicitResult> {
+    return elicitUrl(this.request, message, url);
+  }
+
+  async sample(params: CreateMessageParams): Promise<CreateMessageResult> {
+    requireCapability(this.request, 'sampling');
+    return (await this.request.requestClient(
+      'sampling/createMessage',
+      params,
+    )) as CreateMessageResult;
+  }
+
+  async listRoots(): Promise<ListRootsResult> {
+    requireCapability(this.request, 'roots');
+    return (await this.request.requestClient('roots/list', {})) as ListRootsResult;
+  }
+
+  private send(message: Record<string, unknown>): void {
+    this.request.connection.send(relateToRequest(message, this.request.id));
+  }
+}
