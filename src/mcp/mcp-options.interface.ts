@@ -1,3 +1,4 @@
+import type { McpLimits } from './limits/mcp-limits.interface.js';
 import type {
   Authorizer,
   AuthorizerSource,
@@ -12,16 +13,6 @@ export interface McpHttpOptions {
   allowedOrigins?: string[];
   /** Host header values allowed besides the loopback ones. */
   allowedHosts?: string[];
-  /** Largest accepted request body, in bytes (413 above). Default 4 MiB. */
-  maxBodyBytes?: number;
-  /** Live sessions at most (503 above). Default 1 000. */
-  maxSessions?: number;
-  /** A session with no request and no open stream for this long ends. Default 30 min. */
-  sessionIdleMs?: number;
-  /** SSE events kept per session for `Last-Event-ID` replay. Default 256. */
-  eventBufferSize?: number;
-  /** Messages queued for a stream the client reads too slowly; past it the stream is dropped. Default 1 000. */
-  maxQueuedEvents?: number;
   /** Interval of keep-alive comments on idle SSE streams. Default 15 s. */
   keepAliveMs?: number;
   /** `retry:` hint sent on SSE streams, in ms. Default 1 000. */
@@ -55,4 +46,6 @@ export interface McpModuleOptions {
   http?: McpHttpOptions;
   /** Items per page of every list method. Default 100. */
   pageSize?: number;
+  /** Every bound the server enforces (bodies, lines, sessions, in-flight and pending requests, timeouts). */
+  limits?: McpLimits;
 }

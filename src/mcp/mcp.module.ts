@@ -5,6 +5,8 @@ import {
   McpConfigurableModuleClass,
   type MCP_OPTIONS_TYPE,
 } from './mcp.module-definition.js';
+import { MCP_LIMITS, resolveLimits } from './limits/mcp-limits.interface.js';
+import type { McpModuleOptions } from './mcp-options.interface.js';
 import { McpRegistryModule } from './registry/mcp-registry.module.js';
 import { McpServerModule } from './server/mcp-server.module.js';
 import { McpHttpModule } from './transports/http/mcp-http.module.js';
@@ -23,8 +25,15 @@ import { McpHttpModule } from './transports/http/mcp-http.module.js';
  */
 @Module({
   imports: [McpRegistryModule, McpAuthorizerModule, McpServerModule],
-  // The options are exported so the feature modules (and the app) can inject them.
-  exports: [MCP_MODULE_OPTIONS, McpRegistryModule, McpServerModule],
+  providers: [
+    {
+      provide: MCP_LIMITS,
+      useFactory: (options: McpModuleOptions) => resolveLimits(options.limits),
+      inject: [MCP_MODULE_OPTIONS],
+    },
+  ],
+  // The options and limits are exported so the feature modules (and the app) can inject them.
+  exports: [MCP_MODULE_OPTIONS, MCP_LIMITS, McpRegistryModule, McpServerModule],
 })
 export class McpModule extends McpConfigurableModuleClass {
   static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {

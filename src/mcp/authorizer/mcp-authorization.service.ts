@@ -1,13 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import type { McpModuleOptions } from '../mcp-options.interface.js';
 import type { AuthorizerContext, AuthorizerDecision } from './authorizer.interface.js';
-import { Authorizers } from './authorizers.js';
 
 /** Detail of the deny given to a sensitive tool registered after boot with no authorizer. */
 export const SENSITIVE_TOOL_UNGUARDED = 'sensitive_tool_unguarded';
 /** Detail of the deny given when an authorizer throws (its error text never reaches the client). */
 export const AUTHORIZER_FAILED = 'authorizer_failed';
+/** Detail of the deny given when an authorizer takes longer than `limits.authorizerTimeoutMs`. */
+export const AUTHORIZER_TIMEOUT = 'authorizer_timeout';
 
 /**
  * Evaluates the two seams' authorizers. Every path fails closed: an authorizer
@@ -18,7 +20,10 @@ export const AUTHORIZER_FAILED = 'authorizer_failed';
 export class McpAuthorizationService {
   private readonly logger = new Logger('McpAuthorization');
 
-  constructor(@Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions) {}
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
+  ) {}
 
   /** True only when a tool authorizer is set and an operator chose it (`'configured'`). */
   authorizationConfigured(): boolean {
@@ -64,15 +69,34 @@ export class McpAuthorizationService {
     args: Record<string, unknown>,
     context: AuthorizerContext,
   ): Promise<AuthorizerDecision> {
+    if (!authorizer) return ALLOW;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return normalize(await Authorizers.decide(authorizer, name, args, context));
+      const decision = authorizer(name, args, context);
+      // A synchronous decision needs no timer (the common case, and the hot path).
+      if (!isPromiseLike(decision)) return normalize(decision);
+      const timeout = new Promise<AuthorizerDecision>((resolve) => {
+        timer = setTimeout(
+          () => resolve({ kind: 'deny', reason: AUTHORIZER_TIMEOUT }),
+          this.limits.authorizerTimeoutMs,
+        );
+      });
+      return normalize(await Promise.race([decision, timeout]));
     } catch (error) {
       this.logger.error(
         `${seam} authorizer failed for ${name}: ${(error as Error)?.stack ?? error}`,
       );
       return { kind: 'deny', reason: AUTHORIZER_FAILED };
+    } finally {
+      clearTimeout(timer);
     }
   }
+}
+
+const ALLOW: AuthorizerDecision = Object.freeze({ kind: 'allow' });
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
 /* An authorizer written in plain JS may return anything; only a well-formed allow allows. */

@@ -12,6 +12,8 @@ export const JsonRpcErrorCode = {
   ResourceNotFound: -32002,
   /** A read seam refused the request: the message is `authorization_required: <method>`. */
   AuthorizationRequired: -31403,
+  /** A connection has too many requests in flight (`limits.maxInFlightPerConnection`). */
+  TooManyRequests: -31429,
 } as const;
 
 export type JsonRpcErrorCodeValue = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErrorCode];

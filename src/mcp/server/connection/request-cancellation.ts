@@ -20,6 +20,15 @@ export class RequestCancellation {
     return this.controller.signal;
   }
 
+  /**
+   * Aborts the signal without marking the request cancelled: the work must
+   * stop (e.g. it timed out) but the request still gets its response.
+   */
+  expire(reason: unknown): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
+  }
+
   abort(reason?: unknown): void {
     if (this.cancelled) return;
     this.cancelled = true;

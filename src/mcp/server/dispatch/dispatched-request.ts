@@ -25,6 +25,10 @@ export class DispatchedRequest implements McpRequest {
     return this.cancellation.aborted;
   }
 
+  expire(reason: string): void {
+    this.cancellation.expire(new Error(reason));
+  }
+
   requestClient(method: string, params: object): Promise<unknown> {
     return this.outbound.request(this.connection, method, params, {
       relatedRequestId: this.id,

@@ -14,7 +14,12 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from '../../protocol/jsonrpc.js';
-import { McpInvalidParamsError, McpMethodNotFoundError } from '../../protocol/mcp.errors.js';
+import {
+  McpError,
+  McpInvalidParamsError,
+  McpMethodNotFoundError,
+} from '../../protocol/mcp.errors.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import { BATCHING_PROTOCOL_VERSION } from '../../protocol/protocol-version.js';
 import { McpApprovals } from '../approval/mcp-approvals.service.js';
 import { McpConnections } from '../connection/mcp-connections.service.js';
@@ -44,6 +49,7 @@ export class McpDispatcher {
     private readonly notifications: McpNotificationsHandler,
     private readonly approvals: McpApprovals,
     private readonly outbound: McpOutboundRequests,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
   ) {
     this.transport = options.transport ?? 'unknown';
   }
@@ -109,6 +115,10 @@ export class McpDispatcher {
       );
     }
 
+    if (connection.inflight.size >= this.limits.maxInFlightPerConnection) {
+      const error = new McpError(JsonRpcErrorCode.TooManyRequests, 'Too many requests in flight');
+      return errorResponse(id, error, method);
+    }
     const cancellation = new RequestCancellation();
     connection.inflight.set(id, cancellation);
     const release = () => {

@@ -22,4 +22,6 @@ export interface McpRequest<P = Record<string, unknown>> {
    * cancelled with it; resolves with the client's result.
    */
   requestClient(method: string, params: object): Promise<unknown>;
+  /** Aborts `signal` (the work must stop) while the request still gets a response. */
+  expire(reason: string): void;
 }

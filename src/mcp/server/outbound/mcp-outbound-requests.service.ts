@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_ELICITATION_TIMEOUT_MS } from '../../mcp.constants.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpModuleOptions } from '../../mcp-options.interface.js';
 import {
@@ -12,10 +13,6 @@ import {
 import { relateToRequest } from '../../protocol/related-request.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 import { McpOutboundRequestError } from './outbound-request.errors.js';
-
-/** Bounds on pending server→client requests. */
-export const MAX_PENDING_PER_CONNECTION = 64;
-export const MAX_PENDING_TOTAL = 10_000;
 
 interface Pending {
   readonly connection: McpConnection;
@@ -46,7 +43,10 @@ export class McpOutboundRequests {
   private readonly perConnection = new Map<McpConnection, number>();
   private readonly defaultTimeoutMs: number;
 
-  constructor(@Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions) {
+  constructor(
+    @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
+  ) {
     this.defaultTimeoutMs = options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
   }
 
@@ -58,7 +58,9 @@ export class McpOutboundRequests {
   /** Whether `connection` may have one more request pending. */
   hasRoom(connection: McpConnection): boolean {
     const count = this.perConnection.get(connection) ?? 0;
-    return count < MAX_PENDING_PER_CONNECTION && this.pending.size < MAX_PENDING_TOTAL;
+    return (
+      count < this.limits.maxPendingPerConnection && this.pending.size < this.limits.maxPendingTotal
+    );
   }
 
   /** Sends `method` to `connection` and resolves with the client's result. */

@@ -1,4 +1,5 @@
-import { ForbiddenException, Injectable, Logger } from '@nestjs/common';
+import { ForbiddenException, Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import { McpToolDeniedException } from '../../authorizer/authorization.exceptions.js';
 import type { CallToolResult } from '../../protocol/mcp-types.js';
 import type { McpToolEntry } from '../../registry/interfaces/registry-entry.interface.js';
@@ -18,6 +19,8 @@ import { McpToolError } from './mcp-tool.error.js';
 export class McpToolInvoker {
   private readonly logger = new Logger('McpTools');
 
+  constructor(@Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits) {}
+
   async run(
     entry: McpToolEntry,
     args: Record<string, unknown>,
@@ -29,13 +32,24 @@ export class McpToolInvoker {
 
     const context = new McpRequestContext(request);
     let result: CallToolResult;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // Stop the work (its signal aborts) but still answer the call.
+        request.expire('tool timed out');
+        reject(new McpToolError(`Tool ${name} timed out`));
+      }, this.limits.toolTimeoutMs);
+    });
     try {
-      result = normalizeToolResult(await entry.invoke(input.value, context));
+      result = normalizeToolResult(
+        await Promise.race([entry.invoke(input.value, context), timedOut]),
+      );
     } catch (error) {
       // A cancelled call gets no response; its abort is not a failure worth logging.
       if (request.cancelled) return toolErrorResult(`Tool ${name} was cancelled`);
       return this.failure(name, error);
     } finally {
+      clearTimeout(timer);
       context.end();
     }
     if (entry.output && !result.isError) {

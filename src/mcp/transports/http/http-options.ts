@@ -1,3 +1,4 @@
+import { resolveLimits } from '../../limits/mcp-limits.interface.js';
 import type { McpModuleOptions } from '../../mcp-options.interface.js';
 
 /** The HTTP transport's settings with every default applied. */
@@ -19,16 +20,17 @@ export const MCP_HTTP_OPTIONS = Symbol('MCP_HTTP_OPTIONS');
 
 export function resolveHttpOptions(options: McpModuleOptions): ResolvedHttpOptions {
   const http = options.http ?? {};
+  const limits = resolveLimits(options.limits);
   const path = '/' + (http.path ?? '/mcp').replace(/^\/+|\/+$/g, '');
   return {
     path,
     allowedOrigins: http.allowedOrigins ?? [],
     allowedHosts: http.allowedHosts ?? [],
-    maxBodyBytes: http.maxBodyBytes ?? 4 * 1024 * 1024,
-    maxSessions: http.maxSessions ?? 1_000,
-    sessionIdleMs: http.sessionIdleMs ?? 30 * 60_000,
-    eventBufferSize: http.eventBufferSize ?? 256,
-    maxQueuedEvents: http.maxQueuedEvents ?? 1_000,
+    maxBodyBytes: limits.maxBodyBytes,
+    maxSessions: limits.maxSessions,
+    sessionIdleMs: limits.sessionIdleMs,
+    eventBufferSize: limits.eventBufferSize,
+    maxQueuedEvents: limits.maxQueuedEvents,
     keepAliveMs: http.keepAliveMs ?? 15_000,
     retryMs: http.retryMs ?? 1_000,
   };

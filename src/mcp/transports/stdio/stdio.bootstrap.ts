@@ -1,5 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import { McpServer } from '../../server/mcp.server.js';
 import { StderrLogger } from './stderr.logger.js';
 import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transport.js';
@@ -19,7 +20,11 @@ export async function serveStdio(
   const app = await NestFactory.createApplicationContext(module, {
     logger: new StderrLogger('Nest'),
   });
-  const transport = new McpStdioTransport(app.get(McpServer), options);
+  const limits = app.get<ResolvedMcpLimits>(MCP_LIMITS);
+  const transport = new McpStdioTransport(app.get(McpServer), {
+    maxLineBytes: limits.maxLineBytes,
+    ...options,
+  });
   const stop = () => transport.stop();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

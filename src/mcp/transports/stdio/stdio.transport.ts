@@ -32,6 +32,8 @@ export class McpStdioTransport {
   private readonly inflight = new Set<Promise<void>>();
   private outbound?: Subscription;
   private finish?: () => void;
+  private stopped = false;
+  private draining = false;
 
   constructor(
     private readonly server: McpServer,
@@ -63,6 +65,7 @@ export class McpStdioTransport {
 
   /** Stops reading (SIGTERM): `run()` resolves once in-flight requests finish. */
   stop(): void {
+    this.stopped = true;
     this.input.pause();
     this.input.removeAllListeners('data');
     this.finish?.();
@@ -100,8 +103,19 @@ export class McpStdioTransport {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
+  /*
+   * When the client stops reading stdout, stop reading its stdin: memory
+   * stays bounded by what is already in flight instead of growing with it.
+   */
   private write(message: object): void {
-    if (this.output.writable) this.output.write(JSON.stringify(message) + '\n');
+    if (!this.output.writable) return;
+    if (this.output.write(JSON.stringify(message) + '\n') || this.draining) return;
+    this.draining = true;
+    this.input.pause();
+    this.output.once('drain', () => {
+      this.draining = false;
+      if (!this.stopped) this.input.resume();
+    });
   }
 }
 

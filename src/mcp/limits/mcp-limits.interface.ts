@@ -1,0 +1,58 @@
+/**
+ * Every bound the server enforces, in one place. Each has a safe default;
+ * raise one only with a reason (they are what keeps one client's bad input,
+ * or a slow reader, from costing other clients anything).
+ */
+export interface McpLimits {
+  /** Largest HTTP request body, in bytes (413 above). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Longest stdio line, in bytes (-32600 above, never buffered whole). Default 4 MiB. */
+  maxLineBytes?: number;
+  /** Live HTTP sessions per transport (503 above). Default 1 000. */
+  maxSessions?: number;
+  /** An HTTP session with no request and no open stream for this long ends. Default 30 min. */
+  sessionIdleMs?: number;
+  /** Requests one connection may have in flight (parked calls included). Default 256. */
+  maxInFlightPerConnection?: number;
+  /** Server→client requests (approvals, elicit, sample, roots) pending per connection. Default 64. */
+  maxPendingPerConnection?: number;
+  /** Server→client requests pending over all connections. Default 10 000. */
+  maxPendingTotal?: number;
+  /** SSE events kept per HTTP session for `Last-Event-ID` replay. Default 256. */
+  eventBufferSize?: number;
+  /** Unflushed writes one SSE stream may hold before it is dropped. Default 1 000. */
+  maxQueuedEvents?: number;
+  /** How long a tool may run before its call ends with `isError` and its signal aborts. Default 60 s. */
+  toolTimeoutMs?: number;
+  /** How long an authorizer may take before it counts as a deny. Default 5 s. */
+  authorizerTimeoutMs?: number;
+}
+
+export type ResolvedMcpLimits = Required<McpLimits>;
+
+export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxLineBytes: 4 * 1024 * 1024,
+  maxSessions: 1_000,
+  sessionIdleMs: 30 * 60_000,
+  maxInFlightPerConnection: 256,
+  maxPendingPerConnection: 64,
+  maxPendingTotal: 10_000,
+  eventBufferSize: 256,
+  maxQueuedEvents: 1_000,
+  toolTimeoutMs: 60_000,
+  authorizerTimeoutMs: 5_000,
+});
+
+/** DI token of the resolved limits. */
+export const MCP_LIMITS = Symbol('MCP_LIMITS');
+
+/** The limits with defaults applied; non-positive or non-numeric values fall back to the default. */
+export function resolveLimits(limits: McpLimits = {}): ResolvedMcpLimits {
+  const resolved = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof McpLimits)[]) {
+    const value = limits[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) resolved[key] = value;
+  }
+  return resolved;
+}
