@@ -10,7 +10,10 @@ import { AppModule } from './app.module.js';
  */
 async function main(): Promise<void> {
   const app = await NestFactory.create(AppModule.forTransport('http'), { bodyParser: false });
-  app.enableShutdownHooks();
+  // Close the app (ending open streams, finishing in-flight calls), then exit 0.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => void app.close().then(() => process.exit(0)));
+  }
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   const host = process.env.HOST ?? '127.0.0.1';
   await app.listen(Number(process.env.PORT ?? 3000), host);

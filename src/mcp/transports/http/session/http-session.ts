@@ -107,6 +107,7 @@ export class McpHttpSession {
     if (found.streamId === STANDALONE) {
       this.standalone?.close();
       this.standalone = stream;
+      for (const message of this.waiting.splice(0)) this.route(message);
     } else if (exchange) {
       exchange.resume(stream);
     } else {

@@ -58,9 +58,12 @@ export class PostExchange {
       if (this.pending.size === 0) this.finishJson();
       return;
     }
+    // Open the stream first: its priming event must be numbered before this event.
+    const stream = this.ensureStream();
     const data = JSON.stringify(message);
+    // Buffered even when the client is gone: it may resume with Last-Event-ID.
     const eventId = this.events.add(this.streamId, data);
-    this.ensureStream()?.send(data, eventId);
+    stream?.send(data, eventId);
     if (answers) {
       this.pending.delete(key!);
       if (this.pending.size === 0) this.finish();

@@ -1,0 +1,212 @@
+import type { INestApplication, Provider } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { McpModule, type McpModuleOptions } from '../../src/index.js';
+import { SseReader } from './http-sse.js';
+
+/** The Accept value every Streamable HTTP POST of a conforming client carries. */
+export const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+/** What a raw client sends at `initialize` unless a test says otherwise. */
+export function initializeParams(protocolVersion = '2025-11-25', capabilities: object = {}) {
+  return { protocolVersion, capabilities, clientInfo: { name: 'jest-http', version: '1.0.0' } };
+}
+
+async function compile(options: Partial<McpModuleOptions>, providers: Provider[]) {
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      McpModule.forRoot({ name: 'http-test', version: '1.0.0', transport: 'http', ...options }),
+    ],
+    providers,
+  }).compile();
+  return moduleRef.createNestApplication({ bodyParser: false, logger: false });
+}
+
+/** Boots an HTTP app on a free loopback port. */
+export async function createHttpApp(
+  options: Partial<McpModuleOptions>,
+  providers: Provider[] = [],
+): Promise<HttpTestApp> {
+  const app = await compile(options, providers);
+  await app.listen(0, '127.0.0.1');
+  // getUrl() may name [::1]; the server is bound to 127.0.0.1, so build the URL from the port.
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return new HttpTestApp(app, port, options.http?.path ?? '/mcp');
+}
+
+/** Builds an HTTP app and runs `app.init()`: the rejection, or undefined when it booted. */
+export async function httpBootOutcome(
+  options: Partial<McpModuleOptions>,
+  providers: Provider[] = [],
+): Promise<Error | undefined> {
+  const app = await compile(options, providers);
+  try {
+    await app.init();
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  } finally {
+    await app.close().catch(() => undefined);
+  }
+}
+
+/** The result of a request made with node:http (full control over Host and Accept). */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * A running HTTP test app plus raw-client helpers. Every fetch it makes is
+ * tracked so `close()` can abort streams the test left open (an open response
+ * would otherwise keep the server from closing).
+ */
+export class HttpTestApp {
+  readonly base: string;
+  readonly url: string;
+  private readonly aborts = new Set<AbortController>();
+  private socketCloseWaiters: (() => void)[] = [];
+  private nextId = 1;
+
+  constructor(
+    readonly app: INestApplication,
+    readonly port: number,
+    path: string,
+  ) {
+    this.base = `http://127.0.0.1:${port}`;
+    this.url = this.base + path;
+    (app.getHttpServer() as Server).on('connection', (socket: Socket) =>
+      socket.once('close', () => {
+        for (const resolveClose of this.socketCloseWaiters.splice(0)) resolveClose();
+      }),
+    );
+  }
+
+  /**
+   * Resolves when the server next sees a client connection close. Awaiting it
+   * after aborting a stream means the server has run its close handlers.
+   */
+  nextSocketClose(): Promise<void> {
+    return new Promise((resolveClose) => this.socketCloseWaiters.push(resolveClose));
+  }
+
+  /** `fetch` relative to the app; aborted by `close()` if still open. */
+  fetch(path: string, init: RequestInit = {}, abort = new AbortController()): Promise<Response> {
+    this.aborts.add(abort);
+    return fetch(this.base + path, { ...init, signal: abort.signal });
+  }
+
+  /** POSTs `body` (serialized unless a string) to the MCP endpoint with conforming headers. */
+  post(
+    body: unknown,
+    headers: Record<string, string> = {},
+    abort?: AbortController,
+  ): Promise<Response> {
+    return this.fetch(
+      new URL(this.url).pathname,
+      {
+        method: 'POST',
+        headers: { accept: ACCEPT_BOTH, 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      },
+      abort,
+    );
+  }
+
+  /** A JSON-RPC request with a fresh numeric id. */
+  message(method: string, params?: object, id: number | string = this.nextId++) {
+    return params === undefined
+      ? { jsonrpc: '2.0', id, method }
+      : { jsonrpc: '2.0', id, method, params };
+  }
+
+  /**
+   * Initializes a session (and sends `notifications/initialized`); resolves
+   * to its id and the initialize response body.
+   */
+  async initialize(
+    protocolVersion = '2025-11-25',
+    capabilities: object = {},
+  ): Promise<{ sessionId: string; body: any }> {
+    const response = await this.post(
+      this.message('initialize', initializeParams(protocolVersion, capabilities)),
+    );
+    if (response.status !== 200) {
+      throw new Error(`initialize: HTTP ${response.status} ${await response.text()}`);
+    }
+    const sessionId = response.headers.get('mcp-session-id');
+    if (!sessionId) throw new Error('initialize: no mcp-session-id header');
+    const body = await response.json();
+    const initialized = await this.post(
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { 'mcp-session-id': sessionId },
+    );
+    if (initialized.status !== 202) throw new Error(`initialized: HTTP ${initialized.status}`);
+    return { sessionId, body };
+  }
+
+  /** Opens a GET on the MCP endpoint (the standalone stream, or a resumed one). */
+  get(sessionId: string, headers: Record<string, string> = {}, abort?: AbortController) {
+    return this.fetch(
+      new URL(this.url).pathname,
+      {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, ...headers },
+      },
+      abort,
+    );
+  }
+
+  /** Opens the session's standalone stream and returns its reader (fails unless 200 SSE). */
+  async openStandalone(sessionId: string, abort?: AbortController): Promise<SseReader> {
+    const response = await this.get(sessionId, {}, abort);
+    if (response.status !== 200) {
+      throw new Error(`GET stream: HTTP ${response.status} ${await response.text()}`);
+    }
+    return new SseReader(response);
+  }
+
+  /**
+   * A request through node:http, which (unlike fetch) lets a test set `Host`
+   * and send no `Accept` at all. Headers are sent exactly as given.
+   */
+  raw(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<RawResponse> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method,
+          path,
+          headers,
+          setHost: !('host' in headers),
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.once('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+          );
+          res.once('error', reject);
+        },
+      );
+      req.once('error', reject);
+      req.end(body);
+    });
+  }
+
+  /** Aborts every fetch still open, then closes the app. */
+  async close(): Promise<void> {
+    for (const abort of this.aborts) abort.abort();
+    this.aborts.clear();
+    await this.app.close();
+  }
+}
