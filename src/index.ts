@@ -42,7 +42,13 @@ export type * from './mcp/registry/interfaces/resource.interface.js';
 export type * from './mcp/registry/interfaces/prompt.interface.js';
 export type * from './mcp/registry/interfaces/mcp-context.interface.js';
 
-export { McpServer } from './mcp/server/mcp.server.js';
+export { McpServer, type McpServerStats } from './mcp/server/mcp.server.js';
+export {
+  DEFAULT_LIMITS,
+  MCP_LIMITS,
+  type McpLimits,
+  type ResolvedMcpLimits,
+} from './mcp/limits/mcp-limits.interface.js';
 export { McpToolError } from './mcp/server/tools/mcp-tool.error.js';
 export type { McpRequest } from './mcp/server/dispatch/mcp-request.interface.js';
 

@@ -367,3 +367,26 @@ describe('ask → elicitation', () => {
     });
   });
 });
+
+describe('McpServer.stats()', () => {
+  it('counts connections, in-flight requests and pending client requests, back to zero after', async () => {
+    const t = await createMcpApp({ authorizer: policy }, [Tools]);
+    try {
+      const a = await connect(t, 'a', { elicitation: {} });
+      const asked = a.next(isElicit);
+      await t.server.handleMessage(callMsg(1, 'drop'), 'a');
+      const request = await asked;
+      expect(t.server.stats()).toEqual({ connections: 1, inFlight: 1, pendingClientRequests: 1 });
+      const done = a.next((m) => m.id === 1);
+      await t.server.handleMessage(
+        { jsonrpc: '2.0', id: request.id, result: { action: 'decline' } },
+        'a',
+      );
+      await done;
+      a.subscription.unsubscribe();
+      expect(t.server.stats()).toEqual({ connections: 0, inFlight: 0, pendingClientRequests: 0 });
+    } finally {
+      await t.close();
+    }
+  });
+});

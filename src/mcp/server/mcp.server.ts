@@ -9,6 +9,14 @@ import { McpRegistry } from '../registry/mcp-registry.service.js';
 import { McpUnguardedSensitiveToolsError } from '../registry/registry.errors.js';
 import { McpConnections } from './connection/mcp-connections.service.js';
 import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
+import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
+
+/** What `McpServer.stats()` reports. */
+export interface McpServerStats {
+  connections: number;
+  inFlight: number;
+  pendingClientRequests: number;
+}
 
 const RESOURCE_UPDATED = 'notifications/resources/updated';
 
@@ -28,6 +36,7 @@ export class McpServer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly connections: McpConnections,
     private readonly registry: McpRegistry,
     private readonly authorization: McpAuthorizationService,
+    private readonly outbound: McpOutboundRequests,
     audit: McpAuditService,
   ) {
     this.audit$ = audit.events$;
@@ -80,6 +89,21 @@ export class McpServer implements OnApplicationBootstrap, OnModuleDestroy {
    */
   isInFlight(connId: string, id: string | number): boolean {
     return this.connections.find(connId)?.inflight.has(id) ?? false;
+  }
+
+  /**
+   * Live counts, for health checks and leak tests: connections, requests in
+   * flight (parked calls included), and server→client requests awaiting an
+   * answer (approvals, elicitation, sampling, roots).
+   */
+  stats(): McpServerStats {
+    let inFlight = 0;
+    for (const connection of this.connections.all()) inFlight += connection.inflight.size;
+    return {
+      connections: this.connections.size,
+      inFlight,
+      pendingClientRequests: this.outbound.size,
+    };
   }
 
   /** True only when a tool authorizer is set and its source is `'configured'`. */
