@@ -1,6 +1,8 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, ExternalContextCreator, MetadataScanner } from '@nestjs/core';
-import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import {
+  ProviderMethodScanner,
+  type ProviderMethod,
+} from '../discovery/provider-method.scanner.js';
 import { resolveCompleter, resolveCompleters } from './completer.resolver.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpRegistry } from './mcp-registry.service.js';
@@ -10,9 +12,6 @@ import {
   createResourceTemplateEntry,
   createToolEntry,
 } from './registry-entry.factory.js';
-
-type Handler = (...args: unknown[]) => unknown;
-type ProviderWrapper = ReturnType<DiscoveryService['getProviders']>[number];
 
 /**
  * Finds `@McpTool` / `@McpResource` / `@McpResourceTemplate` / `@McpPrompt`
@@ -26,27 +25,17 @@ export class McpExplorer implements OnModuleInit {
   private readonly logger = new Logger('McpExplorer');
 
   constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly scanner: ProviderMethodScanner,
     private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpRegistry,
-    private readonly contextCreator: ExternalContextCreator,
   ) {}
 
   onModuleInit(): void {
-    for (const wrapper of this.discovery.getProviders()) {
-      const { instance } = wrapper;
-      if (!instance || typeof instance !== 'object') continue;
-      const proto = Object.getPrototypeOf(instance);
-      if (!proto) continue;
-      for (const method of this.scanner.getAllMethodNames(proto)) {
-        this.explore(wrapper, instance, method);
-      }
-    }
+    for (const found of this.scanner.methods()) this.explore(found);
   }
 
-  private explore(wrapper: ProviderWrapper, instance: object, method: string): void {
-    const target = (instance as Record<string, Handler>)[method];
+  private explore(found: ProviderMethod): void {
+    const { wrapper, instance, method, target } = found;
     const tool = this.accessor.getTool(target);
     const resource = this.accessor.getResource(target);
     const template = this.accessor.getResourceTemplate(target);
@@ -58,7 +47,7 @@ export class McpExplorer implements OnModuleInit {
       this.logger.warn(`${source} is not a singleton provider; MCP handlers must be. Skipped.`);
       return;
     }
-    const handler = this.wrap(instance, target, method);
+    const handler = this.scanner.wrap(found);
     if (tool) {
       const { name = method, input, output, completions, ...rest } = tool;
       const resolved = resolveCompleters(completions, instance, source);
@@ -90,20 +79,5 @@ export class McpExplorer implements OnModuleInit {
       const def = { ...prompt, name: prompt.name ?? method, handler, arguments: args };
       this.registry.addPrompt(createPromptEntry(def, source));
     }
-  }
-
-  private wrap(instance: object, target: Handler, method: string): Handler {
-    return this.contextCreator.create(
-      instance,
-      target,
-      method,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      // Exception filters are HTTP-shaped; tool errors are turned into results by the server.
-      { guards: true, interceptors: true, filters: false },
-      MCP_CONTEXT_TYPE,
-    );
   }
 }

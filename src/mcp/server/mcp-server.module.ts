@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpAuthorizerModule } from '../authorizer/mcp-authorizer.module.js';
+import { ProviderMethodScanner } from '../discovery/provider-method.scanner.js';
 import { McpRegistryModule } from '../registry/mcp-registry.module.js';
 import { McpApprovals } from './approval/mcp-approvals.service.js';
 import { McpConnections } from './connection/mcp-connections.service.js';
@@ -25,6 +26,7 @@ import { McpToolInvoker } from './tools/tool-invoker.service.js';
     McpConnections,
     McpDispatcher,
     McpMethodExplorer,
+    ProviderMethodScanner,
     McpNotificationsHandler,
     McpToolInvoker,
     McpOutboundRequests,
