@@ -34,6 +34,7 @@ export class McpStdioTransport {
   private finish?: () => void;
   private stopped = false;
   private draining = false;
+  private corked = false;
 
   constructor(
     private readonly server: McpServer,
@@ -109,6 +110,15 @@ export class McpStdioTransport {
    */
   private write(message: object): void {
     if (!this.output.writable) return;
+    // Replies finishing in the same tick leave in one write (one syscall, not one each).
+    if (!this.corked) {
+      this.corked = true;
+      this.output.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.output.uncork();
+      });
+    }
     if (this.output.write(JSON.stringify(message) + '\n') || this.draining) return;
     this.draining = true;
     this.input.pause();
