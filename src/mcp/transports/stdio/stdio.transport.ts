@@ -61,6 +61,11 @@ export class McpStdioTransport {
       this.receive(this.decoder.end());
       await this.drain();
       this.outbound?.unsubscribe();
+      // Nothing may stay corked once run() resolves (the caller may exit right after).
+      if (this.corked) {
+        this.corked = false;
+        this.output.uncork();
+      }
     });
   }
 
@@ -115,6 +120,7 @@ export class McpStdioTransport {
       this.corked = true;
       this.output.cork();
       process.nextTick(() => {
+        if (!this.corked) return;
         this.corked = false;
         this.output.uncork();
       });
