@@ -448,9 +448,13 @@ describe('authorization', () => {
         t = await createMcpApp({ readAuthorizer: authorizer, transport: 'stdio' }, [ReadFixtures]);
         const response = await t.request(method, params, 'reader');
         expect(response.error).toBeUndefined();
-        expect(calls).toEqual([
-          { name: method, args, context: { connId: 'reader', transport: 'stdio' } },
-        ]);
+        const context = { connId: 'reader', transport: 'stdio' };
+        // Completion also asks whether the caller may see what its ref names (prompts/get here).
+        const visibility =
+          method === 'completion/complete'
+            ? [{ name: 'prompts/get', args: { name: 'summarise', arguments: {} }, context }]
+            : [];
+        expect(calls).toEqual([{ name: method, args, context }, ...visibility]);
       },
     );
 

@@ -28,9 +28,10 @@ const MAX_VALUES = 100;
 
 /**
  * `completion/complete`, behind the read seam. A reference the caller could
- * not otherwise see (an unknown prompt or template, a tool its authorizer
- * hides) is -32602, the same as an unknown one, so completion never
- * enumerates what listing would not show.
+ * not otherwise see (a prompt the read seam would not let it get, a template
+ * it would not let it list, a tool its authorizer hides) is -32602, the same
+ * as an unknown one, so completion never enumerates what listing would not
+ * show.
  */
 @Injectable()
 export class McpCompletionHandler {
@@ -64,13 +65,17 @@ export class McpCompletionHandler {
     switch (ref.type) {
       case 'ref/prompt': {
         const prompt = this.registry.prompt(ref.name);
-        if (!prompt) throw new McpInvalidParamsError(`Unknown prompt: ${ref.name}`);
-        return prompt.arguments.find((arg) => arg.name === argument.name)?.complete;
+        const seen =
+          prompt &&
+          (await this.readable(request, 'prompts/get', { name: ref.name, arguments: {} }));
+        if (!seen) throw new McpInvalidParamsError(`Unknown prompt: ${ref.name}`);
+        return prompt!.arguments.find((arg) => arg.name === argument.name)?.complete;
       }
       case 'ref/resource': {
         const template = this.registry.template(ref.uri);
-        if (!template) throw new McpInvalidParamsError(`Unknown resource template: ${ref.uri}`);
-        return template.completions[argument.name];
+        const seen = template && (await this.readable(request, 'resources/templates/list', {}));
+        if (!seen) throw new McpInvalidParamsError(`Unknown resource template: ${ref.uri}`);
+        return template!.completions[argument.name];
       }
       case 'ref/tool': {
         const tool = this.registry.tool(ref.name);
@@ -83,5 +88,15 @@ export class McpCompletionHandler {
         return tool.completions[argument.name];
       }
     }
+  }
+
+  /* Whether the read seam would show this caller the thing a reference names (no audit: not a read). */
+  private async readable(
+    request: McpRequest,
+    method: string,
+    args: Record<string, unknown>,
+  ): Promise<boolean> {
+    const context = { connId: request.connection.id, transport: request.transport };
+    return (await this.authorization.decideRead(method, args, context)).kind === 'allow';
   }
 }

@@ -36,9 +36,14 @@ export class McpHttpSession {
     this.events = new EventBuffer(options.eventBufferSize);
   }
 
-  /** Whether a stream of this session is open (an open stream is not idleness). */
+  /**
+   * Whether a client is attached to one of this session's streams (an open
+   * stream is not idleness; a pending call whose client has gone is).
+   */
   get streaming(): boolean {
-    return this.standalone?.open === true || this.exchanges.size > 0;
+    if (this.standalone?.open) return true;
+    for (const exchange of this.exchanges.values()) if (exchange.connected) return true;
+    return false;
   }
 
   get bufferedEvents(): number {
@@ -121,7 +126,10 @@ export class McpHttpSession {
     if (this.closed) return;
     this.closed = true;
     this.standalone?.close();
+    // Unsubscribing closes the connection (parked calls end as "connection closed")...
     this.subscription?.unsubscribe();
+    // ...whose answers cannot be delivered any more: end every POST still waiting.
+    for (const exchange of this.exchanges.values()) exchange.close();
     this.exchanges.clear();
     this.byRequest.clear();
   }

@@ -70,6 +70,27 @@ export class PostExchange {
     }
   }
 
+  /** Whether a client is still attached (a stream or a response not yet answered). */
+  get connected(): boolean {
+    return this.stream?.open === true || (this.live !== undefined && !this.done);
+  }
+
+  /** The session ended: end the stream, or refuse an unanswered response, and stop waiting. */
+  close(): void {
+    if (this.done) return;
+    this.done = true;
+    this.pending.clear();
+    if (this.stream) this.stream.close();
+    else if (this.live && !this.res!.headersSent) {
+      const body = {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Session terminated' },
+      };
+      sendJson(this.res!, 404, body, this.headers);
+    }
+  }
+
   /** A request that will get no response (cancelled): stop waiting for it. */
   abandon(id: RequestId): void {
     if (this.pending.delete(requestKey(id)) && this.pending.size === 0) this.finish();

@@ -1,0 +1,111 @@
+import { jest } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/*
+ * The soak's short mode (scripts/soak.mjs --short): about 10 s of concurrent
+ * Streamable HTTP sessions and a stdio client against the soak fixture app,
+ * sessions opening and closing, mixed calls, reads, subscriptions and
+ * elicitations (approved, declined, timed out). `npm run soak` is the long run.
+ */
+
+jest.setTimeout(120_000);
+
+const SCRIPT = resolve(process.cwd(), 'scripts/soak.mjs');
+
+interface SoakReport {
+  ok: boolean;
+  sessions: number;
+  httpSessions: number;
+  stdioSessions: number;
+  calls: number;
+  answered: number;
+  lost: number;
+  duplicated: number;
+  crossed: number;
+  wrong: number;
+  lostNotifications: number;
+  stdioExitFailures: number;
+  elicitations: { approved: number; declined: number; timedOut: number };
+  before: Record<string, number>;
+  after: Record<string, number>;
+  leftovers: string[];
+  heapOk: boolean;
+  rssOk: boolean;
+  problems: string[];
+}
+
+/** Runs the soak script; resolves with its exit code, its JSON report and its stderr. */
+function runSoak(args: string[]) {
+  const child = spawn(process.execPath, [SCRIPT, ...args], {
+    env: { ...process.env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return {
+    child,
+    done: new Promise<{ code: number | null; report?: SoakReport; stderr: string }>((done) =>
+      child.once('close', (code) => {
+        const line = stdout.trim().split('\n').pop() ?? '';
+        let report: SoakReport | undefined;
+        try {
+          report = JSON.parse(line) as SoakReport;
+        } catch {
+          report = undefined;
+        }
+        done({ code, report, stderr });
+      }),
+    ),
+  };
+}
+
+describe('soak (short mode)', () => {
+  let running: ReturnType<typeof runSoak> | undefined;
+  afterEach(() => {
+    if (running && running.child.exitCode === null) running.child.kill('SIGKILL');
+  });
+
+  it('every call answered exactly once, nothing crossed, counts back to zero, memory back near baseline', async () => {
+    running = runSoak(['--short', '--json']);
+    const { code, report, stderr } = await running.done;
+    console.log(stderr.trim());
+    expect(report).toBeDefined();
+    const r = report!;
+    expect(r.problems).toEqual([]);
+    expect(r.sessions).toBeGreaterThan(8);
+    expect(r.stdioSessions).toBeGreaterThan(0);
+    expect(r.calls).toBeGreaterThan(100);
+    expect(r.answered).toBe(r.calls);
+    expect({
+      lost: r.lost,
+      duplicated: r.duplicated,
+      crossed: r.crossed,
+      wrong: r.wrong,
+      lostNotifications: r.lostNotifications,
+      stdioExitFailures: r.stdioExitFailures,
+    }).toEqual({
+      lost: 0,
+      duplicated: 0,
+      crossed: 0,
+      wrong: 0,
+      lostNotifications: 0,
+      stdioExitFailures: 0,
+    });
+    // Each kind of elicitation ending was exercised.
+    expect(r.elicitations.approved).toBeGreaterThan(0);
+    expect(r.elicitations.declined).toBeGreaterThan(0);
+    expect(r.elicitations.timedOut).toBeGreaterThan(0);
+    expect(r.after).toMatchObject({
+      sessions: 0,
+      bufferedEvents: 0,
+      connections: 0,
+      inflight: 0,
+      pendingServerRequests: 0,
+    });
+    expect({ heapOk: r.heapOk, rssOk: r.rssOk }).toEqual({ heapOk: true, rssOk: true });
+    expect(code).toBe(0);
+  });
+});
