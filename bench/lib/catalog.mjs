@@ -1,0 +1,51 @@
+// Every server under test. `role` marks the baselines the ratio columns divide by; `call` is the
+// tools/call each server answers in the load workloads and `guarded` the one that needs approval.
+import { fileURLToPath } from 'node:url';
+import { deleteNoteCall, echoCall, searchNotesCall } from './mcp.mjs';
+
+const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
+
+export const BASELINES = ['bare', 'sdk-1.x', 'sdk-2.x'];
+
+/** `dataDir`: an empty notes directory for the service. */
+export function catalog(dataDir) {
+  const echo = { call: echoCall(), guarded: echoCall('guarded_echo') };
+  // The service (dist/app/main*.js, its own notes tools and policy) has the default bound of
+  // 1,000 sessions, so it sits out the workloads that open thousands.
+  const service = {
+    env: { DATA_DIR: dataDir },
+    call: searchNotesCall(),
+    guarded: deleteNoteCall(),
+    sessionBound: 1_000,
+  };
+  const server = (id, label, role, script, extra = echo) => ({
+    id,
+    label,
+    role,
+    transport: id.endsWith('-stdio') ? 'stdio' : 'http',
+    script: path(script),
+    ...extra,
+  });
+  return [
+    server('bare-http', 'bare node:http', 'bare', 'bench/servers/bare-http.mjs'),
+    server('sdk1-http', 'sdk-1.x', 'sdk-1.x', 'bench/servers/sdk1-http.mjs'),
+    server('sdk2-http', 'sdk-2.x', 'sdk-2.x', 'bench/servers/sdk2-http.mjs'),
+    server('warden-http', 'mcp-warden', undefined, 'bench/servers/warden-http.mjs'),
+    server('service-http', 'notes service', undefined, 'dist/app/main.js', service),
+    server('bare-stdio', 'bare stdio', 'bare', 'bench/servers/bare-stdio.mjs'),
+    server('sdk1-stdio', 'sdk-1.x', 'sdk-1.x', 'bench/servers/sdk1-stdio.mjs'),
+    server('sdk2-stdio', 'sdk-2.x', 'sdk-2.x', 'bench/servers/sdk2-stdio.mjs'),
+    server('warden-stdio', 'mcp-warden', undefined, 'bench/servers/warden-stdio.mjs'),
+    server('service-stdio', 'notes service', undefined, 'dist/app/main-stdio.js', service),
+  ];
+}
+
+/** The servers a workload runs against. */
+export function serversFor(workload, servers) {
+  return servers.filter(
+    (server) =>
+      server.transport === workload.transport &&
+      !(workload.needsSessions && server.sessionBound) &&
+      !(workload.needsElicitation && !server.guarded),
+  );
+}

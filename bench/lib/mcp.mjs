@@ -1,0 +1,68 @@
+// The MCP messages the workloads send, prebuilt as strings where they are sent in a loop, and the
+// checks that every answer is the right one (a bench that counts errors as calls proves nothing).
+export const PROTOCOL_VERSION = '2025-11-25';
+
+export function initializeLine(id, capabilities = {}) {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities,
+      clientInfo: { name: 'bench', version: '1' },
+    },
+  });
+}
+
+export const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+
+/** The capabilities of a client that can be asked for approval (form elicitation). */
+export const ELICITING = { elicitation: { form: {} } };
+
+/**
+ * A tools/call the bench sends in a loop: `line(id)` is the request, `ok(message)` checks that
+ * `message` is its successful answer (`name` and `args` are for the official client).
+ */
+function call(name, args, ok) {
+  const tail = `,"method":"tools/call","params":${JSON.stringify({ name, arguments: args })}}`;
+  return { name, args, line: (id) => `{"jsonrpc":"2.0","id":${id}${tail}`, ok };
+}
+
+const TEXT = 'hello';
+const echoed = (message) =>
+  message?.result?.content?.[0]?.text === TEXT && message.result.isError !== true;
+
+/** `echo` (or `guarded_echo`): the answer must carry the text back. */
+export const echoCall = (name = 'echo') => call(name, { text: TEXT }, echoed);
+
+/** The notes service's search over an empty DATA_DIR: any successful result. */
+export const searchNotesCall = () =>
+  call(
+    'search_notes',
+    { query: TEXT },
+    (m) => m?.result !== undefined && m.result.isError !== true,
+  );
+
+/**
+ * The notes service's delete (its policy asks first) of a note that does not exist: once approved
+ * the tool runs and reports the missing note; a denial would say `authorization_required`.
+ */
+export const deleteNoteCall = () =>
+  call('delete_note', { id: 'missing' }, (m) =>
+    /No note with id missing/.test(m?.result?.content?.[0]?.text ?? ''),
+  );
+
+/** The answer a user gives to the approval form: accept, approve. */
+export function approvalLine(id) {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    result: { action: 'accept', content: { approve: true } },
+  });
+}
+
+export function describe(message) {
+  const text = JSON.stringify(message);
+  return text && text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}

@@ -1,0 +1,63 @@
+// The issue's targets, checked against the medians of this invocation.
+const SUBJECTS = {
+  http: ['warden-http', 'service-http'],
+  stdio: ['warden-stdio', 'service-stdio'],
+};
+
+const times = (value) => `${value.toFixed(2)}×`;
+const us = (value) => `${Math.round(value)} µs`;
+
+/** `medians[workloadId][serverId]` → Markdown list items, one per target and subject. */
+export function checkTargets(medians, labels) {
+  const lines = [];
+  const add = (met, text) => lines.push(`- **${met ? 'met' : 'not met'}**: ${text}`);
+  const tp = medians['throughput-http'];
+  for (const id of SUBJECTS.http) {
+    if (!tp?.[id] || !tp['sdk2-http'] || !tp['bare-http']) continue;
+    const vsSdk2 = tp[id].rate / tp['sdk2-http'].rate;
+    const vsBare = tp[id].rate / tp['bare-http'].rate;
+    add(
+      vsSdk2 >= 3 && vsBare >= 0.3,
+      `HTTP tools/call, 32 in flight, ${labels[id]}: ${times(vsSdk2)} sdk-2.x (≥ 3×), ${times(vsBare)} bare (≥ 0.3×); ` +
+        `server CPU per call ${us(tp[id].serverCpu)} vs sdk-2.x ${us(tp['sdk2-http'].serverCpu)}, bare ${us(tp['bare-http'].serverCpu)}`,
+    );
+  }
+  const stdio = medians['throughput-stdio'];
+  for (const id of SUBJECTS.stdio) {
+    if (!stdio?.[id] || !stdio['sdk1-stdio']) continue;
+    const vsSdk1 = stdio[id].rate / stdio['sdk1-stdio'].rate;
+    add(
+      vsSdk1 >= 3,
+      `stdio tools/call, 32 pipelined, ${labels[id]}: ${times(vsSdk1)} sdk-1.x (≥ 3×); ` +
+        `server CPU per call ${us(stdio[id].serverCpu)} vs sdk-1.x ${us(stdio['sdk1-stdio'].serverCpu)}`,
+    );
+  }
+  // Judged on the collected heap: RSS deltas also carry what the allocator kept from the setup
+  // bursts (they can even go negative), so they are shown, not judged.
+  const memory = medians['memory-http'];
+  if (memory?.['warden-http'] && memory['sdk1-http'] && memory['sdk2-http']) {
+    for (const [what, heap, rss] of [
+      ['per idle session', 'sessionHeap', 'sessionRss'],
+      ['per open SSE stream', 'streamHeap', 'streamRss'],
+    ]) {
+      const [own, sdk1, sdk2] = ['warden-http', 'sdk1-http', 'sdk2-http'].map((id) => memory[id]);
+      const best = Math.min(sdk1[heap], sdk2[heap]);
+      const kb = (value) => `${value.toFixed(1)} KB`;
+      add(
+        own[heap] <= best / 2,
+        `heap ${what}, mcp-warden: ${kb(own[heap])} vs best official ${kb(best)} (≤ half: ${kb(best / 2)}); ` +
+          `RSS ${kb(own[rss])} vs sdk-1.x ${kb(sdk1[rss])}, sdk-2.x ${kb(sdk2[rss])}`,
+      );
+    }
+  }
+  const latency = medians['latency-http'];
+  for (const id of SUBJECTS.http) {
+    if (!latency?.[id] || !latency['sdk1-http'] || !latency['sdk2-http']) continue;
+    const best = Math.min(latency['sdk1-http'].p99, latency['sdk2-http'].p99);
+    add(
+      latency[id].p99 < best,
+      `sequential HTTP p99, ${labels[id]}: ${latency[id].p99.toFixed(2)} ms vs best official ${best.toFixed(2)} ms`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,222 @@
+// `npm run bench`: every server under test as its own process on loopback, every workload,
+// interleaved runs (a fresh process per measurement, the server order rotated each run), one
+// Markdown table per workload with medians and ratios to the baselines measured in this same
+// invocation. Writes bench/results/<date>.md. Needs `npm run build` first.
+//
+//   node bench/run.mjs [--quick] [--runs N] [--only latency,throughput,...] [--out FILE]
+//
+// --quick: tiny counts and one run, for CI; every server and workload still runs, and any error
+// (a failed call, a crashed server) exits non-zero. It writes no results file unless --out.
+// --profile DIR: servers run with --cpu-prof into DIR (written when a server exits cleanly, as the
+// Warden servers do on SIGTERM); pair it with --only and --runs 1.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { catalog, serversFor } from './lib/catalog.mjs';
+import { withTimeout } from './lib/measure.mjs';
+import { format, summarize, table } from './lib/report.mjs';
+import { crashed, killAllNow, startServer, stopAll } from './lib/spawn-server.mjs';
+import { StdioClient } from './lib/stdio-client.mjs';
+import { checkTargets } from './lib/targets.mjs';
+import { elicitationHttp } from './workloads/elicitation.mjs';
+import { latencyHttp, latencyStdio } from './workloads/latency.mjs';
+import { memoryHttp } from './workloads/memory.mjs';
+import { sdkClientHttp } from './workloads/sdk-client.mjs';
+import { setupHttp } from './workloads/setup.mjs';
+import { throughputHttp, throughputStdio } from './workloads/throughput.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    runs: { type: 'string' },
+    only: { type: 'string' },
+    out: { type: 'string' },
+    profile: { type: 'string' },
+  },
+});
+
+// Counts are either a number of steps or a time window (whichever ends first); windows give every
+// server the same measuring time however fast it is.
+const SIZES = flags.quick
+  ? {
+      runs: 1,
+      warmup: { count: 20 },
+      latency: { count: 200 },
+      throughput: { count: 200 },
+      setup: { count: 50 },
+      memorySessions: 50,
+      elicitation: { count: 20 },
+      timeoutMs: 30_000,
+    }
+  : {
+      runs: 3,
+      warmup: { seconds: 1 },
+      latency: { count: 5_000, seconds: 5 },
+      throughput: { seconds: 5 },
+      setup: { seconds: 5 },
+      memorySessions: 1_000,
+      elicitation: { count: 1_000, seconds: 5 },
+      timeoutMs: 180_000,
+    };
+const runs = Number(flags.runs ?? SIZES.runs);
+const WORKLOADS = [
+  latencyHttp,
+  latencyStdio,
+  throughputHttp,
+  throughputStdio,
+  sdkClientHttp,
+  setupHttp,
+  memoryHttp,
+  elicitationHttp,
+].filter((w) => !flags.only || flags.only.split(',').some((name) => w.id.startsWith(name)));
+
+const SERVICE_NOTE =
+  '_notes service_ rows: the real service entry point (`dist/app/main.js` / `main-stdio.js`) with ' +
+  'its own tools and policy: `search_notes` over an empty `DATA_DIR` for calls, `delete_note` ' +
+  '(which its policy asks about) for the elicitation round trip. It keeps its default bound of ' +
+  '1,000 sessions, so it sits out session setup and memory.';
+
+const log = (line) => process.stderr.write(`${line}\n`);
+
+// Full mode: a fresh process per measurement, so no workload inherits another's sessions or
+// garbage. Quick mode: one process per server for all workloads, since starting ~30 Nest apps
+// would take most of CI's minute (the numbers mean nothing there anyway).
+const shared = new Map();
+
+const nodeFlags = flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${flags.profile}`] : [];
+
+async function acquire(server) {
+  if (!flags.quick) return startServer(server, nodeFlags);
+  if (!shared.has(server.id)) shared.set(server.id, await startServer(server, nodeFlags));
+  return shared.get(server.id);
+}
+
+/** One measurement: the workload against the server, which must not crash meanwhile. */
+async function measure(workload, server) {
+  const handle = await acquire(server);
+  try {
+    const target = {
+      ...server,
+      url: handle.url,
+      memory: handle.memory,
+      cpu: handle.cpu,
+      // One initialized client per stdio process (a pipe is one session).
+      stdio: () => (handle.stdio ??= new StdioClient(handle.child).ready()),
+    };
+    return await withTimeout(
+      Promise.race([workload.run(target, SIZES), handle.crashed]),
+      SIZES.timeoutMs,
+      `${workload.id} on ${server.id}`,
+    );
+  } finally {
+    if (!flags.quick) await handle.stop();
+  }
+}
+
+function describeMachine(startLoad) {
+  const version = (name) => {
+    try {
+      return JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'))
+        .version;
+    } catch {
+      return '?';
+    }
+  };
+  let commit = '?';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+  } catch {
+    // not a git checkout
+  }
+  const load = (values) => values.map((v) => v.toFixed(2)).join(' ');
+  return [
+    `- ${flags.quick ? 'quick smoke mode (numbers mean nothing)' : 'full mode'}, ${runs} interleaved run(s) per server, median shown; commit ${commit}`,
+    `- Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; load average ${load(startLoad)} at start, ${load(os.loadavg())} at end (the driver shares the machine with the server, and anything else running)`,
+    `- @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, @modelcontextprotocol/server ${version('@modelcontextprotocol/server')} + @modelcontextprotocol/node ${version('@modelcontextprotocol/node')}`,
+    `- every figure is from ${flags.quick ? 'one process per server, shared by all workloads' : 'a fresh server process'}, after a warm-up; ratios are server ÷ baseline ` +
+      '(above 1× is faster for calls/s and sessions/s, slower for latency, bigger for memory)',
+  ].join('\n');
+}
+
+async function main() {
+  if (!existsSync(join(root, 'dist/index.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
+  const startLoad = os.loadavg();
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-'));
+  const servers = catalog(dataDir);
+  const labels = Object.fromEntries(servers.map((s) => [s.id, s.label]));
+  const sections = [];
+  const medians = {};
+  const raw = {};
+  try {
+    for (const workload of WORKLOADS) {
+      const subjects = serversFor(workload, servers);
+      const results = new Map(subjects.map((server) => [server.id, []]));
+      for (let run = 0; run < runs; run++) {
+        // Rotating the order keeps any one server from always running first (or last).
+        const order = subjects.map((_, i) => subjects[(i + run) % subjects.length]);
+        for (const server of order) {
+          const result = await measure(workload, server);
+          results.get(server.id).push(result);
+          const shown = Object.entries(result)
+            .map(([key, value]) => `${key}=${format(value, key === 'rate' ? '/s' : '')}`)
+            .join(' ');
+          log(`[${workload.id}] run ${run + 1}/${runs} ${server.id}: ${shown}`);
+        }
+      }
+      raw[workload.id] = Object.fromEntries(results);
+      const rows = summarize(subjects, results);
+      medians[workload.id] = Object.fromEntries(rows.map((row) => [row.server.id, row.median]));
+      for (const t of workload.tables ?? [{ title: workload.title, metrics: workload.metrics }]) {
+        sections.push(table(t.title, t.metrics, rows));
+      }
+    }
+    // A server that died between measurements (quick mode keeps them all running) fails the run.
+    if (crashed().length) throw crashed()[0];
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const targets = checkTargets(medians, labels);
+  const date = new Date().toISOString().slice(0, 10);
+  let doc = [
+    `# MCP Warden benchmarks, ${date}`,
+    '',
+    describeMachine(startLoad),
+    '',
+    SERVICE_NOTE,
+    '',
+    ...sections.flatMap((section) => [section, '']),
+    ...(targets.length ? ['## Targets (issue #5)', '', ...targets, ''] : []),
+  ].join('\n');
+  const prettier = await import('prettier');
+  doc = await prettier.format(doc, { parser: 'markdown', proseWrap: 'preserve' });
+  process.stdout.write(doc);
+  const out = flags.out ?? (flags.quick ? undefined : join(root, 'bench/results', `${date}.md`));
+  if (out) {
+    mkdirSync(join(out, '..'), { recursive: true });
+    writeFileSync(out, doc);
+    // Every run's figures, unrounded, for comparing days or re-reading a table.
+    const json = out.replace(/(\.md)?$/, '.json');
+    writeFileSync(json, JSON.stringify({ date, sizes: SIZES, runs: raw }, null, 1) + '\n');
+    log(`written to ${out} and ${json}`);
+  }
+}
+
+process.on('exit', killAllNow);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => stopAll().finally(() => process.exit(130)));
+}
+main()
+  .then(
+    () => 0,
+    (error) => {
+      log(`bench failed: ${error?.stack ?? error}`);
+      return 1;
+    },
+  )
+  // Exit explicitly: a socket some server left half-open must not keep the bench alive.
+  .then((code) => stopAll().finally(() => process.exit(code)));

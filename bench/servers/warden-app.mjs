@@ -1,0 +1,69 @@
+// What the Warden bench servers share: the `echo` and `guarded_echo` tools, registered at
+// runtime through McpRegistry, behind a configured policy written the way the service writes its
+// own (src/app/policy/notes-tool.policy.ts), and the service's real read policy.
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { McpModule, McpRegistry } from '../../dist/index.js';
+import { notesReadPolicy } from '../../dist/app/policy/notes-read.policy.js';
+
+/** Allow `echo`, ask a human before `guarded_echo`, deny anything else (closed by default). */
+export const echoToolPolicy = (name, args) => {
+  switch (name) {
+    case 'echo':
+      return { kind: 'allow' };
+    case 'guarded_echo': {
+      // Arguments are untrusted here (the seam runs before validation).
+      const text = typeof args.text === 'string' ? args.text : '(unspecified)';
+      return { kind: 'ask', prompt: `Echo ${text}?` };
+    }
+    default:
+      return { kind: 'deny', reason: 'tool_not_in_policy' };
+  }
+};
+
+const textInput = {
+  type: 'object',
+  properties: { text: { type: 'string' } },
+  required: ['text'],
+};
+
+function registerEchoTools(registry) {
+  registry.registerTool({
+    name: 'echo',
+    description: 'Echo the text',
+    inputSchema: textInput,
+    handler: ({ text }) => String(text),
+  });
+  registry.registerTool({
+    name: 'guarded_echo',
+    description: 'Echo the text, once a human approves',
+    inputSchema: textInput,
+    handler: ({ text }) => String(text),
+  });
+  return true;
+}
+
+class WardenBenchModule {}
+Module({})(WardenBenchModule);
+
+/** The app module for `transport` ('http' or 'stdio'), with `limits` over the defaults. */
+export function wardenBenchModule(transport, limits) {
+  return {
+    module: WardenBenchModule,
+    imports: [
+      McpModule.forRoot({
+        name: 'warden-echo',
+        version: '1.0.0',
+        transport,
+        authorizer: echoToolPolicy,
+        authorizerSource: 'configured',
+        readAuthorizer: notesReadPolicy,
+        limits,
+      }),
+    ],
+    // A factory provider is how plain JS registers tools at bootstrap without decorators.
+    providers: [
+      { provide: 'bench-echo-tools', useFactory: registerEchoTools, inject: [McpRegistry] },
+    ],
+  };
+}
