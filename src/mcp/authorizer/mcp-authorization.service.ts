@@ -40,13 +40,16 @@ export class McpAuthorizationService {
     return this.options.authorizer !== undefined;
   }
 
-  /** The tool seam's decision for `name` with `args`. Never throws. */
-  async decideTool(
+  /**
+   * The tool seam's decision for `name` with `args`. Never throws; synchronous
+   * when the authorizer is (the hot path stays free of promise hops).
+   */
+  decideTool(
     name: string,
     args: Record<string, unknown>,
     context: AuthorizerContext,
     sensitive: boolean,
-  ): Promise<AuthorizerDecision> {
+  ): MaybePromise<AuthorizerDecision> {
     if (sensitive && !this.hasToolAuthorizer()) {
       return { kind: 'deny', reason: SENSITIVE_TOOL_UNGUARDED };
     }
@@ -58,44 +61,61 @@ export class McpAuthorizationService {
     method: string,
     args: Record<string, unknown>,
     context: AuthorizerContext,
-  ): Promise<AuthorizerDecision> {
+  ): MaybePromise<AuthorizerDecision> {
     return this.evaluate('read', this.options.readAuthorizer, method, args, context);
   }
 
-  private async evaluate(
+  private evaluate(
     seam: string,
     authorizer: McpModuleOptions['authorizer'],
     name: string,
     args: Record<string, unknown>,
     context: AuthorizerContext,
-  ): Promise<AuthorizerDecision> {
+  ): MaybePromise<AuthorizerDecision> {
     if (!authorizer) return ALLOW;
-    let timer: NodeJS.Timeout | undefined;
+    let decision: ReturnType<NonNullable<McpModuleOptions['authorizer']>>;
     try {
-      const decision = authorizer(name, args, context);
-      // A synchronous decision needs no timer (the common case, and the hot path).
-      if (!isPromiseLike(decision)) return normalize(decision);
-      const timeout = new Promise<AuthorizerDecision>((resolve) => {
-        timer = setTimeout(
-          () => resolve({ kind: 'deny', reason: AUTHORIZER_TIMEOUT }),
-          this.limits.authorizerTimeoutMs,
-        );
-      });
+      decision = authorizer(name, args, context);
+    } catch (error) {
+      return this.failed(seam, name, error);
+    }
+    return isPromiseLike(decision) ? this.settle(seam, name, decision) : normalize(decision);
+  }
+
+  /* An async decision, bounded by `limits.authorizerTimeoutMs`. */
+  private async settle(
+    seam: string,
+    name: string,
+    decision: PromiseLike<AuthorizerDecision>,
+  ): Promise<AuthorizerDecision> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<AuthorizerDecision>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ kind: 'deny', reason: AUTHORIZER_TIMEOUT }),
+        this.limits.authorizerTimeoutMs,
+      );
+    });
+    try {
       return normalize(await Promise.race([decision, timeout]));
     } catch (error) {
-      this.logger.error(
-        `${seam} authorizer failed for ${name}: ${(error as Error)?.stack ?? error}`,
-      );
-      return { kind: 'deny', reason: AUTHORIZER_FAILED };
+      return this.failed(seam, name, error);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private failed(seam: string, name: string, error: unknown): AuthorizerDecision {
+    this.logger.error(`${seam} authorizer failed for ${name}: ${(error as Error)?.stack ?? error}`);
+    return { kind: 'deny', reason: AUTHORIZER_FAILED };
   }
 }
 
 const ALLOW: AuthorizerDecision = Object.freeze({ kind: 'allow' });
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+/** A value, or a promise of it. */
+export type MaybePromise<T> = T | Promise<T>;
+
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 

@@ -2,7 +2,8 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import type { McpRequest } from '../server/dispatch/mcp-request.interface.js';
 import { McpAuditService } from './audit/mcp-audit.service.js';
 import { McpReadDeniedError } from './authorization.exceptions.js';
-import { McpAuthorizationService } from './mcp-authorization.service.js';
+import type { AuthorizerDecision } from './authorizer.interface.js';
+import { isPromiseLike, McpAuthorizationService } from './mcp-authorization.service.js';
 
 /** Detail of a read denied because the read authorizer answered `ask`. */
 export const INTERACTIVE_APPROVAL_UNSUPPORTED = 'interactive_approval_unsupported';
@@ -19,28 +20,33 @@ export class ReadSeamGuard implements CanActivate {
     protected readonly audit: McpAuditService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const request = context.getArgByIndex<McpRequest>(0);
+    const decision = this.authorization.decideRead(request.method, readArguments(request), {
+      connId: request.connection.id,
+      transport: request.transport,
+    });
+    return isPromiseLike(decision)
+      ? decision.then((settled) => this.conclude(request, settled))
+      : this.conclude(request, decision);
+  }
+
+  protected conclude(request: McpRequest, decision: AuthorizerDecision): boolean {
     const { method } = request;
-    const authContext = { connId: request.connection.id, transport: request.transport };
-    const decision = await this.authorization.decideRead(
-      method,
-      readArguments(request),
-      authContext,
-    );
     const detail =
       decision.kind === 'deny'
         ? decision.reason
         : decision.kind === 'ask'
           ? INTERACTIVE_APPROVAL_UNSUPPORTED
           : undefined;
-    this.audit.record({
-      ...authContext,
-      seam: 'read',
-      name: method,
-      decision: decision.kind,
+    this.audit.record(
+      request.connection.id,
+      request.transport,
+      'read',
+      method,
+      decision.kind,
       detail,
-    });
+    );
     if (decision.kind !== 'allow') throw new McpReadDeniedError(method, detail!);
     return true;
   }

@@ -2,11 +2,12 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import type { McpRequest } from '../server/dispatch/mcp-request.interface.js';
 import { McpRegistry } from '../registry/mcp-registry.service.js';
 import { McpAuditService } from './audit/mcp-audit.service.js';
+import type { AuthorizerDecision } from './authorizer.interface.js';
 import {
   McpToolApprovalRequiredException,
   McpToolDeniedException,
 } from './authorization.exceptions.js';
-import { McpAuthorizationService } from './mcp-authorization.service.js';
+import { isPromiseLike, McpAuthorizationService } from './mcp-authorization.service.js';
 
 type CallParams = { name: string; arguments?: Record<string, unknown> };
 
@@ -23,32 +24,46 @@ export class ToolSeamGuard implements CanActivate {
     protected readonly audit: McpAuditService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const request = context.getArgByIndex<McpRequest<CallParams>>(0);
     const { name } = request.params;
-    const args = request.params.arguments ?? {};
-    const connId = request.connection.id;
-    const authContext = { connId, transport: request.transport };
     const tool = this.registry.tool(name);
-    const decision = await this.authorization.decideTool(
+    const decision = this.authorization.decideTool(
       name,
-      args,
-      authContext,
-      !!tool?.sensitive,
+      request.params.arguments ?? {},
+      { connId: request.connection.id, transport: request.transport },
+      tool?.sensitive === true,
     );
+    return isPromiseLike(decision)
+      ? decision.then((settled) => this.conclude(request, settled, tool !== undefined))
+      : this.conclude(request, decision, tool !== undefined);
+  }
 
+  protected conclude(
+    request: McpRequest<CallParams>,
+    decision: AuthorizerDecision,
+    known: boolean,
+  ): boolean {
+    const { name } = request.params;
     const detail =
       decision.kind === 'deny'
         ? decision.reason
         : decision.kind === 'ask'
           ? decision.prompt
           : undefined;
-    this.audit.record({ ...authContext, seam: 'tool', name, decision: decision.kind, detail });
-
+    this.audit.record(
+      request.connection.id,
+      request.transport,
+      'tool',
+      name,
+      decision.kind,
+      detail,
+    );
     if (decision.kind === 'deny') throw new McpToolDeniedException(name, 'deny', decision.reason);
     // An unknown tool is reported as such by the handler only once the seam let it through.
-    if (decision.kind === 'ask' && tool)
+    if (decision.kind === 'ask' && known) {
       throw new McpToolApprovalRequiredException(name, decision.prompt);
+    }
     return true;
   }
 }

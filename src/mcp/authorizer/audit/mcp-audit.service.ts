@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
-import type { McpAuditEvent } from './mcp-audit-event.interface.js';
+import type { McpTransportKind } from '../authorizer.interface.js';
+import type { McpAuditEvent, McpAuditSeam } from './mcp-audit-event.interface.js';
 
 /** The stream of audit events; exposed to users as `McpServer.audit$`. */
 @Injectable()
@@ -8,9 +9,28 @@ export class McpAuditService {
   private readonly subject = new Subject<McpAuditEvent>();
   readonly events$: Observable<McpAuditEvent> = this.subject.asObservable();
 
-  record(event: Omit<McpAuditEvent, 'time'>): void {
-    // Skip building the event when nobody listens: this runs on every call.
+  /**
+   * Records one decision. The arguments are positional so that nothing is
+   * allocated when nobody listens: this runs on every call.
+   */
+  record(
+    connId: string,
+    transport: McpTransportKind,
+    seam: McpAuditSeam,
+    name: string,
+    decision: McpAuditEvent['decision'],
+    detail?: string,
+  ): void {
     if (!this.subject.observed) return;
-    this.subject.next({ time: new Date().toISOString(), ...event });
+    const event: McpAuditEvent = {
+      time: new Date().toISOString(),
+      connId,
+      transport,
+      seam,
+      name,
+      decision,
+    };
+    if (detail !== undefined) event.detail = detail;
+    this.subject.next(event);
   }
 }

@@ -146,13 +146,13 @@ export class McpApprovals {
     detail: string,
   ): void {
     const { connection, transport } = request;
-    this.audit.record({
-      connId: connection.id,
+    this.audit.record(
+      connection.id,
       transport,
-      seam: 'elicitation',
-      name: request.params.name,
+      'elicitation',
+      request.params.name,
       decision,
       detail,
-    });
+    );
   }
 }
