@@ -20,7 +20,10 @@ import { UriTemplate } from './uri-template.js';
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/* Handlers are wrapped so a synchronous throw and a rejection look the same. */
+/*
+ * Resource and prompt handlers are wrapped so a synchronous throw and a rejection look the
+ * same; tool handlers run as they are (the invoker bounds only the async ones by a timer).
+ */
 const lift =
   <A extends unknown[]>(fn: (...args: A) => unknown) =>
   async (...args: A): Promise<unknown> =>
@@ -53,7 +56,7 @@ export function createToolEntry(def: McpToolDefinition, source: string): McpTool
     input,
     output,
     completions: { ...def.completions },
-    invoke: lift(def.handler as McpToolEntry['invoke']),
+    invoke: def.handler as McpToolEntry['invoke'],
     source,
   };
 }

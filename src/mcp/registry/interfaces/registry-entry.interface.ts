@@ -12,7 +12,8 @@ export interface McpToolEntry {
   readonly input: InputValidator;
   readonly output?: JsonSchemaCheck;
   readonly completions: Readonly<Record<string, McpCompleter>>;
-  readonly invoke: (args: unknown, ctx: McpToolContext) => Promise<unknown>;
+  /** Runs the handler; returns its value, or a promise of it for an async handler. */
+  readonly invoke: (args: unknown, ctx: McpToolContext) => unknown;
   /** Where it was defined, for messages (`Class.method` or `registerTool`). */
   readonly source: string;
 }

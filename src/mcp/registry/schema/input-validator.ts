@@ -7,6 +7,6 @@ export type InputValidation = { ok: true; value: unknown } | { ok: false; messag
 export interface InputValidator {
   /** The JSON Schema shown in `tools/list`. */
   readonly schema: JsonSchemaObject;
-  /** Validates (and for DTOs transforms) raw arguments. */
-  validate(args: Record<string, unknown>): Promise<InputValidation>;
+  /** Validates (and for DTOs transforms) raw arguments; synchronous where the validator is. */
+  validate(args: Record<string, unknown>): InputValidation | Promise<InputValidation>;
 }

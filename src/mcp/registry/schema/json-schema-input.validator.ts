@@ -10,7 +10,7 @@ export class JsonSchemaInputValidator implements InputValidator {
     this.check = compileJsonSchema(schema, 'arguments');
   }
 
-  async validate(args: Record<string, unknown>): Promise<InputValidation> {
+  validate(args: Record<string, unknown>): InputValidation {
     const message = this.check(args);
     return message === undefined ? { ok: true, value: args } : { ok: false, message };
   }

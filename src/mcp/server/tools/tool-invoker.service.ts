@@ -1,6 +1,7 @@
 import { ForbiddenException, Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import { McpToolDeniedException } from '../../authorizer/authorization.exceptions.js';
+import { isPromiseLike } from '../../authorizer/mcp-authorization.service.js';
 import type { CallToolResult } from '../../protocol/mcp-types.js';
 import type { McpToolEntry } from '../../registry/interfaces/registry-entry.interface.js';
 import { McpRequestContext } from '../context/request-context.js';
@@ -27,29 +28,24 @@ export class McpToolInvoker {
     request: McpRequest,
   ): Promise<CallToolResult> {
     const name = entry.tool.name;
-    const input = await entry.input.validate(args);
+    const validation = entry.input.validate(args);
+    const input = isPromiseLike(validation) ? await validation : validation;
     if (!input.ok) return toolErrorResult(`Invalid arguments for tool ${name}: ${input.message}`);
 
     const context = new McpRequestContext(request);
     let result: CallToolResult;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        // Stop the work (its signal aborts) but still answer the call.
-        request.expire('tool timed out');
-        reject(new McpToolError(`Tool ${name} timed out`));
-      }, this.limits.toolTimeoutMs);
-    });
     try {
-      result = normalizeToolResult(
-        await Promise.race([entry.invoke(input.value, context), timedOut]),
-      );
+      // A synchronous handler needs no timer; an async one is bounded by limits.toolTimeoutMs.
+      const produced = entry.invoke(input.value, context);
+      const value = isPromiseLike(produced)
+        ? await this.bounded(produced, request, name)
+        : produced;
+      result = normalizeToolResult(value);
     } catch (error) {
       // A cancelled call gets no response; its abort is not a failure worth logging.
       if (request.cancelled) return toolErrorResult(`Tool ${name} was cancelled`);
       return this.failure(name, error);
     } finally {
-      clearTimeout(timer);
       context.end();
     }
     if (entry.output && !result.isError) {
@@ -60,6 +56,26 @@ export class McpToolInvoker {
       }
     }
     return result;
+  }
+
+  /* Races the handler with the tool timeout; on timeout its signal aborts and the call still answers. */
+  private async bounded(
+    work: PromiseLike<unknown>,
+    request: McpRequest,
+    name: string,
+  ): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        request.expire('tool timed out');
+        reject(new McpToolError(`Tool ${name} timed out`));
+      }, this.limits.toolTimeoutMs);
+    });
+    try {
+      return await Promise.race([work, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private failure(name: string, error: unknown): CallToolResult {

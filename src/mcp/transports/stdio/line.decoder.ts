@@ -21,13 +21,21 @@ export class LineDecoder {
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
       const end = newline === -1 ? chunk.length : newline;
-      this.append(chunk.subarray(start, end));
+      // The common case, a whole line inside this chunk, is decoded in place (no copies).
+      const event =
+        newline !== -1 && this.size === 0 && !this.discarding && end - start <= this.maxLineBytes
+          ? toLine(chunk.toString('utf8', start, end))
+          : this.appendAndFinish(chunk.subarray(start, end), newline !== -1);
       if (newline === -1) break;
-      const event = this.finishLine();
       if (event) events.push(event);
       start = newline + 1;
     }
     return events;
+  }
+
+  private appendAndFinish(bytes: Buffer, complete: boolean): LineEvent | undefined {
+    this.append(bytes);
+    return complete ? this.finishLine() : undefined;
   }
 
   /** The last line, when the stream ends without a final newline. */
@@ -54,9 +62,15 @@ export class LineDecoder {
       this.discarding = false;
       return { kind: 'oversized' };
     }
-    const text = Buffer.concat(this.parts, this.size).toString('utf8').replace(/\r$/, '');
+    const text = Buffer.concat(this.parts, this.size).toString('utf8');
     this.parts = [];
     this.size = 0;
-    return text.trim() === '' ? undefined : { kind: 'line', text };
+    return toLine(text);
   }
+}
+
+/* A line without its trailing CR; blank lines are skipped. */
+function toLine(raw: string): LineEvent | undefined {
+  const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  return text.trim() === '' ? undefined : { kind: 'line', text };
 }
