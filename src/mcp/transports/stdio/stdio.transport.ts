@@ -18,6 +18,11 @@ export interface McpStdioTransportOptions {
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
+/** Lines served per turn of the event loop. */
+const LINES_PER_TURN = 16;
+/** Lines waiting to be served past which stdin is paused. */
+const MAX_BACKLOG = 1024;
+
 /**
  * Newline-delimited JSON-RPC over a pair of streams (stdin/stdout by default).
  * It frames bytes and nothing more: every line goes to `McpServer` as is, and
@@ -35,6 +40,10 @@ export class McpStdioTransport {
   private stopped = false;
   private draining = false;
   private corked = false;
+  private backlog: LineEvent[] = [];
+  private head = 0;
+  private pumping = false;
+  private idle?: () => void;
 
   constructor(
     private readonly server: McpServer,
@@ -77,27 +86,53 @@ export class McpStdioTransport {
     this.finish?.();
   }
 
+  /*
+   * Lines are served a few at a time, one turn of the event loop each: the
+   * replies of the first ones leave (and the client can answer them) while
+   * the rest are still being served, instead of the whole chunk at once.
+   * A large backlog pauses stdin, so a flood is bounded by what was read.
+   */
   private receive(events: LineEvent[]): void {
-    for (const event of events) {
-      if (event.kind === 'oversized') {
-        this.write(
-          jsonRpcError(null, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: message too large'),
-        );
-        continue;
-      }
-      let message: unknown;
-      try {
-        message = JSON.parse(event.text);
-      } catch {
-        this.write(parseErrorResponse());
-        continue;
-      }
-      this.track(
-        this.server.handleMessage(message, this.connId).then((reply) => {
-          if (reply !== null) this.write(reply);
-        }),
-      );
+    if (events.length === 0) return;
+    for (const event of events) this.backlog.push(event);
+    if (this.backlog.length - this.head > MAX_BACKLOG && !this.stopped) this.input.pause();
+    if (!this.pumping) this.pump();
+  }
+
+  private readonly pump = (): void => {
+    this.pumping = true;
+    const end = Math.min(this.head + LINES_PER_TURN, this.backlog.length);
+    while (this.head < end) this.serve(this.backlog[this.head++]);
+    if (this.head < this.backlog.length) {
+      setImmediate(this.pump);
+      return;
     }
+    this.backlog = [];
+    this.head = 0;
+    this.pumping = false;
+    if (!this.stopped && !this.draining) this.input.resume();
+    this.idle?.();
+  };
+
+  private serve(event: LineEvent): void {
+    if (event.kind === 'oversized') {
+      this.write(
+        jsonRpcError(null, JsonRpcErrorCode.InvalidRequest, 'Invalid Request: message too large'),
+      );
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(event.text);
+    } catch {
+      this.write(parseErrorResponse());
+      return;
+    }
+    this.track(
+      this.server.handleMessage(message, this.connId).then((reply) => {
+        if (reply !== null) this.write(reply);
+      }),
+    );
   }
 
   private track(work: Promise<void>): void {
@@ -106,7 +141,10 @@ export class McpStdioTransport {
   }
 
   private async drain(): Promise<void> {
-    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+    while (this.pumping || this.inflight.size > 0) {
+      if (this.pumping) await new Promise<void>((resolve) => (this.idle = resolve));
+      else await Promise.allSettled([...this.inflight]);
+    }
   }
 
   /*
