@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isPromiseLike, type MaybePromise } from '../common/maybe-promise.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import type { McpModuleOptions } from '../mcp-options.interface.js';
@@ -56,6 +57,22 @@ export class McpAuthorizationService {
     return this.evaluate('tool', this.options.authorizer, name, args, context);
   }
 
+  /**
+   * Whether a tool is visible to this caller (listed, completable): its
+   * decision for empty arguments is allow or ask (an ask tool is callable with
+   * approval). A deny, or an authorizer that throws, hides just that tool.
+   */
+  isToolVisible(
+    name: string,
+    sensitive: boolean,
+    context: AuthorizerContext,
+  ): MaybePromise<boolean> {
+    const decision = this.decideTool(name, {}, context, sensitive);
+    return isPromiseLike(decision)
+      ? decision.then((settled) => settled.kind !== 'deny')
+      : decision.kind !== 'deny';
+  }
+
   /** The read seam's decision for `method` with `args`. Never throws. */
   decideRead(
     method: string,
@@ -111,13 +128,6 @@ export class McpAuthorizationService {
 }
 
 const ALLOW: AuthorizerDecision = Object.freeze({ kind: 'allow' });
-
-/** A value, or a promise of it. */
-export type MaybePromise<T> = T | Promise<T>;
-
-export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
-}
 
 /* An authorizer written in plain JS may return anything; only a well-formed allow allows. */
 function normalize(decision: unknown): AuthorizerDecision {

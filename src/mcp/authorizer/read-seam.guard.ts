@@ -3,7 +3,8 @@ import type { McpRequest } from '../server/dispatch/mcp-request.interface.js';
 import { McpAuditService } from './audit/mcp-audit.service.js';
 import { McpReadDeniedError } from './authorization.exceptions.js';
 import type { AuthorizerDecision } from './authorizer.interface.js';
-import { isPromiseLike, McpAuthorizationService } from './mcp-authorization.service.js';
+import { isPromiseLike } from '../common/maybe-promise.js';
+import { McpAuthorizationService } from './mcp-authorization.service.js';
 
 /** Detail of a read denied because the read authorizer answered `ask`. */
 export const INTERACTIVE_APPROVAL_UNSUPPORTED = 'interactive_approval_unsupported';

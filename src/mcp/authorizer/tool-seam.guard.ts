@@ -7,7 +7,8 @@ import {
   McpToolApprovalRequiredException,
   McpToolDeniedException,
 } from './authorization.exceptions.js';
-import { isPromiseLike, McpAuthorizationService } from './mcp-authorization.service.js';
+import { isPromiseLike } from '../common/maybe-promise.js';
+import { McpAuthorizationService } from './mcp-authorization.service.js';
 
 type CallParams = { name: string; arguments?: Record<string, unknown> };
 

@@ -81,9 +81,7 @@ export class McpCompletionHandler {
         const tool = this.registry.tool(ref.name);
         const context = { connId: request.connection.id, transport: request.transport };
         const visible =
-          tool &&
-          (await this.authorization.decideTool(ref.name, {}, context, tool.sensitive)).kind !==
-            'deny';
+          tool && (await this.authorization.isToolVisible(ref.name, tool.sensitive, context));
         if (!visible) throw new McpInvalidParamsError(`Unknown tool: ${ref.name}`);
         return tool.completions[argument.name];
       }

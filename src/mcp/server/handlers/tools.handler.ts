@@ -44,19 +44,15 @@ export class McpToolsHandler {
     return this.invoker.run(entry, request.params.arguments ?? {}, request);
   }
 
-  /**
-   * The tools this caller may call: those whose decision for empty arguments
-   * is allow or ask (an ask tool is callable with approval). A deny, or an
-   * authorizer that throws, hides just that tool.
-   */
+  /** The tools this caller may call (see `McpAuthorizationService.isToolVisible`). */
   async visibleTools(request: McpRequest): Promise<McpToolEntry[]> {
     const context = { connId: request.connection.id, transport: request.transport };
     const entries = this.registry.tools();
-    const decisions = await Promise.all(
+    const visible = await Promise.all(
       entries.map((entry) =>
-        this.authorization.decideTool(entry.tool.name, {}, context, entry.sensitive),
+        this.authorization.isToolVisible(entry.tool.name, entry.sensitive, context),
       ),
     );
-    return entries.filter((_, index) => decisions[index].kind !== 'deny');
+    return entries.filter((_, index) => visible[index]);
   }
 }

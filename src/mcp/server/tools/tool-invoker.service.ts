@@ -1,7 +1,7 @@
 import { ForbiddenException, Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import { McpToolDeniedException } from '../../authorizer/authorization.exceptions.js';
-import { isPromiseLike } from '../../authorizer/mcp-authorization.service.js';
+import { isPromiseLike } from '../../common/maybe-promise.js';
 import type { CallToolResult } from '../../protocol/mcp-types.js';
 import type { McpToolEntry } from '../../registry/interfaces/registry-entry.interface.js';
 import { McpRequestContext } from '../context/request-context.js';
