@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage, RequestId } from '../../../protocol/jsonrpc.js';
 import type { EventBuffer } from '../sse/event-buffer.js';
 import { SseStream, type SseStreamOptions } from '../sse/sse-stream.js';
-import { sendJson } from './send-json.js';
+import { sendJson } from '../send-json.js';
 
 /** A request id as a map key (1 and "1" are different ids). */
 export function requestKey(id: RequestId): string {

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
 import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
 import { BATCHING_PROTOCOL_VERSION } from '../../../protocol/protocol-version.js';
 import { McpServer } from '../../../server/mcp.server.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
+import { sendHttpError } from '../errors/send-http-error.js';
 import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
 import { readJsonBody } from '../security/json-body.reader.js';
 import { OriginPolicy } from '../security/origin-policy.js';
@@ -12,7 +12,7 @@ import type { McpHttpSession } from '../session/http-session.js';
 import { McpHttpSessions } from '../session/http-sessions.service.js';
 import { requireAccept } from './accept.js';
 import { classify } from './message-kind.js';
-import { sendJson } from './send-json.js';
+import { sendJson } from '../send-json.js';
 import { checkProtocolVersionHeader } from './protocol-version.header.js';
 
 const JSON_AND_SSE = ['application/json', 'text/event-stream'];
@@ -52,7 +52,7 @@ export class McpStreamableHttpEndpoint {
           throw new McpHttpError(405, 'Method Not Allowed');
       }
     } catch (error) {
-      this.fail(res, error);
+      sendHttpError(res, error, this.logger);
     }
   }
 
@@ -131,15 +131,5 @@ export class McpStreamableHttpEndpoint {
     if (result?.protocolVersion) session.protocolVersion = result.protocolVersion;
     // A failed initialize leaves no session behind.
     else this.sessions.delete(session.id);
-  }
-
-  private fail(res: ServerResponse, exception: unknown): void {
-    const error =
-      exception instanceof McpHttpError
-        ? exception
-        : new McpHttpError(500, 'Internal error', JsonRpcErrorCode.InternalError);
-    if (error.status >= 500) this.logger.error((exception as Error)?.stack ?? String(exception));
-    if (res.headersSent) res.end();
-    else sendJson(res, error.status, error.toBody());
   }
 }

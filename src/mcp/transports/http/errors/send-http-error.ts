@@ -1,0 +1,26 @@
+import type { Logger } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import { sendJson } from '../send-json.js';
+import { McpHttpError } from './mcp-http.error.js';
+
+/**
+ * Answers a refusal or failure on an MCP route: its status with a JSON-RPC
+ * error body. Anything unexpected is a 500 with no internal text (the full
+ * error goes to `logger`).
+ */
+export function sendHttpError(res: ServerResponse, exception: unknown, logger: Logger): void {
+  const error = toHttpError(exception);
+  if (error.status >= 500) logger.error((exception as Error)?.stack ?? String(exception));
+  if (res.headersSent) res.end();
+  else sendJson(res, error.status, error.toBody());
+}
+
+function toHttpError(exception: unknown): McpHttpError {
+  if (exception instanceof McpHttpError) return exception;
+  if (exception instanceof HttpException && exception.getStatus() < 500) {
+    return new McpHttpError(exception.getStatus(), exception.message);
+  }
+  return new McpHttpError(500, 'Internal error', JsonRpcErrorCode.InternalError);
+}
