@@ -1,7 +1,7 @@
-import { resolveLimits } from '../../limits/mcp-limits.interface.js';
+import type { ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import type { McpModuleOptions } from '../../mcp-options.interface.js';
 
-/** The HTTP transport's settings with every default applied. */
+/** The HTTP transport's settings with every default applied, and the limits it enforces. */
 export interface ResolvedHttpOptions {
   path: string;
   allowedOrigins: string[];
@@ -18,9 +18,12 @@ export interface ResolvedHttpOptions {
 /** DI token of the resolved HTTP options. */
 export const MCP_HTTP_OPTIONS = Symbol('MCP_HTTP_OPTIONS');
 
-export function resolveHttpOptions(options: McpModuleOptions): ResolvedHttpOptions {
+/** Builds the HTTP settings from the module options and the limits `MCP_LIMITS` already resolved. */
+export function resolveHttpOptions(
+  options: McpModuleOptions,
+  limits: ResolvedMcpLimits,
+): ResolvedHttpOptions {
   const http = options.http ?? {};
-  const limits = resolveLimits(options.limits);
   const path = '/' + (http.path ?? '/mcp').replace(/^\/+|\/+$/g, '');
   return {
     path,

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { MCP_LIMITS } from '../../limits/mcp-limits.interface.js';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
 import { McpServerModule } from '../../server/mcp-server.module.js';
 import { McpHttpBootGuard } from './http-boot.guard.js';
@@ -25,7 +26,11 @@ export class McpHttpModule {
       imports: [McpServerModule],
       controllers: [McpLegacySseController],
       providers: [
-        { provide: MCP_HTTP_OPTIONS, useFactory: resolveHttpOptions, inject: [MCP_MODULE_OPTIONS] },
+        {
+          provide: MCP_HTTP_OPTIONS,
+          useFactory: resolveHttpOptions,
+          inject: [MCP_MODULE_OPTIONS, MCP_LIMITS],
+        },
         McpHttpSessions,
         LegacySseSessions,
         McpOriginGuard,

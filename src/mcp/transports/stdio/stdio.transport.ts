@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Subscription } from 'rxjs';
+import { DEFAULT_LIMITS } from '../../limits/mcp-limits.interface.js';
 import { DEFAULT_CONN_ID } from '../../mcp.constants.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
 import { jsonRpcError, parseErrorResponse } from '../../protocol/jsonrpc.js';
@@ -15,8 +16,6 @@ export interface McpStdioTransportOptions {
   /** The connection id the single stdio client gets. Default `'default'`. */
   connId?: string;
 }
-
-export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 /** Lines served per turn of the event loop. */
 const LINES_PER_TURN = 16;
@@ -51,7 +50,7 @@ export class McpStdioTransport {
   ) {
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
-    this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_LIMITS.maxLineBytes);
     this.connId = options.connId ?? DEFAULT_CONN_ID;
   }
 
