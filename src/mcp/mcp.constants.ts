@@ -4,7 +4,6 @@ export const MCP_RESOURCE_METADATA = Symbol('mcp:resource');
 export const MCP_RESOURCE_TEMPLATE_METADATA = Symbol('mcp:resource-template');
 export const MCP_PROMPT_METADATA = Symbol('mcp:prompt');
 export const MCP_METHOD_METADATA = Symbol('mcp:method');
-export const MCP_SEAM_METADATA = Symbol('mcp:seam');
 
 /** The execution context type guards and interceptors see for MCP handlers. */
 export const MCP_CONTEXT_TYPE = 'mcp';

@@ -1,5 +1,4 @@
-import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
-import { MCP_SEAM_METADATA } from '../mcp.constants.js';
+import { UseGuards } from '@nestjs/common';
 import { ReadSeamGuard } from './read-seam.guard.js';
 import { ToolSeamGuard } from './tool-seam.guard.js';
 
@@ -11,8 +10,7 @@ import { ToolSeamGuard } from './tool-seam.guard.js';
  * @ToolSeam()
  * call(request: McpRequest<CallParams>) { ... }
  */
-export const ToolSeam = (): MethodDecorator =>
-  applyDecorators(SetMetadata(MCP_SEAM_METADATA, 'tool'), UseGuards(ToolSeamGuard));
+export const ToolSeam = (): MethodDecorator => UseGuards(ToolSeamGuard);
 
 /**
  * Puts a server method handler behind the read seam (lists, reads, gets,
@@ -23,5 +21,4 @@ export const ToolSeam = (): MethodDecorator =>
  * @ReadSeam()
  * read(request: McpRequest<ReadParams>) { ... }
  */
-export const ReadSeam = (): MethodDecorator =>
-  applyDecorators(SetMetadata(MCP_SEAM_METADATA, 'read'), UseGuards(ReadSeamGuard));
+export const ReadSeam = (): MethodDecorator => UseGuards(ReadSeamGuard);

@@ -76,12 +76,12 @@ export class McpHttpSession {
       streamId,
       res,
       ids,
+      batch,
       this.events,
       this.sseOptions(),
       { 'mcp-session-id': this.id },
       (done) => this.closeExchange(done),
     );
-    exchange.batch = batch;
     this.exchanges.set(streamId, exchange);
     for (const id of ids) this.byRequest.set(requestKey(id), exchange);
     return exchange;

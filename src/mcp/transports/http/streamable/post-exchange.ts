@@ -27,6 +27,8 @@ export class PostExchange {
     readonly streamId: string,
     private res: ServerResponse | undefined,
     ids: RequestId[],
+    /** A batch POST's JSON answer is always an array. */
+    private readonly batch: boolean,
     private readonly events: EventBuffer,
     private readonly sse: SseStreamOptions,
     private readonly headers: Record<string, string>,
@@ -126,9 +128,6 @@ export class PostExchange {
     }
     this.onDone(this);
   }
-
-  /** Set for batch POSTs, whose JSON answer is always an array. */
-  batch = false;
 
   private finish(): void {
     if (this.done) return;
