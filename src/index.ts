@@ -1,11 +1,19 @@
 /*
- * MCP Warden's public API. Application code imports from here only.
+ * MCP Warden's public API. Application code imports from here only; what
+ * tests need beyond it is in `mcp-warden/testing`. Everything exported here is
+ * tagged `@publicApi` at its declaration, and `public-api.spec.ts` pins the list.
  */
+
+// Module and options
 export { McpModule } from './mcp/mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp/mcp.module-definition.js';
 export type { McpModuleOptions, McpHttpOptions } from './mcp/mcp-options.interface.js';
 export { DEFAULT_CONN_ID, MCP_CONTEXT_TYPE } from './mcp/mcp.constants.js';
+export { DEFAULT_LIMITS } from './mcp/limits/mcp-limits.interface.js';
+export type { McpLimits, ResolvedMcpLimits } from './mcp/limits/mcp-limits.interface.js';
 
+// Identity and authorization
+export type { McpPrincipal } from './mcp/auth/principal.interface.js';
 export { Authorizers } from './mcp/authorizer/authorizers.js';
 export type {
   Authorizer,
@@ -18,55 +26,56 @@ export type {
   McpAuditEvent,
   McpAuditSeam,
 } from './mcp/authorizer/audit/mcp-audit-event.interface.js';
-export { ToolSeam, ReadSeam } from './mcp/authorizer/seam.decorators.js';
-export { ToolSeamGuard } from './mcp/authorizer/tool-seam.guard.js';
-export { ReadSeamGuard } from './mcp/authorizer/read-seam.guard.js';
-export {
-  McpReadDeniedError,
-  McpToolDeniedException,
-  McpToolApprovalRequiredException,
-  type McpToolDenial,
-} from './mcp/authorizer/authorization.exceptions.js';
+export type { McpToolDenial } from './mcp/authorizer/tool-denial.js';
 
+// Definitions
 export { McpTool } from './mcp/registry/decorators/mcp-tool.decorator.js';
 export { McpResource } from './mcp/registry/decorators/mcp-resource.decorator.js';
 export { McpResourceTemplate } from './mcp/registry/decorators/mcp-resource-template.decorator.js';
 export { McpPrompt } from './mcp/registry/decorators/mcp-prompt.decorator.js';
 export { McpRegistry, type McpListKind } from './mcp/registry/mcp-registry.service.js';
-export {
-  McpDefinitionError,
-  McpUnguardedSensitiveToolsError,
-} from './mcp/registry/registry.errors.js';
 export type * from './mcp/registry/interfaces/tool.interface.js';
 export type * from './mcp/registry/interfaces/resource.interface.js';
 export type * from './mcp/registry/interfaces/prompt.interface.js';
 export type * from './mcp/registry/interfaces/mcp-context.interface.js';
 
-export { McpServer, type McpServerStats } from './mcp/server/mcp.server.js';
-export {
-  DEFAULT_LIMITS,
-  MCP_LIMITS,
-  type McpLimits,
-  type ResolvedMcpLimits,
-} from './mcp/limits/mcp-limits.interface.js';
-export { McpToolError } from './mcp/server/tools/mcp-tool.error.js';
-export type { McpRequest } from './mcp/server/dispatch/mcp-request.interface.js';
+// The server
+export { McpWarden, type McpServerStats } from './mcp/server/mcp-warden.service.js';
+export type { McpMessageOrigin } from './mcp/server/dispatch/message-origin.interface.js';
+export type { McpDispatchOutcome } from './mcp/server/dispatch/dispatch-outcome.js';
 
-export { McpError } from './mcp/protocol/mcp.errors.js';
+// Errors
+export { McpWardenError } from './mcp/errors/mcp-warden.error.js';
+export {
+  McpInvalidRequestError,
+  McpMethodNotFoundError,
+  McpInvalidParamsError,
+  McpResourceNotFoundError,
+  McpTooManyRequestsError,
+} from './mcp/errors/protocol.errors.js';
+export { McpReadDeniedError } from './mcp/authorizer/read-denied.error.js';
+export { McpToolError } from './mcp/server/tools/mcp-tool.error.js';
+export {
+  McpDefinitionError,
+  McpUnguardedSensitiveToolsError,
+} from './mcp/registry/registry.errors.js';
 export { JsonRpcErrorCode } from './mcp/protocol/error-codes.constants.js';
-export { relatedRequestOf } from './mcp/protocol/related-request.js';
+
+// Protocol
 export {
   SUPPORTED_PROTOCOL_VERSIONS,
   LATEST_PROTOCOL_VERSION,
 } from './mcp/protocol/protocol-version.js';
 export type * from './mcp/protocol/mcp-types.js';
 
+// Transports
 export { serveStdio } from './mcp/transports/stdio/stdio.bootstrap.js';
 export {
   McpStdioTransport,
   type McpStdioTransportOptions,
 } from './mcp/transports/stdio/stdio.transport.js';
 export { StderrLogger } from './mcp/transports/stdio/stderr.logger.js';
-
 export { McpHttpModule } from './mcp/transports/http/mcp-http.module.js';
-export { McpHttpSessions } from './mcp/transports/http/session/http-sessions.service.js';
+
+// Deprecated names, kept for one release
+export { McpServer, McpError } from './mcp/deprecated.js';

@@ -5,7 +5,7 @@ import { McpModule } from './mcp.module.js';
 import { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 import type { McpModuleOptions } from './mcp-options.interface.js';
 import { McpRegistry } from './registry/mcp-registry.service.js';
-import { McpServer } from './server/mcp.server.js';
+import { McpWarden } from './server/mcp-warden.service.js';
 
 @Injectable()
 class PolicyConfig {
@@ -25,12 +25,12 @@ async function boot(imports: unknown[]) {
 describe('McpModule', () => {
   it('forRoot exposes the server, the registry and the options', async () => {
     const app = await boot([McpModule.forRoot({ name: 's', version: '1' })]);
-    expect(app.get(McpServer)).toBeInstanceOf(McpServer);
+    expect(app.get(McpWarden)).toBeInstanceOf(McpWarden);
     expect(app.get(McpRegistry)).toBeInstanceOf(McpRegistry);
     expect(app.get<McpModuleOptions>(MCP_MODULE_OPTIONS).name).toBe('s');
     // Defaults: no authorizer, default source → not configured.
-    expect(app.get(McpServer).authorizationConfigured()).toBe(false);
-    expect(app.get(McpServer).readAuthorizationConfigured()).toBe(false);
+    expect(app.get(McpWarden).authorizationConfigured()).toBe(false);
+    expect(app.get(McpWarden).readAuthorizationConfigured()).toBe(false);
     await app.close();
   });
 
@@ -48,7 +48,7 @@ describe('McpModule', () => {
         }),
       }),
     ]);
-    const server = app.get(McpServer);
+    const server = app.get(McpWarden);
     expect(server.authorizationConfigured()).toBe(true);
     expect(server.readAuthorizationConfigured()).toBe(true);
     const reply = (await server.handleMessage({
@@ -65,15 +65,15 @@ describe('McpModule', () => {
     await app.close();
   });
 
-  it('is global: a feature module injects McpServer without importing McpModule', async () => {
+  it('is global: a feature module injects McpWarden without importing McpModule', async () => {
     @Injectable()
     class Feature {
-      constructor(readonly server: McpServer) {}
+      constructor(readonly server: McpWarden) {}
     }
     @Module({ providers: [Feature], exports: [Feature] })
     class FeatureModule {}
     const app = await boot([McpModule.forRoot({ name: 's', version: '1' }), FeatureModule]);
-    expect(app.get(Feature).server).toBe(app.get(McpServer));
+    expect(app.get(Feature).server).toBe(app.get(McpWarden));
     await app.close();
   });
 });

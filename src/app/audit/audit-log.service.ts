@@ -4,7 +4,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
-import { McpServer } from '../../index.js';
+import { McpWarden } from '../../index.js';
 
 /**
  * Writes every audit event as one JSON line to stderr: the service's log,
@@ -17,7 +17,7 @@ export class AuditLogService implements OnApplicationBootstrap, OnApplicationShu
   private subscription?: Subscription;
   private pending = '';
 
-  constructor(private readonly server: McpServer) {}
+  constructor(private readonly server: McpWarden) {}
 
   onApplicationBootstrap(): void {
     this.subscription = this.server.audit$.subscribe((event) => {

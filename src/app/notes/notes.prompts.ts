@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JsonRpcErrorCode, McpError, McpPrompt, type PromptMessage } from '../../index.js';
+import { McpInvalidParamsError, McpPrompt, type PromptMessage } from '../../index.js';
 import { NotesStore } from './notes.store.js';
 import { renderNote } from './notes.resources.js';
 
@@ -23,7 +23,7 @@ export class NotesPrompts {
   })
   summarize({ id }: Record<string, string>): PromptMessage[] {
     const note = this.store.get(id);
-    if (!note) throw new McpError(JsonRpcErrorCode.InvalidParams, `No note with id ${id}`);
+    if (!note) throw new McpInvalidParamsError(`No note with id ${id}`);
     const text = `Summarise this note in three bullet points.\n\n${renderNote(note)}`;
     return [{ role: 'user', content: { type: 'text', text } }];
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpError, McpResource, McpResourceTemplate, JsonRpcErrorCode } from '../../index.js';
+import { McpResource, McpResourceNotFoundError, McpResourceTemplate } from '../../index.js';
 import type { Note } from './note.interface.js';
 import { NotesStore } from './notes.store.js';
 import { NOTE_URI_TEMPLATE, NOTES_INDEX_URI } from './notes.uris.js';
@@ -32,7 +32,7 @@ export class NotesResources {
   note(uri: string, { id }: Record<string, string>): string {
     const note = this.store.get(id);
     // An unknown id is an unknown resource, not an empty one.
-    if (!note) throw new McpError(JsonRpcErrorCode.ResourceNotFound, 'Resource not found', { uri });
+    if (!note) throw new McpResourceNotFoundError(uri);
     return renderNote(note);
   }
 

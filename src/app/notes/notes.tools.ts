@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpServer, McpTool, McpToolError, type McpToolContext } from '../../index.js';
+import { McpWarden, McpTool, McpToolError, type McpToolContext } from '../../index.js';
 import { CreateNoteDto } from './dto/create-note.dto.js';
 import { NoteIdDto } from './dto/note-id.dto.js';
 import { SearchNotesDto } from './dto/search-notes.dto.js';
@@ -12,7 +12,7 @@ import { NOTES_INDEX_URI, noteUri } from './notes.uris.js';
 export class NotesTools {
   constructor(
     private readonly store: NotesStore,
-    private readonly server: McpServer,
+    private readonly server: McpWarden,
   ) {}
 
   @McpTool({

@@ -1,3 +1,5 @@
+import type { McpPrincipal } from '../auth/principal.interface.js';
+
 /** Which transport carries a server's clients, as declared by whoever started it. */
 export type McpTransportKind = 'stdio' | 'http' | 'unknown';
 
@@ -11,7 +13,10 @@ export type AuthorizerDecision =
  */
 export interface AuthorizerContext {
   connId: string;
+  /** The transport this request really arrived on. */
   transport: McpTransportKind;
+  /** The caller, when the transport authenticated one. */
+  principal?: McpPrincipal;
 }
 
 /**

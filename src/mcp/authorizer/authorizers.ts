@@ -1,10 +1,10 @@
 import type { Authorizer, AuthorizerContext, AuthorizerDecision } from './authorizer.interface.js';
-
-const ALLOW: AuthorizerDecision = Object.freeze({ kind: 'allow' });
+import { ALLOW, AUTHORIZER_FAILED, normalizeDecision } from './decision.normalizer.js';
 
 /**
  * Builders for common authorizers, and `decide()` to evaluate one.
  *
+ * @publicApi *
  * @example
  * McpModule.forRoot({
  *   name: 'notes', version: '1.0.0',
@@ -32,8 +32,10 @@ export const Authorizers = {
   },
 
   /**
-   * Evaluates `authorizer`, treating `undefined` as allow. Async authorizers are
-   * awaited; a throw propagates so the caller can fail closed.
+   * Evaluates `authorizer` the way the server does, treating `undefined` as
+   * allow. It fails closed: a throw or rejection denies with
+   * `authorizer_failed`, and anything that is not a well-formed decision denies
+   * with `invalid_decision`. It never rejects.
    */
   async decide(
     authorizer: Authorizer | undefined,
@@ -42,6 +44,10 @@ export const Authorizers = {
     context: AuthorizerContext,
   ): Promise<AuthorizerDecision> {
     if (!authorizer) return ALLOW;
-    return authorizer(name, args as Record<string, unknown>, context);
+    try {
+      return normalizeDecision(await authorizer(name, args as Record<string, unknown>, context));
+    } catch {
+      return { kind: 'deny', reason: AUTHORIZER_FAILED };
+    }
   },
 };

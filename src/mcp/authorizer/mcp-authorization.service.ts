@@ -4,11 +4,11 @@ import { MCP_LIMITS, type ResolvedMcpLimits } from '../limits/mcp-limits.interfa
 import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
 import type { McpModuleOptions } from '../mcp-options.interface.js';
 import type { AuthorizerContext, AuthorizerDecision } from './authorizer.interface.js';
+import { withTimeout } from '../common/with-timeout.js';
+import { ALLOW, AUTHORIZER_FAILED, normalizeDecision } from './decision.normalizer.js';
 
 /** Detail of the deny given to a sensitive tool registered after boot with no authorizer. */
 export const SENSITIVE_TOOL_UNGUARDED = 'sensitive_tool_unguarded';
-/** Detail of the deny given when an authorizer throws (its error text never reaches the client). */
-export const AUTHORIZER_FAILED = 'authorizer_failed';
 /** Detail of the deny given when an authorizer takes longer than `limits.authorizerTimeoutMs`. */
 export const AUTHORIZER_TIMEOUT = 'authorizer_timeout';
 
@@ -96,7 +96,9 @@ export class McpAuthorizationService {
     } catch (error) {
       return this.failed(seam, name, error);
     }
-    return isPromiseLike(decision) ? this.settle(seam, name, decision) : normalize(decision);
+    return isPromiseLike(decision)
+      ? this.settle(seam, name, decision)
+      : normalizeDecision(decision);
   }
 
   /* An async decision, bounded by `limits.authorizerTimeoutMs`. */
@@ -105,19 +107,11 @@ export class McpAuthorizationService {
     name: string,
     decision: PromiseLike<AuthorizerDecision>,
   ): Promise<AuthorizerDecision> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<AuthorizerDecision>((resolve) => {
-      timer = setTimeout(
-        () => resolve({ kind: 'deny', reason: AUTHORIZER_TIMEOUT }),
-        this.limits.authorizerTimeoutMs,
-      );
-    });
     try {
-      return normalize(await Promise.race([decision, timeout]));
+      const settled = await withTimeout(decision, this.limits.authorizerTimeoutMs, () => TIMED_OUT);
+      return settled === TIMED_OUT ? settled : normalizeDecision(settled);
     } catch (error) {
       return this.failed(seam, name, error);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -127,13 +121,4 @@ export class McpAuthorizationService {
   }
 }
 
-const ALLOW: AuthorizerDecision = Object.freeze({ kind: 'allow' });
-
-/* An authorizer written in plain JS may return anything; only a well-formed allow allows. */
-function normalize(decision: unknown): AuthorizerDecision {
-  const value = decision as Partial<{ kind: string; prompt: unknown; reason: unknown }> | null;
-  if (value?.kind === 'allow') return { kind: 'allow' };
-  if (value?.kind === 'ask') return { kind: 'ask', prompt: String(value.prompt ?? '') };
-  if (value?.kind === 'deny') return { kind: 'deny', reason: String(value.reason ?? 'denied') };
-  return { kind: 'deny', reason: 'invalid_decision' };
-}
+const TIMED_OUT: AuthorizerDecision = Object.freeze({ kind: 'deny', reason: AUTHORIZER_TIMEOUT });

@@ -1,10 +1,11 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { isPromiseLike } from '../common/maybe-promise.js';
 import type { McpRequest } from '../server/dispatch/mcp-request.interface.js';
 import { McpAuditService } from './audit/mcp-audit.service.js';
-import { McpReadDeniedError } from './authorization.exceptions.js';
 import type { AuthorizerDecision } from './authorizer.interface.js';
-import { isPromiseLike } from '../common/maybe-promise.js';
+import { contextOf } from './authorizer-context.js';
 import { McpAuthorizationService } from './mcp-authorization.service.js';
+import { McpReadDeniedError } from './read-denied.error.js';
 
 /** Detail of a read denied because the read authorizer answered `ask`. */
 export const INTERACTIVE_APPROVAL_UNSUPPORTED = 'interactive_approval_unsupported';
@@ -23,10 +24,11 @@ export class ReadSeamGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const request = context.getArgByIndex<McpRequest>(0);
-    const decision = this.authorization.decideRead(request.method, readArguments(request), {
-      connId: request.connection.id,
-      transport: request.transport,
-    });
+    const decision = this.authorization.decideRead(
+      request.method,
+      readArguments(request),
+      contextOf(request),
+    );
     return isPromiseLike(decision)
       ? decision.then((settled) => this.conclude(request, settled))
       : this.conclude(request, decision);
@@ -40,14 +42,7 @@ export class ReadSeamGuard implements CanActivate {
         : decision.kind === 'ask'
           ? INTERACTIVE_APPROVAL_UNSUPPORTED
           : undefined;
-    this.audit.record(
-      request.connection.id,
-      request.transport,
-      'read',
-      method,
-      decision.kind,
-      detail,
-    );
+    this.audit.record(request, 'read', method, decision.kind, detail);
     if (decision.kind !== 'allow') throw new McpReadDeniedError(method, detail!);
     return true;
   }

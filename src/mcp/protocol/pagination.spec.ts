@@ -1,4 +1,4 @@
-import { McpInvalidParamsError } from './mcp.errors.js';
+import { McpInvalidParamsError } from '../errors/protocol.errors.js';
 import { nextCursorOf, paginate } from './pagination.js';
 
 describe('paginate', () => {

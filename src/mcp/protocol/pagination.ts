@@ -1,4 +1,4 @@
-import { McpInvalidParamsError } from './mcp.errors.js';
+import { McpInvalidParamsError } from '../errors/protocol.errors.js';
 
 /** A page of a list result: the items and, when more remain, the cursor of the next page. */
 export interface Page<T> {

@@ -14,7 +14,7 @@ import { McpPageSize } from './handlers/page-size.provider.js';
 import { McpPromptsHandler } from './handlers/prompts.handler.js';
 import { McpResourcesHandler } from './handlers/resources.handler.js';
 import { McpToolsHandler } from './handlers/tools.handler.js';
-import { McpServer } from './mcp.server.js';
+import { McpWarden } from './mcp-warden.service.js';
 import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
 import { McpToolInvoker } from './tools/tool-invoker.service.js';
 
@@ -22,7 +22,7 @@ import { McpToolInvoker } from './tools/tool-invoker.service.js';
 @Module({
   imports: [DiscoveryModule, McpRegistryModule, McpAuthorizerModule],
   providers: [
-    McpServer,
+    McpWarden,
     McpConnections,
     McpDispatcher,
     McpMethodExplorer,
@@ -38,6 +38,6 @@ import { McpToolInvoker } from './tools/tool-invoker.service.js';
     McpPromptsHandler,
     McpCompletionHandler,
   ],
-  exports: [McpServer],
+  exports: [McpWarden],
 })
 export class McpServerModule {}

@@ -11,6 +11,8 @@ export interface McpAuditEvent {
   time: string;
   connId: string;
   transport: McpTransportKind;
+  /** The caller's subject, when the transport authenticated one. */
+  principal?: string;
   seam: McpAuditSeam;
   /** The tool name (tool seam, elicitation) or the method (read seam). */
   name: string;

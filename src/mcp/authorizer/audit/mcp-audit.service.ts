@@ -1,21 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
-import type { McpTransportKind } from '../authorizer.interface.js';
+import type { McpRequest } from '../../server/dispatch/mcp-request.interface.js';
 import type { McpAuditEvent, McpAuditSeam } from './mcp-audit-event.interface.js';
 
-/** The stream of audit events; exposed to users as `McpServer.audit$`. */
+/** The stream of audit events; exposed to users as `McpWarden.audit$`. */
 @Injectable()
 export class McpAuditService {
   private readonly subject = new Subject<McpAuditEvent>();
   readonly events$: Observable<McpAuditEvent> = this.subject.asObservable();
 
   /**
-   * Records one decision. The arguments are positional so that nothing is
-   * allocated when nobody listens: this runs on every call.
+   * Records one decision taken for `request`. Nothing is allocated when
+   * nobody listens: this runs on every call.
    */
   record(
-    connId: string,
-    transport: McpTransportKind,
+    request: McpRequest,
     seam: McpAuditSeam,
     name: string,
     decision: McpAuditEvent['decision'],
@@ -24,12 +23,13 @@ export class McpAuditService {
     if (!this.subject.observed) return;
     const event: McpAuditEvent = {
       time: new Date().toISOString(),
-      connId,
-      transport,
+      connId: request.connection.id,
+      transport: request.transport,
       seam,
       name,
       decision,
     };
+    if (request.principal) event.principal = request.principal.subject;
     if (detail !== undefined) event.detail = detail;
     this.subject.next(event);
   }

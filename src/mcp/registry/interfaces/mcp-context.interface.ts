@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import type {
@@ -16,8 +18,12 @@ import type {
 export interface McpToolContext {
   /** The calling connection. */
   readonly connId: string;
-  /** The transport the server declared. */
+  /** The transport this request really arrived on. */
   readonly transport: McpTransportKind;
+  /** The caller, when the transport authenticated one (never taken from the request). */
+  readonly principal?: McpPrincipal;
+  /** The HTTP request that carried this call (HTTP transports only). */
+  readonly httpRequest?: IncomingMessage;
   /** The id of the request being served. */
   readonly requestId: RequestId;
   /** Aborted when the client cancels the request or its connection closes. */

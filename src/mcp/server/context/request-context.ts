@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
 import { jsonRpcNotification, type RequestId } from '../../protocol/jsonrpc.js';
 import type {
@@ -31,6 +33,14 @@ export class McpRequestContext implements McpToolContext {
 
   get transport(): McpTransportKind {
     return this.request.transport;
+  }
+
+  get principal(): McpPrincipal | undefined {
+    return this.request.principal;
+  }
+
+  get httpRequest(): IncomingMessage | undefined {
+    return this.request.httpRequest;
   }
 
   get requestId(): RequestId {

@@ -1,21 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
+import type { ToolSeamVerdict } from '../../authorizer/tool-seam-verdict.interface.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 import type { RequestCancellation } from '../connection/request-cancellation.js';
 import type { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
+import type { McpMessageOrigin } from './message-origin.interface.js';
 import type { McpRequest } from './mcp-request.interface.js';
 
 /** The request object the dispatcher builds once per request (methods on the prototype, no closures). */
 export class DispatchedRequest implements McpRequest {
+  toolSeam?: ToolSeamVerdict;
+
   constructor(
     readonly id: RequestId,
     readonly method: string,
     readonly params: Record<string, unknown>,
     readonly connection: McpConnection,
-    readonly transport: McpTransportKind,
+    private readonly origin: McpMessageOrigin,
     private readonly cancellation: RequestCancellation,
     private readonly outbound: McpOutboundRequests,
   ) {}
+
+  get transport(): McpTransportKind {
+    return this.origin.transport;
+  }
+
+  get principal(): McpPrincipal | undefined {
+    return this.origin.principal;
+  }
+
+  get httpRequest(): IncomingMessage | undefined {
+    return this.origin.httpRequest;
+  }
 
   get signal(): AbortSignal {
     return this.cancellation.signal;

@@ -1,21 +1,24 @@
 import { Logger } from '@nestjs/common';
+import { McpWardenError } from '../../errors/mcp-warden.error.js';
+import { fromSdkError } from '../../errors/sdk-errors.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
 import { jsonRpcError, type JsonRpcMessage, type RequestId } from '../../protocol/jsonrpc.js';
-import { McpError } from '../../protocol/mcp.errors.js';
 
-const logger = new Logger('McpServer');
+const logger = new Logger('McpWarden');
 
 /**
- * Turns a thrown error into a JSON-RPC error response. Only `McpError`s carry
- * their message to the client; anything else is logged in full and answered
- * with a bare -32603, so no stack or internal text leaks.
+ * Turns a thrown error into a JSON-RPC error response. Only `McpWardenError`s
+ * and the official SDKs' protocol errors carry their code and message to the
+ * client; anything else is logged in full and answered with a bare -32603, so
+ * no stack or internal text leaks.
  */
 export function errorResponse(
   id: RequestId | null,
   error: unknown,
   method: string,
 ): JsonRpcMessage {
-  if (error instanceof McpError) return jsonRpcError(id, error.code, error.message, error.data);
+  const known = error instanceof McpWardenError ? error : fromSdkError(error);
+  if (known) return jsonRpcError(id, known.code, known.message, known.data);
   logger.error(`${method} failed: ${(error as Error)?.stack ?? String(error)}`);
   return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'Internal error');
 }

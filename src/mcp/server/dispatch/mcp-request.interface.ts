@@ -1,4 +1,7 @@
+import type { IncomingMessage } from 'node:http';
+import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
+import type { ToolSeamVerdict } from '../../authorizer/tool-seam-verdict.interface.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 
@@ -12,7 +15,14 @@ export interface McpRequest<P = Record<string, unknown>> {
   readonly method: string;
   readonly params: P;
   readonly connection: McpConnection;
+  /** The transport this request really arrived on. */
   readonly transport: McpTransportKind;
+  /** The caller, when the transport authenticated one. */
+  readonly principal?: McpPrincipal;
+  /** The HTTP request that carried this request (HTTP transports only). */
+  readonly httpRequest?: IncomingMessage;
+  /** Set by the tool seam guard on `tools/call`; read by the handler that owns the call. */
+  toolSeam?: ToolSeamVerdict;
   /** Aborted by `notifications/cancelled` or when the connection closes. */
   readonly signal: AbortSignal;
   /** Whether the request was cancelled (reading it creates no signal). */

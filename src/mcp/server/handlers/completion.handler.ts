@@ -5,9 +5,10 @@ import {
   ResourceTemplateReferenceSchema,
 } from '@modelcontextprotocol/core';
 import { z } from 'zod';
+import { contextOf } from '../../authorizer/authorizer-context.js';
 import { McpAuthorizationService } from '../../authorizer/mcp-authorization.service.js';
 import { ReadSeam } from '../../authorizer/seam.decorators.js';
-import { McpInvalidParamsError } from '../../protocol/mcp.errors.js';
+import { McpInvalidParamsError } from '../../errors/protocol.errors.js';
 import type { McpCompleter } from '../../registry/interfaces/mcp-context.interface.js';
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
@@ -79,7 +80,7 @@ export class McpCompletionHandler {
       }
       case 'ref/tool': {
         const tool = this.registry.tool(ref.name);
-        const context = { connId: request.connection.id, transport: request.transport };
+        const context = contextOf(request);
         const visible =
           tool && (await this.authorization.isToolVisible(ref.name, tool.sensitive, context));
         if (!visible) throw new McpInvalidParamsError(`Unknown tool: ${ref.name}`);
@@ -94,7 +95,7 @@ export class McpCompletionHandler {
     method: string,
     args: Record<string, unknown>,
   ): Promise<boolean> {
-    const context = { connId: request.connection.id, transport: request.transport };
+    const context = contextOf(request);
     return (await this.authorization.decideRead(method, args, context)).kind === 'allow';
   }
 }

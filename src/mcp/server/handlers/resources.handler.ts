@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { ReadSeam } from '../../authorizer/seam.decorators.js';
-import { McpResourceNotFoundError } from '../../protocol/mcp.errors.js';
+import { McpResourceNotFoundError } from '../../errors/protocol.errors.js';
 import { nextCursorOf, paginate } from '../../protocol/pagination.js';
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
 import { McpRequestContext } from '../context/request-context.js';

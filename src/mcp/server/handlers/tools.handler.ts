@@ -4,12 +4,17 @@ import {
   PaginatedRequestParamsSchema,
 } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
+import { contextOf } from '../../authorizer/authorizer-context.js';
 import { McpAuthorizationService } from '../../authorizer/mcp-authorization.service.js';
 import { ReadSeam, ToolSeam } from '../../authorizer/seam.decorators.js';
+import { toolDenial } from '../../authorizer/tool-denial.js';
+import { McpInvalidParamsError } from '../../errors/protocol.errors.js';
 import { nextCursorOf, paginate } from '../../protocol/pagination.js';
-import { McpInvalidParamsError } from '../../protocol/mcp.errors.js';
+import type { CallToolResult } from '../../protocol/mcp-types.js';
 import type { McpToolEntry } from '../../registry/interfaces/registry-entry.interface.js';
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
+import { McpApprovals } from '../approval/mcp-approvals.service.js';
+import { McpParkedCall } from '../approval/parked-call.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolInvoker } from '../tools/tool-invoker.service.js';
@@ -18,12 +23,19 @@ import { McpPageSize } from './page-size.provider.js';
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
 type CallParams = z.infer<typeof CallToolRequestParamsSchema>;
 
-/** `tools/list` (read seam, then per-tool visibility) and `tools/call` (tool seam). */
+/** Detail of a deny when the handler was reached without the tool seam's verdict. */
+const SEAM_NOT_APPLIED = 'tool_seam_not_applied';
+
+/**
+ * `tools/list` (read seam, then per-tool visibility) and `tools/call`, which
+ * this handler owns from the seam's verdict to the result.
+ */
 @Injectable()
 export class McpToolsHandler {
   constructor(
     private readonly registry: McpRegistry,
     private readonly authorization: McpAuthorizationService,
+    private readonly approvals: McpApprovals,
     private readonly invoker: McpToolInvoker,
     private readonly pageSize: McpPageSize,
   ) {}
@@ -36,17 +48,37 @@ export class McpToolsHandler {
     return { tools: page.items.map((entry) => entry.tool), ...nextCursorOf(page) };
   }
 
+  /**
+   * One call, top to bottom: the seam decided (see `ToolSeamGuard`); a deny
+   * answers at once; an unknown tool is reported only now, so a denied caller
+   * cannot probe for tools; an ask parks the call behind the caller's approval
+   * when the caller can be asked, and denies otherwise; an allow runs.
+   */
   @McpMethod('tools/call', CallToolRequestParamsSchema)
   @ToolSeam()
-  async call(request: McpRequest<CallParams>): Promise<object> {
-    const entry = this.registry.tool(request.params.name);
-    if (!entry) throw new McpInvalidParamsError(`Unknown tool: ${request.params.name}`);
-    return this.invoker.run(entry, request.params.arguments ?? {}, request);
+  call(request: McpRequest<CallParams>): Promise<CallToolResult> | CallToolResult | McpParkedCall {
+    const { name } = request.params;
+    const verdict = request.toolSeam;
+    const decision = verdict?.decision ?? { kind: 'deny', reason: SEAM_NOT_APPLIED };
+    if (decision.kind === 'deny') return toolDenial(name, 'deny', decision.reason);
+    const entry = verdict?.entry;
+    if (!entry) throw new McpInvalidParamsError(`Unknown tool: ${name}`);
+    if (decision.kind === 'allow') return this.run(entry, request);
+
+    const refusal = this.approvals.refusal(request);
+    if (refusal === 'cannot ask') return toolDenial(name, 'ask', decision.prompt);
+    if (refusal) return toolDenial(name, 'ask', refusal);
+    const closed = this.approvals
+      .ask(request, name, decision.prompt)
+      .then((approval) =>
+        approval.approved ? this.run(entry, request) : toolDenial(name, 'ask', approval.detail),
+      );
+    return new McpParkedCall(closed);
   }
 
   /** The tools this caller may call (see `McpAuthorizationService.isToolVisible`). */
   async visibleTools(request: McpRequest): Promise<McpToolEntry[]> {
-    const context = { connId: request.connection.id, transport: request.transport };
+    const context = contextOf(request);
     const entries = this.registry.tools();
     const visible = await Promise.all(
       entries.map((entry) =>
@@ -54,5 +86,9 @@ export class McpToolsHandler {
       ),
     );
     return entries.filter((_, index) => visible[index]);
+  }
+
+  private run(entry: McpToolEntry, request: McpRequest<CallParams>): Promise<CallToolResult> {
+    return this.invoker.run(entry, request.params.arguments ?? {}, request);
   }
 }

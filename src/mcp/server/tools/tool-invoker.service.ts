@@ -1,6 +1,9 @@
-import { ForbiddenException, Inject, Injectable, Logger } from '@nestjs/common';
+import { ForbiddenException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
-import { McpToolDeniedException } from '../../authorizer/authorization.exceptions.js';
+import { withTimeout } from '../../common/with-timeout.js';
+import { toolDenial } from '../../authorizer/tool-denial.js';
+import { McpWardenError } from '../../errors/mcp-warden.error.js';
+import { fromSdkError } from '../../errors/sdk-errors.js';
 import { isPromiseLike } from '../../common/maybe-promise.js';
 import type { CallToolResult } from '../../protocol/mcp-types.js';
 import type { McpToolEntry } from '../../registry/interfaces/registry-entry.interface.js';
@@ -14,7 +17,9 @@ import { McpToolError } from './mcp-tool.error.js';
  * Runs a tool that has passed its seam: validates the arguments against its
  * input contract, calls it with a request context, shapes the result and
  * checks it against the output schema. Every failure is an `isError` result
- * (spec: tool execution errors are results, not protocol errors).
+ * (spec: tool execution errors are results, not protocol errors), except a
+ * protocol error the tool threw on purpose (`McpWardenError`, or an official
+ * SDK's `McpError` / `ProtocolError`), which keeps its JSON-RPC code.
  */
 @Injectable()
 export class McpToolInvoker {
@@ -59,23 +64,11 @@ export class McpToolInvoker {
   }
 
   /* Races the handler with the tool timeout; on timeout its signal aborts and the call still answers. */
-  private async bounded(
-    work: PromiseLike<unknown>,
-    request: McpRequest,
-    name: string,
-  ): Promise<unknown> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        request.expire('tool timed out');
-        reject(new McpToolError(`Tool ${name} timed out`));
-      }, this.limits.toolTimeoutMs);
+  private bounded(work: PromiseLike<unknown>, request: McpRequest, name: string): Promise<unknown> {
+    return withTimeout(work, this.limits.toolTimeoutMs, () => {
+      request.expire('tool timed out');
+      throw new McpToolError(`Tool ${name} timed out`);
     });
-    try {
-      return await Promise.race([work, timedOut]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   private failure(name: string, error: unknown): CallToolResult {
@@ -83,10 +76,13 @@ export class McpToolInvoker {
     // A server→client request the tool made ended without an answer (timeout, closed, ...).
     if (error instanceof McpOutboundRequestError)
       return toolErrorResult(`Tool ${name}: ${error.message}`);
-    if (error instanceof McpToolDeniedException) throw error;
-    // A user's own guard on the tool method returned false.
-    if (error instanceof ForbiddenException)
-      throw new McpToolDeniedException(name, 'deny', 'forbidden');
+    if (error instanceof McpWardenError) throw error;
+    const sdkError = fromSdkError(error);
+    if (sdkError) throw sdkError;
+    // A user's own guard on the tool method refused (a guard returning false throws this).
+    if (error instanceof ForbiddenException) return toolDenial(name, 'deny', 'forbidden');
+    // Nest's HTTP exceptions carry a message written for the caller.
+    if (error instanceof HttpException) return toolErrorResult(error.message);
     this.logger.error(`Tool ${name} failed: ${(error as Error)?.stack ?? String(error)}`);
     return toolErrorResult(`Tool ${name} failed`);
   }

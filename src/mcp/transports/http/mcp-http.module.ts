@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { MCP_LIMITS } from '../../limits/mcp-limits.interface.js';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
 import { McpServerModule } from '../../server/mcp-server.module.js';
-import { McpHttpBootGuard } from './http-boot.guard.js';
+import { McpHttpBootCheck } from './http-boot.check.js';
 import { MCP_HTTP_OPTIONS, resolveHttpOptions } from './http-options.js';
 import { McpLegacySseController } from './legacy/legacy-sse.controller.js';
 import { LegacySseSessions } from './legacy/legacy-sse.sessions.service.js';
@@ -36,7 +36,7 @@ export class McpHttpModule {
         McpOriginGuard,
         McpStreamableHttpEndpoint,
         McpEndpointInstaller,
-        McpHttpBootGuard,
+        McpHttpBootCheck,
       ],
       exports: [McpHttpSessions, LegacySseSessions],
     };

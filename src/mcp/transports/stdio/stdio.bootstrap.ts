@@ -1,7 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
-import { McpServer } from '../../server/mcp.server.js';
+import { McpWarden } from '../../server/mcp-warden.service.js';
 import { StderrLogger } from './stderr.logger.js';
 import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transport.js';
 
@@ -21,7 +21,7 @@ export async function serveStdio(
     logger: new StderrLogger('Nest'),
   });
   const limits = app.get<ResolvedMcpLimits>(MCP_LIMITS);
-  const transport = new McpStdioTransport(app.get(McpServer), {
+  const transport = new McpStdioTransport(app.get(McpWarden), {
     maxLineBytes: limits.maxLineBytes,
     ...options,
   });

@@ -4,7 +4,8 @@ import { DEFAULT_LIMITS } from '../../limits/mcp-limits.interface.js';
 import { DEFAULT_CONN_ID } from '../../mcp.constants.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
 import { jsonRpcError, parseErrorResponse } from '../../protocol/jsonrpc.js';
-import type { McpServer } from '../../server/mcp.server.js';
+import type { McpMessageOrigin } from '../../server/dispatch/message-origin.interface.js';
+import type { McpWarden } from '../../server/mcp-warden.service.js';
 import { LineDecoder, type LineEvent } from './line.decoder.js';
 
 /** Options of the stdio transport. */
@@ -17,6 +18,9 @@ export interface McpStdioTransportOptions {
   connId?: string;
 }
 
+/** Every stdio message comes from the one local client over stdio. */
+const STDIO_ORIGIN: McpMessageOrigin = Object.freeze({ transport: 'stdio' });
+
 /** Lines served per turn of the event loop. */
 const LINES_PER_TURN = 16;
 /** Lines waiting to be served past which stdin is paused. */
@@ -24,7 +28,7 @@ const MAX_BACKLOG = 1024;
 
 /**
  * Newline-delimited JSON-RPC over a pair of streams (stdin/stdout by default).
- * It frames bytes and nothing more: every line goes to `McpServer` as is, and
+ * It frames bytes and nothing more: every line goes to `McpWarden` as is, and
  * every reply or outbound message is written as one line. Requests are served
  * concurrently, so a cancellation can overtake the call it cancels.
  */
@@ -45,7 +49,7 @@ export class McpStdioTransport {
   private idle?: () => void;
 
   constructor(
-    private readonly server: McpServer,
+    private readonly server: McpWarden,
     options: McpStdioTransportOptions = {},
   ) {
     this.input = options.input ?? process.stdin;
@@ -128,8 +132,8 @@ export class McpStdioTransport {
       return;
     }
     this.track(
-      this.server.handleMessage(message, this.connId).then((reply) => {
-        if (reply !== null) this.write(reply);
+      this.server.dispatch(message, this.connId, STDIO_ORIGIN).then((outcome) => {
+        if (outcome.kind === 'reply') this.write(outcome.message);
       }),
     );
   }

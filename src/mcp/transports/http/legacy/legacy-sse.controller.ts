@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { McpServer } from '../../../server/mcp.server.js';
+import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpExceptionFilter } from '../errors/mcp-http-exception.filter.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
@@ -15,7 +15,7 @@ import { LegacySseSessions } from './legacy-sse.sessions.service.js';
 @UseFilters(McpHttpExceptionFilter)
 export class McpLegacySseController {
   constructor(
-    private readonly server: McpServer,
+    private readonly server: McpWarden,
     private readonly sessions: LegacySseSessions,
     @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
   ) {}
@@ -34,7 +34,10 @@ export class McpLegacySseController {
     if (Array.isArray(body))
       throw new McpHttpError(400, 'Invalid Request: batches are not supported');
     res.status(202).end('Accepted');
-    const reply = await this.server.handleMessage(body, session.connId);
-    if (reply) session.stream.send(JSON.stringify(reply));
+    const outcome = await this.server.dispatch(body, session.connId, {
+      transport: 'http',
+      httpRequest: req,
+    });
+    if (outcome.kind === 'reply') session.stream.send(JSON.stringify(outcome.message));
   }
 }

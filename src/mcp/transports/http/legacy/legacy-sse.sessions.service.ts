@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Subscription } from 'rxjs';
-import { McpServer } from '../../../server/mcp.server.js';
+import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
 import { SseStream } from '../sse/sse-stream.js';
@@ -23,7 +23,7 @@ export class LegacySseSessions implements OnModuleDestroy {
   private readonly sessions = new Map<string, LegacySseSession & { subscription: Subscription }>();
 
   constructor(
-    private readonly server: McpServer,
+    private readonly server: McpWarden,
     @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
   ) {}
 

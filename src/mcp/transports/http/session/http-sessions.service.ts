@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { McpServer } from '../../../server/mcp.server.js';
+import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
 import { McpHttpSession } from './http-session.js';
@@ -16,7 +16,7 @@ export class McpHttpSessions implements OnModuleDestroy {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly server: McpServer,
+    private readonly server: McpWarden,
     @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
   ) {
     const every = Math.max(50, Math.min(options.sessionIdleMs / 2, 60_000));

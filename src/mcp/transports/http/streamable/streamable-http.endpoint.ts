@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
 import { BATCHING_PROTOCOL_VERSION } from '../../../protocol/protocol-version.js';
-import { McpServer } from '../../../server/mcp.server.js';
+import type { McpMessageOrigin } from '../../../server/dispatch/message-origin.interface.js';
+import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
@@ -28,7 +29,7 @@ export class McpStreamableHttpEndpoint {
   private readonly origins: OriginPolicy;
 
   constructor(
-    private readonly server: McpServer,
+    private readonly server: McpWarden,
     private readonly sessions: McpHttpSessions,
     @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
   ) {
@@ -73,25 +74,28 @@ export class McpStreamableHttpEndpoint {
     if (batch && session.protocolVersion !== BATCHING_PROTOCOL_VERSION) {
       throw new McpHttpError(400, 'Invalid Request: batches are not supported by this session');
     }
+    const origin: McpMessageOrigin = { transport: 'http', httpRequest: req };
     if (first.kind === 'invalid') {
-      const reply = await this.server.handleMessage(body, session.connId);
-      return sendJson(res, 400, reply);
+      const outcome = await this.server.dispatch(body, session.connId, origin);
+      return sendJson(res, 400, outcome.kind === 'reply' ? outcome.message : null);
     }
     const ids = kinds.flatMap((kind) => (kind.kind === 'request' ? [kind.id] : []));
     if (ids.length === 0) {
-      await Promise.all(messages.map((m) => this.server.handleMessage(m, session.connId)));
+      await Promise.all(messages.map((m) => this.server.dispatch(m, session.connId, origin)));
       res.writeHead(202).end();
       return;
     }
     const exchange = session.openExchange(res, ids, batch);
     messages.forEach((message, index) => {
       const kind = kinds[index];
-      void this.server.handleMessage(message, session.connId).then((reply) => {
+      void this.server.dispatch(message, session.connId, origin).then((outcome) => {
         if (kind.kind !== 'request') return;
-        if (reply) {
-          if (initialize) this.initialized(session, reply as JsonRpcMessage);
-          exchange.deliver(reply as JsonRpcMessage);
-        } else if (!this.server.isInFlight(session.connId, kind.id)) {
+        if (outcome.kind === 'reply') {
+          const reply = outcome.message as JsonRpcMessage;
+          if (initialize) this.initialized(session, reply);
+          exchange.deliver(reply);
+        } else if (outcome.kind === 'none') {
+          // Cancelled: nothing will answer it. A parked call answers later, through the session.
           exchange.abandon(kind.id);
         }
       });

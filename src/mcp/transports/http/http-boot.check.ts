@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
 import type { McpModuleOptions } from '../../mcp-options.interface.js';
-import { McpServer } from '../../server/mcp.server.js';
+import { McpWarden } from '../../server/mcp-warden.service.js';
 
 /** Whether the network boot guard is armed: the option, else on unless NODE_ENV says development/test. */
 export function requiresAuthorization(options: McpModuleOptions): boolean {
@@ -15,10 +15,10 @@ export function requiresAuthorization(options: McpModuleOptions): boolean {
  * authorizer with `authorizerSource: 'default'` does not count.
  */
 @Injectable()
-export class McpHttpBootGuard implements OnApplicationBootstrap {
+export class McpHttpBootCheck implements OnApplicationBootstrap {
   constructor(
     @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
-    private readonly server: McpServer,
+    private readonly server: McpWarden,
   ) {}
 
   onApplicationBootstrap(): void {

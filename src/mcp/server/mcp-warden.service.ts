@@ -8,10 +8,15 @@ import { jsonRpcNotification } from '../protocol/jsonrpc.js';
 import { McpRegistry } from '../registry/mcp-registry.service.js';
 import { McpUnguardedSensitiveToolsError } from '../registry/registry.errors.js';
 import { McpConnections } from './connection/mcp-connections.service.js';
+import type { McpDispatchOutcome } from './dispatch/dispatch-outcome.js';
 import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
+import type { McpMessageOrigin } from './dispatch/message-origin.interface.js';
 import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
 
-/** What `McpServer.stats()` reports. */
+/**
+ * What `McpWarden.stats()` reports.
+ * @publicApi
+ */
 export interface McpServerStats {
   connections: number;
   inFlight: number;
@@ -24,9 +29,14 @@ const RESOURCE_UPDATED = 'notifications/resources/updated';
  * The transport-agnostic MCP server. Transports hand it one decoded message at
  * a time with the connection it came from, write back what it returns, and
  * drain the connection's outbound channel from `subscribe()`.
+ *
+ * Not called `McpServer`: the official SDK exports a class of that name, and
+ * users import both side by side.
+ *
+ * @publicApi
  */
 @Injectable()
-export class McpServer implements OnApplicationBootstrap, OnModuleDestroy {
+export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
   /** Every seam decision and elicitation outcome. */
   readonly audit$: Observable<McpAuditEvent>;
   private listChanges?: Subscription;
@@ -44,11 +54,28 @@ export class McpServer implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Handles one decoded JSON-RPC message (or a batch, for 2025-03-26 sessions)
-   * from `connId`. Resolves to the response, or null for notifications,
-   * responses and cancelled requests. Never rejects.
+   * from `connId`, as if it came over the declared transport. Resolves to the
+   * response, or null for notifications, responses, cancelled requests and
+   * calls parked for approval (their response comes later on `subscribe()`).
+   * Never rejects. `subscribe(connId)` first for anything that answers later.
    */
-  handleMessage(message: unknown, connId: string = DEFAULT_CONN_ID): Promise<object | null> {
-    return this.dispatcher.handle(message, connId);
+  async handleMessage(message: unknown, connId: string = DEFAULT_CONN_ID): Promise<object | null> {
+    const outcome = await this.dispatcher.handle(message, connId);
+    return outcome.kind === 'reply' ? outcome.message : null;
+  }
+
+  /**
+   * What a transport calls: serves one message as `handleMessage` does, from
+   * the origin the transport established (the transport it arrived on, the
+   * authenticated caller, the HTTP request), and tells a call parked for
+   * approval apart from one that will never be answered.
+   */
+  dispatch(
+    message: unknown,
+    connId: string,
+    origin: McpMessageOrigin,
+  ): Promise<McpDispatchOutcome> {
+    return this.dispatcher.handle(message, connId, origin);
   }
 
   /**
@@ -80,15 +107,6 @@ export class McpServer implements OnApplicationBootstrap, OnModuleDestroy {
       if (method === RESOURCE_UPDATED && !connection.subscriptions.has(uri as string)) continue;
       connection.send(jsonRpcNotification(method, params));
     }
-  }
-
-  /**
-   * Whether request `id` of `connId` is still being served, e.g. parked for
-   * approval. A transport uses it to tell a parked call (answered later on the
-   * outbound channel) from a cancelled one (never answered).
-   */
-  isInFlight(connId: string, id: string | number): boolean {
-    return this.connections.find(connId)?.inflight.has(id) ?? false;
   }
 
   /**

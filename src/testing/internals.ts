@@ -1,0 +1,9 @@
+/*
+ * Internals that tests of an MCP Warden app (and our own) may inspect, such
+ * as live session tables for leak checks. Not part of the application API:
+ * they may change in any release.
+ */
+export { McpHttpSessions } from '../mcp/transports/http/session/http-sessions.service.js';
+export { LegacySseSessions } from '../mcp/transports/http/legacy/legacy-sse.sessions.service.js';
+export { relatedRequestOf } from '../mcp/protocol/related-request.js';
+export { MCP_LIMITS } from '../mcp/limits/mcp-limits.interface.js';
