@@ -5,11 +5,11 @@
  */
 
 // Module and options
-export { McpModule } from './mcp/mcp.module.js';
+export { McpModule, type McpModuleAsyncOptions } from './mcp/mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp/mcp.module-definition.js';
-export type { McpModuleOptions, McpHttpOptions } from './mcp/mcp-options.interface.js';
+export type { McpModuleOptions, McpHttpOptions } from './mcp/options/mcp-options.interface.js';
 export { DEFAULT_CONN_ID, MCP_CONTEXT_TYPE } from './mcp/mcp.constants.js';
-export { DEFAULT_LIMITS } from './mcp/limits/mcp-limits.interface.js';
+export { DEFAULT_LIMITS } from './mcp/limits/default-limits.js';
 export type { McpLimits, ResolvedMcpLimits } from './mcp/limits/mcp-limits.interface.js';
 
 // Identity and authorization
@@ -75,7 +75,6 @@ export {
   type McpStdioTransportOptions,
 } from './mcp/transports/stdio/stdio.transport.js';
 export { StderrLogger } from './mcp/transports/stdio/stderr.logger.js';
-export { McpHttpModule } from './mcp/transports/http/mcp-http.module.js';
 
 // Deprecated names, kept for one release
 export { McpServer, McpError } from './mcp/deprecated.js';

@@ -7,7 +7,7 @@ const app = await NestFactory.create(
   // The session bound is raised past the default 1,000: the setup workload opens a new session
   // per iteration and never ends them, like clients that just go away.
   wardenBenchModule('http', { maxSessions: 100_000 }),
-  { bodyParser: false, logger: ['error'] },
+  { logger: ['error'] },
 );
 await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
 process.stdout.write(`http://127.0.0.1:${app.getHttpServer().address().port}/mcp\n`);

@@ -9,7 +9,7 @@ import { AppModule } from './app.module.js';
  * themselves, with their own size limit and JSON-RPC error bodies.
  */
 async function main(): Promise<void> {
-  const app = await NestFactory.create(AppModule.forTransport('http'), { bodyParser: false });
+  const app = await NestFactory.create(AppModule.forTransport('http'));
   // Close the app (ending open streams, finishing in-flight calls), then exit 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => void app.close().then(() => process.exit(0)));

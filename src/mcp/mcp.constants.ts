@@ -10,6 +10,3 @@ export const MCP_CONTEXT_TYPE = 'mcp';
 
 /** The connection id used when a caller does not name one (stdio, direct callers). */
 export const DEFAULT_CONN_ID = 'default';
-
-export const DEFAULT_ELICITATION_TIMEOUT_MS = 60_000;
-export const DEFAULT_PAGE_SIZE = 100;

@@ -1,16 +1,17 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { McpModuleOptions } from './mcp-options.interface.js';
+import type { McpModuleOptions } from './options/mcp-options.interface.js';
 
 /**
- * `forRoot` / `forRootAsync` come from Nest's builder; the module is global so
- * any feature module can inject `McpServer` and `McpRegistry`.
+ * `forRoot` / `forRootAsync` come from Nest's builder. The module is global by
+ * default (`isGlobal: false` makes it an ordinary import); its raw options
+ * token reads `MCP_WARDEN_MODULE_OPTIONS` in DI errors.
  */
 export const {
   ConfigurableModuleClass: McpConfigurableModuleClass,
   MODULE_OPTIONS_TOKEN: MCP_MODULE_OPTIONS,
   OPTIONS_TYPE: MCP_OPTIONS_TYPE,
   ASYNC_OPTIONS_TYPE: MCP_ASYNC_OPTIONS_TYPE,
-} = new ConfigurableModuleBuilder<McpModuleOptions>()
+} = new ConfigurableModuleBuilder<McpModuleOptions>({ moduleName: 'McpWarden' })
   .setClassMethodName('forRoot')
   .setExtras({ isGlobal: true }, (definition, extras) => ({
     ...definition,

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import { Authorizers } from './authorizer/authorizers.js';
 import { McpModule } from './mcp.module.js';
 import { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
-import type { McpModuleOptions } from './mcp-options.interface.js';
+import type { McpModuleOptions } from './options/mcp-options.interface.js';
 import { McpRegistry } from './registry/mcp-registry.service.js';
 import { McpWarden } from './server/mcp-warden.service.js';
 

@@ -1,20 +1,36 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { McpAuthorizerModule } from './authorizer/mcp-authorizer.module.js';
+import { DiscoveryModule } from '@nestjs/core';
+import type { McpTransportKind } from './authorizer/authorizer.interface.js';
+import { AUTHORIZER_PROVIDERS } from './authorizer/authorizer.providers.js';
 import {
+  MCP_ASYNC_OPTIONS_TYPE,
   MCP_MODULE_OPTIONS,
   McpConfigurableModuleClass,
   type MCP_OPTIONS_TYPE,
 } from './mcp.module-definition.js';
-import { MCP_LIMITS, resolveLimits } from './limits/mcp-limits.interface.js';
-import type { McpModuleOptions } from './mcp-options.interface.js';
-import { McpRegistryModule } from './registry/mcp-registry.module.js';
-import { McpServerModule } from './server/mcp-server.module.js';
-import { McpHttpModule } from './transports/http/mcp-http.module.js';
+import { MCP_OPTIONS } from './options/options.constants.js';
+import { resolveMcpOptions } from './options/options.resolver.js';
+import { McpTransportCheck } from './options/transport.check.js';
+import { REGISTRY_PROVIDERS } from './registry/registry.providers.js';
+import { McpRegistry } from './registry/mcp-registry.service.js';
+import { SERVER_PROVIDERS } from './server/server.providers.js';
+import { McpWarden } from './server/mcp-warden.service.js';
+import { httpTransport } from './transports/http/http.providers.js';
 
 /**
- * The MCP Warden framework: registry, authorization seams and server.
- * `transport: 'http'` also mounts the HTTP transports (with `forRootAsync`,
- * import `McpHttpModule.register()` next to it instead).
+ * Options of `McpModule.forRootAsync()`. `transport: 'http'` sits beside the
+ * factory because the HTTP routes are declared with the module, before the
+ * factory runs.
+ * @publicApi
+ */
+export type McpModuleAsyncOptions = typeof MCP_ASYNC_OPTIONS_TYPE & {
+  transport?: McpTransportKind;
+};
+
+/**
+ * The MCP Warden framework: registry, authorization seams and server, and
+ * with `transport: 'http'` the HTTP transports, mounted as Nest routes (so the
+ * app's middleware, global prefix and CORS apply to them).
  *
  * @example
  * @Module({
@@ -22,26 +38,39 @@ import { McpHttpModule } from './transports/http/mcp-http.module.js';
  *   providers: [NotesTools],
  * })
  * export class AppModule {}
+ *
+ * @publicApi
  */
-@Module({
-  imports: [McpRegistryModule, McpAuthorizerModule, McpServerModule],
-  providers: [
-    {
-      provide: MCP_LIMITS,
-      useFactory: (options: McpModuleOptions) => resolveLimits(options.limits),
-      inject: [MCP_MODULE_OPTIONS],
-    },
-  ],
-  // The options and limits are exported so the feature modules (and the app) can inject them.
-  exports: [MCP_MODULE_OPTIONS, MCP_LIMITS, McpRegistryModule, McpServerModule],
-})
+@Module({})
 export class McpModule extends McpConfigurableModuleClass {
   static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
-    const module = super.forRoot(options);
-    if (options.transport !== 'http') return module;
-    return {
-      ...module,
-      imports: [...(module.imports ?? []), McpHttpModule.register()],
-    };
+    return withFramework(super.forRoot(options), options.transport === 'http');
   }
+
+  static override forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
+    return withFramework(super.forRootAsync(options), options.transport === 'http');
+  }
+}
+
+/*
+ * Every provider sits in this one dynamic module, beside the options it
+ * injects, so nothing depends on the module being global.
+ */
+function withFramework(module: DynamicModule, http: boolean): DynamicModule {
+  const transport = http ? httpTransport() : { providers: [], controllers: [], exports: [] };
+  return {
+    ...module,
+    imports: [...(module.imports ?? []), DiscoveryModule],
+    providers: [
+      ...(module.providers ?? []),
+      { provide: MCP_OPTIONS, useFactory: resolveMcpOptions, inject: [MCP_MODULE_OPTIONS] },
+      McpTransportCheck,
+      ...REGISTRY_PROVIDERS,
+      ...AUTHORIZER_PROVIDERS,
+      ...SERVER_PROVIDERS,
+      ...transport.providers,
+    ],
+    controllers: [...(module.controllers ?? []), ...transport.controllers],
+    exports: [MCP_MODULE_OPTIONS, MCP_OPTIONS, McpWarden, McpRegistry, ...transport.exports],
+  };
 }

@@ -6,4 +6,5 @@
 export { McpHttpSessions } from '../mcp/transports/http/session/http-sessions.service.js';
 export { LegacySseSessions } from '../mcp/transports/http/legacy/legacy-sse.sessions.service.js';
 export { relatedRequestOf } from '../mcp/protocol/related-request.js';
-export { MCP_LIMITS } from '../mcp/limits/mcp-limits.interface.js';
+export { MCP_OPTIONS } from '../mcp/options/options.constants.js';
+export type { McpResolvedOptions } from '../mcp/options/resolved-options.interface.js';

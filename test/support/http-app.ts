@@ -20,7 +20,7 @@ async function compile(options: Partial<McpModuleOptions>, providers: Provider[]
     ],
     providers,
   }).compile();
-  return moduleRef.createNestApplication({ bodyParser: false, logger: false });
+  return moduleRef.createNestApplication({ logger: false });
 }
 
 /** Boots an HTTP app on a free loopback port. */

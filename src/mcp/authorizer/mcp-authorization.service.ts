@@ -1,8 +1,7 @@
+import { MCP_OPTIONS } from '../options/options.constants.js';
+import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isPromiseLike, type MaybePromise } from '../common/maybe-promise.js';
-import { MCP_LIMITS, type ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
-import { MCP_MODULE_OPTIONS } from '../mcp.module-definition.js';
-import type { McpModuleOptions } from '../mcp-options.interface.js';
 import type { AuthorizerContext, AuthorizerDecision } from './authorizer.interface.js';
 import { withTimeout } from '../common/with-timeout.js';
 import { ALLOW, AUTHORIZER_FAILED, normalizeDecision } from './decision.normalizer.js';
@@ -21,10 +20,7 @@ export const AUTHORIZER_TIMEOUT = 'authorizer_timeout';
 export class McpAuthorizationService {
   private readonly logger = new Logger('McpAuthorization');
 
-  constructor(
-    @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
-    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
-  ) {}
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   /** True only when a tool authorizer is set and an operator chose it (`'configured'`). */
   authorizationConfigured(): boolean {
@@ -84,13 +80,13 @@ export class McpAuthorizationService {
 
   private evaluate(
     seam: string,
-    authorizer: McpModuleOptions['authorizer'],
+    authorizer: McpResolvedOptions['authorizer'],
     name: string,
     args: Record<string, unknown>,
     context: AuthorizerContext,
   ): MaybePromise<AuthorizerDecision> {
     if (!authorizer) return ALLOW;
-    let decision: ReturnType<NonNullable<McpModuleOptions['authorizer']>>;
+    let decision: ReturnType<NonNullable<McpResolvedOptions['authorizer']>>;
     try {
       decision = authorizer(name, args, context);
     } catch (error) {
@@ -108,7 +104,11 @@ export class McpAuthorizationService {
     decision: PromiseLike<AuthorizerDecision>,
   ): Promise<AuthorizerDecision> {
     try {
-      const settled = await withTimeout(decision, this.limits.authorizerTimeoutMs, () => TIMED_OUT);
+      const settled = await withTimeout(
+        decision,
+        this.options.limits.authorizerTimeoutMs,
+        () => TIMED_OUT,
+      );
       return settled === TIMED_OUT ? settled : normalizeDecision(settled);
     } catch (error) {
       return this.failed(seam, name, error);

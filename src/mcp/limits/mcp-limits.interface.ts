@@ -28,31 +28,5 @@ export interface McpLimits {
   authorizerTimeoutMs?: number;
 }
 
+/** The limits with every default applied. */
 export type ResolvedMcpLimits = Required<McpLimits>;
-
-export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
-  maxBodyBytes: 4 * 1024 * 1024,
-  maxLineBytes: 4 * 1024 * 1024,
-  maxSessions: 1_000,
-  sessionIdleMs: 30 * 60_000,
-  maxInFlightPerConnection: 256,
-  maxPendingPerConnection: 64,
-  maxPendingTotal: 10_000,
-  eventBufferSize: 256,
-  maxQueuedEvents: 1_000,
-  toolTimeoutMs: 60_000,
-  authorizerTimeoutMs: 5_000,
-});
-
-/** DI token of the resolved limits. */
-export const MCP_LIMITS = Symbol('MCP_LIMITS');
-
-/** The limits with defaults applied; non-positive or non-numeric values fall back to the default. */
-export function resolveLimits(limits: McpLimits = {}): ResolvedMcpLimits {
-  const resolved = { ...DEFAULT_LIMITS };
-  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof McpLimits)[]) {
-    const value = limits[key];
-    if (typeof value === 'number' && Number.isFinite(value) && value > 0) resolved[key] = value;
-  }
-  return resolved;
-}

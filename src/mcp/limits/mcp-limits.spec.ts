@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, resolveLimits } from './mcp-limits.interface.js';
+import { DEFAULT_LIMITS, resolveLimits } from './default-limits.js';
 
 describe('resolveLimits', () => {
   it('applies every default', () => {

@@ -1,6 +1,6 @@
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpModuleOptions } from '../../mcp-options.interface.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
 import {
   isJsonObject,
@@ -15,7 +15,6 @@ import {
   McpMethodNotFoundError,
   McpTooManyRequestsError,
 } from '../../errors/protocol.errors.js';
-import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import { BATCHING_PROTOCOL_VERSION } from '../../protocol/protocol-version.js';
 import { relateToRequest } from '../../protocol/related-request.js';
 import { McpParkedCall } from '../approval/parked-call.js';
@@ -43,14 +42,13 @@ export class McpDispatcher {
   readonly declaredOrigin: McpMessageOrigin;
 
   constructor(
-    @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly connections: McpConnections,
     private readonly methods: McpMethodExplorer,
     private readonly notifications: McpNotificationsHandler,
     private readonly outbound: McpOutboundRequests,
-    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
   ) {
-    this.declaredOrigin = Object.freeze({ transport: options.transport ?? 'unknown' });
+    this.declaredOrigin = Object.freeze({ transport: options.transport });
   }
 
   /** Serves one message (or a 2025-03-26 batch) from `connId`. Never rejects. */
@@ -123,7 +121,7 @@ export class McpDispatcher {
       const error = new McpInvalidParamsError(`Invalid params for ${method}: ${detail}`);
       return reply(errorResponse(id, error, method));
     }
-    if (connection.inflight.size >= this.limits.maxInFlightPerConnection) {
+    if (connection.inflight.size >= this.options.limits.maxInFlightPerConnection) {
       return reply(errorResponse(id, new McpTooManyRequestsError(), method));
     }
 

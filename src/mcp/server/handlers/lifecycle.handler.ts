@@ -1,11 +1,11 @@
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   InitializeRequestParamsSchema,
   SetLevelRequestParamsSchema,
 } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
-import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpModuleOptions } from '../../mcp-options.interface.js';
 import { negotiateProtocolVersion } from '../../protocol/protocol-version.js';
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
 import { buildCapabilities } from '../capabilities.factory.js';
@@ -19,7 +19,7 @@ type SetLevelParams = z.infer<typeof SetLevelRequestParamsSchema>;
 @Injectable()
 export class McpLifecycleHandler {
   constructor(
-    @Inject(MCP_MODULE_OPTIONS) private readonly options: McpModuleOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly registry: McpRegistry,
   ) {}
 

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   GetPromptRequestParamsSchema,
   PaginatedRequestParamsSchema,
@@ -12,7 +14,6 @@ import { McpRequestContext } from '../context/request-context.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizePromptResult } from '../results/prompt-result.normalizer.js';
-import { McpPageSize } from './page-size.provider.js';
 
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
 type GetParams = z.infer<typeof GetPromptRequestParamsSchema>;
@@ -22,13 +23,13 @@ type GetParams = z.infer<typeof GetPromptRequestParamsSchema>;
 export class McpPromptsHandler {
   constructor(
     private readonly registry: McpRegistry,
-    private readonly pageSize: McpPageSize,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
   @McpMethod('prompts/list', PaginatedRequestParamsSchema)
   @ReadSeam()
   list(request: McpRequest<ListParams>): object {
-    const page = paginate(this.registry.prompts(), request.params?.cursor, this.pageSize.value);
+    const page = paginate(this.registry.prompts(), request.params?.cursor, this.options.pageSize);
     return { prompts: page.items.map((entry) => entry.prompt), ...nextCursorOf(page) };
   }
 

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   PaginatedRequestParamsSchema,
   ReadResourceRequestParamsSchema,
@@ -14,7 +16,6 @@ import { McpRequestContext } from '../context/request-context.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeResourceResult } from '../results/resource-result.normalizer.js';
-import { McpPageSize } from './page-size.provider.js';
 
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
 type UriParams = z.infer<typeof ReadResourceRequestParamsSchema>;
@@ -24,14 +25,14 @@ type UriParams = z.infer<typeof ReadResourceRequestParamsSchema>;
 export class McpResourcesHandler {
   constructor(
     private readonly registry: McpRegistry,
-    private readonly pageSize: McpPageSize,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
   @McpMethod('resources/list', PaginatedRequestParamsSchema)
   @ReadSeam()
   list(request: McpRequest<ListParams>): object {
     const entries = this.registry.resources();
-    const page = paginate(entries, request.params?.cursor, this.pageSize.value);
+    const page = paginate(entries, request.params?.cursor, this.options.pageSize);
     return { resources: page.items.map((entry) => entry.resource), ...nextCursorOf(page) };
   }
 
@@ -39,7 +40,7 @@ export class McpResourcesHandler {
   @ReadSeam()
   listTemplates(request: McpRequest<ListParams>): object {
     const entries = this.registry.templates();
-    const page = paginate(entries, request.params?.cursor, this.pageSize.value);
+    const page = paginate(entries, request.params?.cursor, this.options.pageSize);
     return { resourceTemplates: page.items.map((entry) => entry.template), ...nextCursorOf(page) };
   }
 

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   CallToolRequestParamsSchema,
   PaginatedRequestParamsSchema,
@@ -18,7 +20,6 @@ import { McpParkedCall } from '../approval/parked-call.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolInvoker } from '../tools/tool-invoker.service.js';
-import { McpPageSize } from './page-size.provider.js';
 
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
 type CallParams = z.infer<typeof CallToolRequestParamsSchema>;
@@ -37,14 +38,14 @@ export class McpToolsHandler {
     private readonly authorization: McpAuthorizationService,
     private readonly approvals: McpApprovals,
     private readonly invoker: McpToolInvoker,
-    private readonly pageSize: McpPageSize,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
   @McpMethod('tools/list', PaginatedRequestParamsSchema)
   @ReadSeam()
   async list(request: McpRequest<ListParams>): Promise<object> {
     const visible = await this.visibleTools(request);
-    const page = paginate(visible, request.params?.cursor, this.pageSize.value);
+    const page = paginate(visible, request.params?.cursor, this.options.pageSize);
     return { tools: page.items.map((entry) => entry.tool), ...nextCursorOf(page) };
   }
 

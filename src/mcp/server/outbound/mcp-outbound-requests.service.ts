@@ -1,9 +1,7 @@
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_ELICITATION_TIMEOUT_MS } from '../../mcp.constants.js';
-import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
-import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpModuleOptions } from '../../mcp-options.interface.js';
 import {
   isJsonObject,
   jsonRpcNotification,
@@ -42,12 +40,11 @@ export class McpOutboundRequests {
   private readonly pending = new Map<string, Pending>();
   private readonly perConnection = new Map<McpConnection, number>();
   private readonly defaultTimeoutMs: number;
+  private readonly limits: McpResolvedOptions['limits'];
 
-  constructor(
-    @Inject(MCP_MODULE_OPTIONS) options: McpModuleOptions,
-    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
-  ) {
-    this.defaultTimeoutMs = options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
+  constructor(@Inject(MCP_OPTIONS) options: McpResolvedOptions) {
+    this.defaultTimeoutMs = options.elicitationTimeoutMs;
+    this.limits = options.limits;
   }
 
   /** How many requests await an answer (all connections). */

@@ -1,5 +1,6 @@
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import { ForbiddenException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
-import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import { withTimeout } from '../../common/with-timeout.js';
 import { toolDenial } from '../../authorizer/tool-denial.js';
 import { McpWardenError } from '../../errors/mcp-warden.error.js';
@@ -25,7 +26,7 @@ import { McpToolError } from './mcp-tool.error.js';
 export class McpToolInvoker {
   private readonly logger = new Logger('McpTools');
 
-  constructor(@Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits) {}
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
   async run(
     entry: McpToolEntry,
@@ -65,7 +66,7 @@ export class McpToolInvoker {
 
   /* Races the handler with the tool timeout; on timeout its signal aborts and the call still answers. */
   private bounded(work: PromiseLike<unknown>, request: McpRequest, name: string): Promise<unknown> {
-    return withTimeout(work, this.limits.toolTimeoutMs, () => {
+    return withTimeout(work, this.options.limits.toolTimeoutMs, () => {
       request.expire('tool timed out');
       throw new McpToolError(`Tool ${name} timed out`);
     });

@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MCP_LIMITS, type ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import { McpWarden } from '../../server/mcp-warden.service.js';
 import { StderrLogger } from './stderr.logger.js';
 import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transport.js';
@@ -20,7 +21,7 @@ export async function serveStdio(
   const app = await NestFactory.createApplicationContext(module, {
     logger: new StderrLogger('Nest'),
   });
-  const limits = app.get<ResolvedMcpLimits>(MCP_LIMITS);
+  const { limits } = app.get<McpResolvedOptions>(MCP_OPTIONS);
   const transport = new McpStdioTransport(app.get(McpWarden), {
     maxLineBytes: limits.maxLineBytes,
     ...options,

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Subscription } from 'rxjs';
-import { DEFAULT_LIMITS } from '../../limits/mcp-limits.interface.js';
+import { DEFAULT_LIMITS } from '../../limits/default-limits.js';
 import { DEFAULT_CONN_ID } from '../../mcp.constants.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
 import { jsonRpcError, parseErrorResponse } from '../../protocol/jsonrpc.js';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
-import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
+import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { SseStream } from '../sse/sse-stream.js';
 
 /** One 2024-11-05 HTTP+SSE client: its single stream carries every server message. */
@@ -24,7 +24,7 @@ export class LegacySseSessions implements OnModuleDestroy {
 
   constructor(
     private readonly server: McpWarden,
-    @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
+    @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
   ) {}
 
   get size(): number {

@@ -22,7 +22,7 @@ export class OriginPolicy {
   private readonly hosts: Set<string>;
   private readonly origins: Set<string>;
 
-  constructor(allowedHosts: string[], allowedOrigins: string[]) {
+  constructor(allowedHosts: readonly string[], allowedOrigins: readonly string[]) {
     this.hosts = new Set([...LOOPBACK_HOSTS, ...allowedHosts.map((host) => host.toLowerCase())]);
     this.origins = new Set(
       allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/+$/, '')),

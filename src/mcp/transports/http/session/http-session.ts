@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
 import type { JsonRpcMessage, RequestId } from '../../../protocol/jsonrpc.js';
 import { relatedRequestOf } from '../../../protocol/related-request.js';
-import type { ResolvedHttpOptions } from '../http-options.js';
+import type { McpHttpSettings } from '../http-settings.js';
 import { EventBuffer } from '../sse/event-buffer.js';
 import { SseStream } from '../sse/sse-stream.js';
 import { PostExchange, requestKey } from '../streamable/post-exchange.js';
@@ -31,7 +31,7 @@ export class McpHttpSession {
   constructor(
     readonly id: string,
     readonly connId: string,
-    private readonly options: ResolvedHttpOptions,
+    private readonly options: McpHttpSettings,
   ) {
     this.events = new EventBuffer(options.eventBufferSize);
   }

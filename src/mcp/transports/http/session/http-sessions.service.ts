@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
-import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
+import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { McpHttpSession } from './http-session.js';
 
 /**
@@ -17,7 +17,7 @@ export class McpHttpSessions implements OnModuleDestroy {
 
   constructor(
     private readonly server: McpWarden,
-    @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
+    @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
   ) {
     const every = Math.max(50, Math.min(options.sessionIdleMs / 2, 60_000));
     this.sweeper = setInterval(() => this.sweep(), every);

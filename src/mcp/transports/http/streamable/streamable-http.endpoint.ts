@@ -6,9 +6,10 @@ import type { McpMessageOrigin } from '../../../server/dispatch/message-origin.i
 import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { sendHttpError } from '../errors/send-http-error.js';
-import { MCP_HTTP_OPTIONS, type ResolvedHttpOptions } from '../http-options.js';
+import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { readJsonBody } from '../security/json-body.reader.js';
-import { OriginPolicy } from '../security/origin-policy.js';
+import type { RawExchange } from '../mount/raw-exchange.js';
+import { McpHttpGate } from '../security/http-gate.service.js';
 import type { McpHttpSession } from '../session/http-session.js';
 import { McpHttpSessions } from '../session/http-sessions.service.js';
 import { requireAccept } from './accept.js';
@@ -19,31 +20,31 @@ import { checkProtocolVersionHeader } from './protocol-version.header.js';
 const JSON_AND_SSE = ['application/json', 'text/event-stream'];
 
 /**
- * The Streamable HTTP endpoint (POST, GET, DELETE on one path). It runs on
- * the bare Node request and response: the MCP endpoint needs none of the
- * framework router's work per request, and this is its hot path.
+ * The Streamable HTTP endpoint (POST, GET, DELETE on one path), served from
+ * a Nest route on the Node request and response underneath the adapter's.
  */
 @Injectable()
 export class McpStreamableHttpEndpoint {
   private readonly logger = new Logger('McpHttp');
-  private readonly origins: OriginPolicy;
 
   constructor(
     private readonly server: McpWarden,
     private readonly sessions: McpHttpSessions,
-    @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedHttpOptions,
-  ) {
-    this.origins = new OriginPolicy(options.allowedHosts, options.allowedOrigins);
-  }
+    private readonly gate: McpHttpGate,
+    @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
+  ) {}
 
-  /** Serves one request to the endpoint; every refusal is a status with a JSON-RPC body. */
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * Serves one request to the endpoint; every refusal is a status with a
+   * JSON-RPC body. `adapterRequest` is the HTTP adapter's own request object,
+   * which handlers' guards see as `switchToHttp().getRequest()`.
+   */
+  async handle({ req, res }: RawExchange, adapterRequest: object = req): Promise<void> {
     try {
-      const refusal = this.origins.refusal(req.headers.host, req.headers.origin);
-      if (refusal) throw new McpHttpError(403, `Forbidden: ${refusal}`);
+      this.gate.check(req);
       switch (req.method) {
         case 'POST':
-          return await this.post(req, res);
+          return await this.post(req, res, adapterRequest);
         case 'GET':
           return this.get(req, res);
         case 'DELETE':
@@ -58,7 +59,11 @@ export class McpStreamableHttpEndpoint {
   }
 
   /** One message or a 2025-03-26 batch: 202 for notifications/responses, else JSON or SSE. */
-  private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async post(
+    req: IncomingMessage,
+    res: ServerResponse,
+    adapterRequest: object,
+  ): Promise<void> {
     requireAccept(req, JSON_AND_SSE);
     checkProtocolVersionHeader(req);
     const body = await readJsonBody(req, this.options.maxBodyBytes);
@@ -74,7 +79,10 @@ export class McpStreamableHttpEndpoint {
     if (batch && session.protocolVersion !== BATCHING_PROTOCOL_VERSION) {
       throw new McpHttpError(400, 'Invalid Request: batches are not supported by this session');
     }
-    const origin: McpMessageOrigin = { transport: 'http', httpRequest: req };
+    const origin: McpMessageOrigin = {
+      transport: 'http',
+      httpRequest: adapterRequest as IncomingMessage,
+    };
     if (first.kind === 'invalid') {
       const outcome = await this.server.dispatch(body, session.connId, origin);
       return sendJson(res, 400, outcome.kind === 'reply' ? outcome.message : null);

@@ -1,9 +1,9 @@
-import type { McpLimits } from './limits/mcp-limits.interface.js';
+import type { McpLimits } from '../limits/mcp-limits.interface.js';
 import type {
   Authorizer,
   AuthorizerSource,
   McpTransportKind,
-} from './authorizer/authorizer.interface.js';
+} from '../authorizer/authorizer.interface.js';
 
 /** HTTP transport settings (used when `transport` is `'http'`). */
 export interface McpHttpOptions {

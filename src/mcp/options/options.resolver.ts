@@ -1,0 +1,46 @@
+import { resolveLimits } from '../limits/default-limits.js';
+import type { McpModuleOptions } from './mcp-options.interface.js';
+import type { McpResolvedOptions, ResolvedHttpOptions } from './resolved-options.interface.js';
+
+const DEFAULT_ELICITATION_TIMEOUT_MS = 60_000;
+const DEFAULT_PAGE_SIZE = 100;
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const DEFAULT_RETRY_MS = 1_000;
+
+/** Applies every default, once. Invalid numbers fall back to their default rather than failing open. */
+export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions {
+  const resolved: McpResolvedOptions = {
+    name: options.name,
+    version: options.version,
+    transport: options.transport ?? 'unknown',
+    authorizer: options.authorizer,
+    authorizerSource: options.authorizerSource ?? 'default',
+    readAuthorizer: options.readAuthorizer,
+    elicitationTimeoutMs: positive(options.elicitationTimeoutMs, DEFAULT_ELICITATION_TIMEOUT_MS),
+    requireAuthorization:
+      options.requireAuthorization ?? !['development', 'test'].includes(process.env.NODE_ENV ?? ''),
+    pageSize: Number.isInteger(options.pageSize)
+      ? positive(options.pageSize, DEFAULT_PAGE_SIZE)
+      : DEFAULT_PAGE_SIZE,
+    limits: resolveLimits(options.limits),
+    http: resolveHttp(options),
+  };
+  return options.instructions === undefined
+    ? resolved
+    : { ...resolved, instructions: options.instructions };
+}
+
+function resolveHttp(options: McpModuleOptions): ResolvedHttpOptions {
+  const http = options.http ?? {};
+  return {
+    path: '/' + (http.path ?? '/mcp').replace(/^\/+|\/+$/g, ''),
+    allowedOrigins: http.allowedOrigins ?? [],
+    allowedHosts: http.allowedHosts ?? [],
+    keepAliveMs: positive(http.keepAliveMs, DEFAULT_KEEP_ALIVE_MS),
+    retryMs: positive(http.retryMs, DEFAULT_RETRY_MS),
+  };
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}

@@ -1,0 +1,37 @@
+import type {
+  Authorizer,
+  AuthorizerSource,
+  McpTransportKind,
+} from '../authorizer/authorizer.interface.js';
+import type { ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
+
+/** The HTTP transport's settings with every default applied. */
+export interface ResolvedHttpOptions {
+  /** The Streamable HTTP path, normalised to one leading slash and none trailing. */
+  readonly path: string;
+  readonly allowedOrigins: readonly string[];
+  readonly allowedHosts: readonly string[];
+  readonly keepAliveMs: number;
+  readonly retryMs: number;
+}
+
+/**
+ * Every module option with its default applied, resolved once when the module
+ * is created. Every part of the framework injects this (`MCP_OPTIONS`), never
+ * the raw options, so a default lives in exactly one place.
+ */
+export interface McpResolvedOptions {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string;
+  readonly transport: McpTransportKind;
+  readonly authorizer?: Authorizer;
+  readonly authorizerSource: AuthorizerSource;
+  readonly readAuthorizer?: Authorizer;
+  readonly elicitationTimeoutMs: number;
+  /** Whether the network boot check is armed (the option, else off only in development/test). */
+  readonly requireAuthorization: boolean;
+  readonly pageSize: number;
+  readonly limits: ResolvedMcpLimits;
+  readonly http: ResolvedHttpOptions;
+}

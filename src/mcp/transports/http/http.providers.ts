@@ -1,0 +1,48 @@
+import type { Provider, Type } from '@nestjs/common';
+import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from '../../options/options.constants.js';
+import { McpHttpBootCheck } from './http-boot.check.js';
+import { MCP_HTTP_SETTINGS, httpSettingsOf } from './http-settings.js';
+import { LegacySseEndpoint } from './legacy/legacy-sse.endpoint.js';
+import { LegacySseSessions } from './legacy/legacy-sse.sessions.service.js';
+import { McpBodyParserBypass } from './mount/body-parser.bypass.js';
+import { createMcpHttpControllers } from './mount/mcp-http.controllers.js';
+import { bindStreamablePath } from './mount/mcp-http.routes.js';
+import { McpHttpGate } from './security/http-gate.service.js';
+import { McpHttpSessions } from './session/http-sessions.service.js';
+import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint.js';
+
+/** What `transport: 'http'` adds to the MCP module. */
+export interface McpHttpTransportParts {
+  providers: Provider[];
+  controllers: Type[];
+  exports: (string | Type)[];
+}
+
+/**
+ * The HTTP transports: Streamable HTTP at `http.path` and the older HTTP+SSE
+ * pair at `sse` + `messages`, as Nest routes, behind the Host/Origin gate and
+ * the network boot check. Each MCP module gets its own controller classes.
+ */
+export function httpTransport(): McpHttpTransportParts {
+  const controllers = createMcpHttpControllers();
+  return {
+    controllers: [controllers.streamable, controllers.legacy],
+    providers: [
+      { provide: MCP_HTTP_SETTINGS, useFactory: httpSettingsOf, inject: [MCP_OPTIONS] },
+      {
+        provide: 'McpWarden:http-routes',
+        useFactory: (settings) => bindStreamablePath(controllers.streamable, settings),
+        inject: [MCP_HTTP_SETTINGS],
+      },
+      { provide: MCP_HTTP_MOUNTED, useValue: true },
+      McpHttpGate,
+      McpHttpSessions,
+      LegacySseSessions,
+      McpStreamableHttpEndpoint,
+      LegacySseEndpoint,
+      McpBodyParserBypass,
+      McpHttpBootCheck,
+    ],
+    exports: [McpHttpSessions, LegacySseSessions],
+  };
+}

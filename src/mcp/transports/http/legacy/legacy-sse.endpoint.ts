@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { McpWarden } from '../../../server/mcp-warden.service.js';
+import { McpHttpError } from '../errors/mcp-http.error.js';
+import { sendHttpError } from '../errors/send-http-error.js';
+import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
+import type { RawExchange } from '../mount/raw-exchange.js';
+import { readJsonBody } from '../security/json-body.reader.js';
+import { McpHttpGate } from '../security/http-gate.service.js';
+import { requireAccept } from '../streamable/accept.js';
+import { LegacySseSessions } from './legacy-sse.sessions.service.js';
+
+/** The deprecated HTTP+SSE pair: `GET …/sse` opens the stream, `POST …/messages` feeds it. */
+@Injectable()
+export class LegacySseEndpoint {
+  private readonly logger = new Logger('McpHttp');
+
+  constructor(
+    private readonly server: McpWarden,
+    private readonly sessions: LegacySseSessions,
+    private readonly gate: McpHttpGate,
+    @Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings,
+  ) {}
+
+  /** Opens the stream and announces where to POST: beside this route, prefix included. */
+  open({ req, res }: RawExchange): void {
+    try {
+      this.gate.check(req);
+      requireAccept(req, ['text/event-stream']);
+      this.sessions.open(res, messagesPathOf(req));
+    } catch (error) {
+      sendHttpError(res, error, this.logger);
+    }
+  }
+
+  /** Accepts one message (202); its answer, if any, goes out on the session's stream. */
+  async message({ req, res }: RawExchange, adapterRequest: object): Promise<void> {
+    try {
+      this.gate.check(req);
+      const session = this.sessions.require(sessionIdOf(req));
+      const body = await readJsonBody(req, this.settings.maxBodyBytes);
+      if (Array.isArray(body)) {
+        throw new McpHttpError(400, 'Invalid Request: batches are not supported');
+      }
+      res.writeHead(202).end('Accepted');
+      const outcome = await this.server.dispatch(body, session.connId, {
+        transport: 'http',
+        httpRequest: adapterRequest as IncomingMessage,
+      });
+      if (outcome.kind === 'reply') session.stream.send(JSON.stringify(outcome.message));
+    } catch (error) {
+      sendHttpError(res, error, this.logger);
+    }
+  }
+}
+
+function pathnameOf(req: IncomingMessage): string {
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/* `/api/sse` → `/api/messages`: the announced endpoint keeps the app's global prefix. */
+function messagesPathOf(req: IncomingMessage): string {
+  return pathnameOf(req).replace(/\/sse\/?$/, '/messages');
+}
+
+function sessionIdOf(req: IncomingMessage): string | undefined {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  return url.searchParams.get('sessionId') ?? undefined;
+}
