@@ -42,7 +42,11 @@ export class DeskTools {
     return { greeting: `Hello, ${name}` };
   }
 
-  @McpTool({ description: 'Deletes everything', annotations: { destructiveHint: true } })
+  @McpTool({
+    description: 'Deletes everything (in a scope)',
+    input: { type: 'object', properties: { scope: { type: 'string' } } },
+    annotations: { destructiveHint: true },
+  })
   purge(_args: object, ctx: McpToolContext) {
     this.purges.push(ctx.principal?.subject ?? 'anonymous');
     return 'purged';

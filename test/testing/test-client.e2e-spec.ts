@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
-import { LATEST_PROTOCOL_VERSION, McpWarden, McpWardenError } from '../../src/index.js';
+import { Test } from '@nestjs/testing';
+import { LATEST_PROTOCOL_VERSION, McpModule, McpWarden, McpWardenError } from '../../src/index.js';
 import { McpTestClient, McpTestClientError } from '../../src/testing/index.js';
-import { createDeskApp } from './desk-app.js';
+import { createDeskApp, deskPolicy, DeskTools } from './desk-app.js';
 
 const alice = { subject: 'alice', scopes: [] };
 
@@ -179,5 +180,18 @@ describe('McpTestClient: connections', () => {
     expect(declared.origin.transport).toBe('stdio');
     await declared.close();
     await asHttp.close();
+  });
+
+  it('connects to a TestingModule as well as to an app', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [McpModule.forRoot({ name: 'plain', version: '2.0.0', authorizer: deskPolicy() })],
+      providers: [DeskTools],
+    }).compile();
+    await moduleRef.init();
+    const client = await McpTestClient.connect(moduleRef, { principal: alice });
+    expect(client.initializeResult.serverInfo.name).toBe('plain');
+    expect((await client.callTool('now')).content).toEqual([{ type: 'text', text: 'noon' }]);
+    await client.close();
+    await moduleRef.close();
   });
 });

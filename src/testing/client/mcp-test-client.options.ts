@@ -36,7 +36,10 @@ export interface McpTestClientOptions {
    * you answer those requests with `onRequest()`.
    */
   capabilities?: ClientCapabilities;
-  /** Sent at `initialize`. Default: `LATEST_PROTOCOL_VERSION`. */
+  /**
+   * Sent at `initialize`. Default: `LATEST_PROTOCOL_VERSION`. The client
+   * speaks the handshake era; an unknown version is answered with the newest.
+   */
   protocolVersion?: string;
   /** Sent at `initialize`. Default: `{ name: 'mcp-warden-test-client', version: '1.0.0' }`. */
   clientInfo?: Implementation;

@@ -36,6 +36,7 @@ export class McpServerRequestResponder {
     private readonly sentRequest: (id: RequestId) => McpSentRequest | undefined,
   ) {}
 
+  /** Answers `method` with `handler` from now on (an approval still goes to the desk). */
   setHandler(method: string, handler: AnyHandler): void {
     this.handlers.set(method, handler);
   }
