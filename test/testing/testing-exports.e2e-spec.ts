@@ -4,7 +4,7 @@ describe('mcp-warden/testing exports', () => {
   it('exports the client, its error, the app helper and the internals, and nothing else', () => {
     expect(Object.keys(testing).sort()).toEqual([
       'LegacySseSessions',
-      'MCP_LIMITS',
+      'MCP_OPTIONS',
       'McpHttpSessions',
       'McpTestClient',
       'McpTestClientError',

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { MCP_MODULE_OPTIONS } from '../../mcp/mcp.module-definition.js';
-import type { McpModuleOptions } from '../../mcp/mcp-options.interface.js';
+import { MCP_OPTIONS } from '../../mcp/options/options.constants.js';
+import type { McpResolvedOptions } from '../../mcp/options/resolved-options.interface.js';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -68,7 +68,7 @@ export class McpTestClient extends McpTestConnection {
     options: McpTestClientOptions = {},
   ): Promise<McpTestClient> {
     const warden = app.get(McpWarden);
-    const declared = app.get<McpModuleOptions>(MCP_MODULE_OPTIONS).transport ?? 'unknown';
+    const declared = app.get<McpResolvedOptions>(MCP_OPTIONS).transport;
     // An in-process caller is the application itself, so it may say who is calling.
     const origin: McpMessageOrigin = Object.freeze({
       transport: options.transport ?? declared,
