@@ -1,4 +1,5 @@
 import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import { jsonRpcError } from '../../../protocol/jsonrpc.js';
 
 /**
  * An HTTP-level refusal. The transport answers it with `status` and a
@@ -16,6 +17,6 @@ export class McpHttpError extends Error {
   }
 
   toBody(): object {
-    return { jsonrpc: '2.0', id: null, error: { code: this.code, message: this.message } };
+    return jsonRpcError(null, this.code, this.message);
   }
 }

@@ -1,4 +1,5 @@
-import { All, Controller, Get, Post, Req, Res, type Type } from '@nestjs/common';
+import { All, Controller, Get, Post, Req, Res, UseFilters, type Type } from '@nestjs/common';
+import { McpHttpExceptionFilter } from '../errors/mcp-http-exception.filter.js';
 import { LegacySseEndpoint } from '../legacy/legacy-sse.endpoint.js';
 import { McpStreamableHttpEndpoint } from '../streamable/streamable-http.endpoint.js';
 import { markMcpRoute } from './mcp-route.marker.js';
@@ -20,6 +21,7 @@ export interface McpHttpControllers {
  */
 export function createMcpHttpControllers(): McpHttpControllers {
   @Controller()
+  @UseFilters(McpHttpExceptionFilter)
   class McpStreamableHttpController {
     constructor(private readonly endpoint: McpStreamableHttpEndpoint) {}
 
@@ -30,6 +32,7 @@ export function createMcpHttpControllers(): McpHttpControllers {
   }
 
   @Controller()
+  @UseFilters(McpHttpExceptionFilter)
   class McpLegacySseController {
     constructor(private readonly endpoint: LegacySseEndpoint) {}
 

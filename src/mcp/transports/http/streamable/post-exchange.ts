@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage, RequestId } from '../../../protocol/jsonrpc.js';
 import type { EventBuffer } from '../sse/event-buffer.js';
 import { SseStream, type SseStreamOptions } from '../sse/sse-stream.js';
+import { McpHttpError } from '../errors/mcp-http.error.js';
 import { sendJson } from '../send-json.js';
 
 /** A request id as a map key (1 and "1" are different ids). */
@@ -84,11 +85,7 @@ export class PostExchange {
     this.pending.clear();
     if (this.stream) this.stream.close();
     else if (this.live && !this.res!.headersSent) {
-      const body = {
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32600, message: 'Session terminated' },
-      };
+      const body = new McpHttpError(404, 'Session terminated').toBody();
       sendJson(this.res!, 404, body, this.headers);
     }
   }
