@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { filter, firstValueFrom, type Observable } from 'rxjs';
+import { filter, firstValueFrom } from 'rxjs';
 import { McpTool, type Authorizer, type McpAuditEvent, type McpToolContext } from '../src/index.js';
 import { createMcpApp, type McpTestApp } from './support/mcp-test-app.js';
+import { listen } from './support/outbound.js';
 
 const runs: string[] = [];
 
@@ -52,12 +53,9 @@ type Msg = Record<string, any>;
 
 /** Subscribes `connId`, initializes it with `capabilities`, and records what it receives. */
 async function connect(t: McpTestApp, connId: string, capabilities: object) {
-  const outbound: Observable<Msg> = t.server.subscribe(connId) as Observable<Msg>;
-  const received: Msg[] = [];
-  const subscription = outbound.subscribe((m) => received.push(m));
+  const { messages: received, subscription, next } = listen(t.server, connId);
   await t.initialize(connId, capabilities);
-  const next = (predicate: (m: Msg) => boolean) => firstValueFrom(outbound.pipe(filter(predicate)));
-  return { outbound, received, subscription, next };
+  return { received, subscription, next };
 }
 
 const isElicit = (m: Msg) => m.method === 'elicitation/create';

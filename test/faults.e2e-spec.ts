@@ -16,17 +16,17 @@ import {
   type McpToolContext,
 } from '../src/index.js';
 import { createHttpApp, initializeParams, type HttpTestApp } from './support/http-app.js';
+import { deferred } from './support/deferred.js';
 import { SseReader } from './support/http-sse.js';
 import { createMcpApp, type McpTestApp } from './support/mcp-test-app.js';
 import {
   INTERNAL_SECRET,
   ServerSockets,
-  deferred,
   leaksIn,
   recordUnhandledRejections,
   within,
 } from './support/reliability-support.js';
-import { StdioScript } from './support/reliability-stdio.js';
+import { StdioScript } from './support/stdio-child.js';
 
 /*
  * Faults: clients that vanish or read too slowly, tools and authorizers that

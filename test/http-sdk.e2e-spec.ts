@@ -24,6 +24,7 @@ import {
   type McpToolContext,
   type PromptMessage,
 } from '../src/index.js';
+import { deferred } from './support/deferred.js';
 import { createHttpApp, type HttpTestApp } from './support/http-app.js';
 import { HttpServiceChild } from './support/http-service.js';
 import { SseReader } from './support/http-sse.js';
@@ -39,13 +40,6 @@ jest.setTimeout(30_000);
 
 /** Tool runs, in order, so a test can tell whether a tool body executed. */
 const runs: string[] = [];
-
-/** A promise a test resolves by hand. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
-}
 
 /** What `steps` waits on after its progress, so the result cannot overtake the progress. */
 let stepsGate = deferred();

@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool, type Authorizer, type McpToolContext } from '../src/index.js';
+import { deferred } from './support/deferred.js';
 import { createMcpApp, type McpTestApp } from './support/mcp-test-app.js';
-
-/** A promise with its resolver, to hold a tool in flight without sleeping. */
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 let gate = deferred();
 const aborted: string[] = [];

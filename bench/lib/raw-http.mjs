@@ -3,6 +3,7 @@
 // SSE bodies can be streamed: `onMessage` sees each JSON-RPC message as its event arrives, which
 // the elicitation round trip needs (the answer must be sent while the call's stream is open).
 import net from 'node:net';
+import { SseParser, isMessage } from '../../test/support/sse-parser.mjs';
 
 export class RawHttpConnection {
   constructor(url) {
@@ -90,7 +91,7 @@ export class RawHttpConnection {
       current.response = { status: Number(lines[0].split(' ')[1]), headers, body: '' };
       this.buffer = this.buffer.subarray(headEnd + 4);
       const sse = (headers['content-type'] ?? '').startsWith('text/event-stream');
-      current.sse = sse && current.onMessage ? { pending: '' } : null;
+      current.sse = sse && current.onMessage ? new SseParser() : null;
       if (headers['content-length'] !== undefined) {
         current.framing = 'length';
         current.remaining = Number(headers['content-length']);
@@ -136,19 +137,8 @@ export class RawHttpConnection {
       current.response.body += bytes.toString('utf8');
       return;
     }
-    // SSE events end with a blank line; only their `data:` lines matter here.
-    const sse = current.sse;
-    sse.pending += bytes.toString('utf8');
-    let end;
-    while ((end = sse.pending.indexOf('\n\n')) !== -1) {
-      const event = sse.pending.slice(0, end);
-      sse.pending = sse.pending.slice(end + 2);
-      const data = event
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(line[5] === ' ' ? 6 : 5))
-        .join('\n');
-      if (data) current.onMessage(JSON.parse(data));
+    for (const event of current.sse.push(bytes.toString('utf8'))) {
+      if (isMessage(event)) current.onMessage(JSON.parse(event.data));
     }
   }
 
@@ -162,12 +152,9 @@ export class RawHttpConnection {
 /** The JSON-RPC message a response carries (the last `data:` line of an SSE body). */
 export function messageOf(response) {
   if ((response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-    // Scans from the end: the response is the stream's last message.
-    const body = response.body;
-    const at = body.lastIndexOf('data: {');
-    if (at === -1) return null;
-    const end = body.indexOf('\n', at);
-    return JSON.parse(body.slice(at + 6, end === -1 ? undefined : end));
+    // The response is the stream's last message; the body is complete, so end its last event.
+    const last = new SseParser().push(`${response.body}\n\n`).filter(isMessage).at(-1);
+    return last ? JSON.parse(last.data) : null;
   }
   return response.body ? JSON.parse(response.body) : null;
 }

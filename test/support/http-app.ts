@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { McpModule, type McpModuleOptions } from '../../src/index.js';
+import { bootOutcome } from './boot-outcome.js';
 import { SseReader } from './http-sse.js';
 
 /** The Accept value every Streamable HTTP POST of a conforming client carries. */
@@ -40,15 +41,7 @@ export async function httpBootOutcome(
   options: Partial<McpModuleOptions>,
   providers: Provider[] = [],
 ): Promise<Error | undefined> {
-  const app = await compile(options, providers);
-  try {
-    await app.init();
-    return undefined;
-  } catch (error) {
-    return error as Error;
-  } finally {
-    await app.close().catch(() => undefined);
-  }
+  return bootOutcome(await compile(options, providers));
 }
 
 /** The result of a request made with node:http (full control over Host and Accept). */

@@ -1,19 +1,10 @@
-/** One Server-Sent Event as it arrived: the fields the server wrote, `data` joined by newlines. */
-export interface SseEvent {
-  event?: string;
-  id?: string;
-  retry?: number;
-  data: string;
-}
+import { SseParser, isMessage, type SseEvent } from './sse-parser.mjs';
+
+export { isMessage, type SseEvent };
 
 /** How a stream ended: normally (the server finished the response) or with a transport error. */
 export interface SseEnd {
   error?: unknown;
-}
-
-/** A JSON-RPC message event: the default or `message` type, with data. */
-export function isMessage(event: SseEvent): boolean {
-  return (event.event === undefined || event.event === 'message') && event.data !== '';
 }
 
 type Waiter = {
@@ -24,10 +15,8 @@ type Waiter = {
 };
 
 /**
- * Reads an SSE response body and parses it per the HTML event-stream rules
- * (comments ignored, one leading space stripped, blank line dispatches).
- * Unlike EventSource it keeps events with empty data, so priming events are
- * visible. Waiters resolve as events arrive and reject if the stream ends
+ * Reads an SSE response body (parsed by the shared SseParser, which keeps
+ * empty-data priming events) and records its events. Waiters resolve as events arrive and reject if the stream ends
  * first: event-driven, no polling.
  */
 export class SseReader {
@@ -73,15 +62,16 @@ export class SseReader {
 
   private async pump(body: ReadableStream<Uint8Array>): Promise<SseEnd> {
     const decoder = new TextDecoder();
+    const parser = new SseParser();
     const reader = body.getReader();
-    let buffer = '';
     let end: SseEnd = {};
     try {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        buffer = this.parse(buffer);
+        for (const event of parser.push(decoder.decode(value, { stream: true }))) {
+          this.dispatch(event);
+        }
       }
     } catch (error) {
       end = { error };
@@ -91,37 +81,7 @@ export class SseReader {
     return end;
   }
 
-  /** Dispatches every complete event in `buffer`; returns the incomplete rest. */
-  private parse(buffer: string): string {
-    const normalized = buffer.replace(/\r\n?/g, '\n');
-    let start = 0;
-    for (;;) {
-      const blank = normalized.indexOf('\n\n', start);
-      if (blank === -1) break;
-      this.dispatch(normalized.slice(start, blank));
-      start = blank + 2;
-    }
-    return normalized.slice(start);
-  }
-
-  private dispatch(block: string): void {
-    const event: SseEvent = { data: '' };
-    const data: string[] = [];
-    let fields = 0;
-    for (const line of block.split('\n')) {
-      if (line === '' || line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const name = colon === -1 ? line : line.slice(0, colon);
-      let value = colon === -1 ? '' : line.slice(colon + 1);
-      if (value.startsWith(' ')) value = value.slice(1);
-      fields++;
-      if (name === 'data') data.push(value);
-      else if (name === 'event') event.event = value;
-      else if (name === 'id') event.id = value;
-      else if (name === 'retry') event.retry = Number(value);
-    }
-    if (fields === 0) return; // a comment-only block (keep-alive)
-    event.data = data.join('\n');
+  private dispatch(event: SseEvent): void {
     const index = this.events.push(event) - 1;
     this.waiters = this.waiters.filter((waiter) => {
       if (index < waiter.from || !waiter.test(event)) return true;

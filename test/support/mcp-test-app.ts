@@ -1,6 +1,7 @@
 import { Test } from '@nestjs/testing';
 import type { INestApplicationContext, Provider } from '@nestjs/common';
 import { McpModule, McpServer, type McpModuleOptions } from '../../src/index.js';
+import { bootOutcome } from './boot-outcome.js';
 
 /** An initialized app context serving `providers` through McpModule, plus helpers to talk to it. */
 export async function createMcpApp(
@@ -25,15 +26,7 @@ export async function bootFailure(
   options: Partial<McpModuleOptions>,
   providers: Provider[],
 ): Promise<Error> {
-  const app = await buildApp(options, providers);
-  let failure: Error | undefined;
-  try {
-    await app.init();
-  } catch (error) {
-    failure = error as Error;
-  } finally {
-    await app.close().catch(() => undefined);
-  }
+  const failure = await bootOutcome(await buildApp(options, providers));
   if (!failure) throw new Error('app.init() resolved but was expected to reject');
   return failure;
 }

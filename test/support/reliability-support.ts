@@ -2,6 +2,9 @@ import { connect, type Socket } from 'node:net';
 import type { Server } from 'node:http';
 import { request as httpRequest } from 'node:http';
 
+// Kept here too: the reliability suites import it from this module.
+export { deferred, type Deferred } from './deferred.js';
+
 /*
  * Shared by the reliability suites (fuzz, faults, security, soak): the error
  * codes the server may use, the leak check, a deferred, a recorder of
@@ -28,23 +31,6 @@ export function leaksIn(output: string, input = ''): string[] {
   return [...LEAK_MARKERS, INTERNAL_SECRET].filter(
     (marker) => output.includes(marker) && !input.includes(marker),
   );
-}
-
-export interface Deferred<T> {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-  reject: (error: unknown) => void;
-}
-
-/** A promise with its settlers, so a test can hold work open without sleeping. */
-export function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
 }
 
 /**

@@ -85,10 +85,11 @@ export class StreamText {
 type Message = Record<string, any>;
 
 /**
- * The notes service spawned over raw pipes. Every stdout line is kept as
- * received; messages are parsed as they arrive and handed to waiters.
+ * A stdio MCP server script spawned over raw pipes. Every stdout line is kept
+ * as received; messages are parsed as they arrive and handed to waiters
+ * (event-driven, no polling).
  */
-export class StdioChild {
+export class StdioScript {
   readonly process: ChildProcessWithoutNullStreams;
   readonly stderr: StreamText;
   /** Every stdout line, raw, in arrival order. */
@@ -103,9 +104,9 @@ export class StdioChild {
     resolve: (m: Message) => void;
   }[] = [];
 
-  constructor(dataDir: string) {
-    this.process = spawn(process.execPath, [MAIN_STDIO], {
-      env: { ...process.env, DATA_DIR: dataDir, NODE_OPTIONS: '' },
+  constructor(script: string, env: Record<string, string> = {}) {
+    this.process = spawn(process.execPath, [script], {
+      env: { ...process.env, NODE_OPTIONS: '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolveExit) =>
@@ -133,6 +134,11 @@ export class StdioChild {
     });
   }
 
+  /** Every stdout line parsed (a line that is not JSON fails the parse, on purpose). */
+  messages(): Message[] {
+    return this.lines.map((line) => JSON.parse(line) as Message);
+  }
+
   /** Writes raw bytes (or text) to the child's stdin. */
   write(data: string | Buffer): void {
     this.process.stdin.write(data);
@@ -153,9 +159,9 @@ export class StdioChild {
     return response;
   }
 
-  /** Sends `initialize` and `notifications/initialized`; resolves to the initialize result. */
-  async initialize(): Promise<Message> {
-    const response = await this.request('initialize', INITIALIZE_PARAMS);
+  /** Sends `initialize` and `notifications/initialized`; resolves to the initialize response. */
+  async initialize(capabilities: object = {}): Promise<Message> {
+    const response = await this.request('initialize', { ...INITIALIZE_PARAMS, capabilities });
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return response;
   }
@@ -195,5 +201,12 @@ export class StdioChild {
   async dispose(): Promise<void> {
     if (this.running) this.process.kill('SIGKILL');
     await this.exited;
+  }
+}
+
+/** The notes service (the built stdio entry point) spawned over raw pipes on `dataDir`. */
+export class StdioChild extends StdioScript {
+  constructor(dataDir: string) {
+    super(MAIN_STDIO, { DATA_DIR: dataDir });
   }
 }

@@ -67,8 +67,14 @@ export class McpHttpSessions implements OnModuleDestroy {
     return total;
   }
 
-  private sweep(): void {
-    const cutoff = Date.now() - this.options.sessionIdleMs;
+  /**
+   * Ends every session idle for longer than `sessionIdleMs` at `now` (one with
+   * an open stream is never idle). The interval timer calls it; it is public so
+   * a test can drive expiry with a chosen clock instead of waiting on the real one.
+   * @internal
+   */
+  sweep(now: number = Date.now()): void {
+    const cutoff = now - this.options.sessionIdleMs;
     for (const [id, session] of this.sessions) {
       if (session.lastSeen < cutoff && !session.streaming) this.delete(id);
     }

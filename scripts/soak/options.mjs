@@ -1,0 +1,57 @@
+// @ts-check
+import process from 'node:process';
+
+/** A call with no answer after this long is lost. */
+export const CALL_TIMEOUT_MS = 15_000;
+/** How long a notification may take to arrive after the call that caused it was answered. */
+export const NOTIFY_TIMEOUT_MS = 5_000;
+/** After the run, heap may exceed the baseline by this much (it is measured after a full GC). */
+export const HEAP_SLACK_BYTES = 16 * 1024 * 1024;
+/** RSS may exceed the baseline by 50 % plus this (the allocator keeps pages it has touched). */
+export const RSS_SLACK_BYTES = 48 * 1024 * 1024;
+
+/**
+ * @typedef {object} SoakOptions
+ * @property {boolean} short
+ * @property {boolean} json
+ * @property {number} durationMs
+ * @property {number} sessions
+ * @property {number} stdio
+ * @property {number} maxCalls
+ * @property {number} elicitationTimeoutMs
+ */
+
+/**
+ * The run's options: flags first, then the SOAK_* environment, then the mode's defaults.
+ * @param {string[]} argv
+ * @returns {SoakOptions}
+ */
+export function parseArgs(argv) {
+  const short = argv.includes('--short');
+  /**
+   * @param {string} flag
+   * @param {string} env
+   * @param {number} fallback
+   */
+  const value = (flag, env, fallback, min = 1) => {
+    const at = argv.indexOf(flag);
+    const raw = at === -1 ? process.env[env] : argv[at + 1];
+    const number = Number(raw);
+    return raw !== undefined && Number.isInteger(number) && number >= min ? number : fallback;
+  };
+  return {
+    short,
+    json: argv.includes('--json'),
+    durationMs: value('--duration-ms', 'SOAK_DURATION_MS', short ? 10_000 : 60_000),
+    sessions: value('--sessions', 'SOAK_SESSIONS', short ? 8 : 50, 0),
+    stdio: value('--stdio', 'SOAK_STDIO', short ? 1 : 2, 0),
+    maxCalls: value('--max-calls', 'SOAK_MAX_CALLS', short ? 20_000 : 500_000),
+    // Long enough that an approval sent at once is never beaten by the timeout on a loaded
+    // machine; the "ignore" elicitations wait it out.
+    elicitationTimeoutMs: value(
+      '--elicitation-timeout-ms',
+      'SOAK_ELICITATION_TIMEOUT_MS',
+      short ? 1_000 : 2_500,
+    ),
+  };
+}

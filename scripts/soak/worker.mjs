@@ -1,0 +1,28 @@
+// @ts-check
+import { randomOperation } from './client.mjs';
+import { figures } from './figures.mjs';
+
+/**
+ * Runs sessions one after another until the deadline: each opens, operates, closes.
+ * @param {() => import('./http-client.mjs').HttpClient | import('./stdio-client.mjs').StdioClient} makeClient
+ * @param {number} deadline epoch ms
+ * @param {Map<string, string>} seenConnIds
+ * @param {() => number} opsPerSession
+ */
+export async function worker(makeClient, deadline, seenConnIds, opsPerSession) {
+  while (Date.now() < deadline) {
+    const client = makeClient();
+    await client.open();
+    const ops = opsPerSession();
+    for (let done = 0; done < ops && Date.now() < deadline;) {
+      // One to three operations in flight at once on this session.
+      const batch = Math.min(ops - done, 1 + Math.floor(Math.random() * 3));
+      await Promise.all(
+        Array.from({ length: batch }, () => client.operate(randomOperation(), seenConnIds)),
+      );
+      done += batch;
+    }
+    await client.close();
+    if (figures.calls >= client.maxCalls) break;
+  }
+}

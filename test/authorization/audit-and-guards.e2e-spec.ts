@@ -1,0 +1,88 @@
+import { type Authorizer, type McpAuditEvent } from '../../src/index.js';
+import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
+import {
+  denial,
+  NoteTools,
+  ReadFixtures,
+  guardLog,
+  guardSetting,
+  interceptorLog,
+  EnhancedTools,
+} from './authorization-app.js';
+
+describe('authorization', () => {
+  let t: McpTestApp | undefined;
+
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  describe('audit', () => {
+    it('emits one event per seam decision with time, connId, transport, seam, name, decision, detail', async () => {
+      const authorizer: Authorizer = (name) => {
+        if (name === 'archive_note') return { kind: 'deny', reason: 'read-only' };
+        if (name === 'explode') return { kind: 'ask', prompt: 'Really explode?' };
+        return { kind: 'allow' };
+      };
+      const readAuthorizer: Authorizer = (method) =>
+        method === 'prompts/list' ? { kind: 'deny', reason: 'no prompts' } : { kind: 'allow' };
+      t = await createMcpApp({ authorizer, readAuthorizer, transport: 'stdio' }, [
+        NoteTools,
+        ReadFixtures,
+      ]);
+      const events: McpAuditEvent[] = [];
+      const subscription = t.server.audit$.subscribe((event) => events.push(event));
+
+      await t.callTool('read_note', { id: 'n1' }, 'aud');
+      await t.callTool('archive_note', { id: 'n1' }, 'aud');
+      await t.callTool('explode', {}, 'aud');
+      await t.request('resources/read', { uri: 'notes://index' }, 'aud');
+      await t.request('prompts/list', {}, 'aud');
+      subscription.unsubscribe();
+
+      const base = { connId: 'aud', transport: 'stdio', time: expect.any(String) };
+      expect(events).toEqual([
+        { ...base, seam: 'tool', name: 'read_note', decision: 'allow' },
+        { ...base, seam: 'tool', name: 'archive_note', decision: 'deny', detail: 'read-only' },
+        { ...base, seam: 'tool', name: 'explode', decision: 'ask', detail: 'Really explode?' },
+        { ...base, seam: 'read', name: 'resources/read', decision: 'allow' },
+        { ...base, seam: 'read', name: 'prompts/list', decision: 'deny', detail: 'no prompts' },
+      ]);
+      for (const event of events) {
+        expect(Number.isNaN(Date.parse(event.time))).toBe(false);
+      }
+    });
+  });
+
+  describe("users' own guards and interceptors", () => {
+    beforeEach(() => {
+      guardLog.length = 0;
+      interceptorLog.length = 0;
+      guardSetting.allows = true;
+    });
+
+    it("runs a @UseGuards guard on an @McpTool method with context type 'mcp'", async () => {
+      t = await createMcpApp({}, [EnhancedTools]);
+      expect(await t.callTool('guarded', {})).toEqual({
+        content: [{ type: 'text', text: 'guarded ran' }],
+      });
+      expect(guardLog).toEqual(['guard:mcp', 'handler']);
+    });
+
+    it("answers with the deny shape (detail 'forbidden') when the user's guard returns false", async () => {
+      guardSetting.allows = false;
+      t = await createMcpApp({}, [EnhancedTools]);
+      expect(await t.callTool('guarded', {})).toEqual(denial('guarded', 'deny', 'forbidden'));
+      expect(guardLog).toEqual(['guard:mcp']);
+    });
+
+    it('wraps the call with a @UseInterceptors interceptor', async () => {
+      t = await createMcpApp({}, [EnhancedTools]);
+      expect(await t.callTool('intercepted', {})).toEqual({
+        content: [{ type: 'text', text: 'wrapped(inner)' }],
+      });
+      expect(interceptorLog).toEqual(['before:mcp', 'handler', 'after']);
+    });
+  });
+});

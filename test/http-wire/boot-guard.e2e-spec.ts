@@ -1,0 +1,49 @@
+import { Authorizers } from '../../src/index.js';
+import { httpBootOutcome } from '../support/http-app.js';
+
+describe('the network boot guard', () => {
+  it('refuses to boot with neither seam configured, naming both', async () => {
+    const error = await httpBootOutcome({ requireAuthorization: true });
+    expect(error?.message).toContain('refuses to boot');
+    expect(error?.message).toContain('tool authorizer');
+    expect(error?.message).toContain('read authorizer');
+  });
+
+  it("refuses to boot when the tool authorizer's source is 'default', naming the tool seam", async () => {
+    const error = await httpBootOutcome({
+      requireAuthorization: true,
+      authorizer: Authorizers.denyAll(),
+      authorizerSource: 'default',
+      readAuthorizer: Authorizers.allowAll(),
+    });
+    expect(error?.message).toContain('refuses to boot');
+    expect(error?.message).toContain('tool authorizer');
+    expect(error?.message).not.toContain('read authorizer');
+  });
+
+  it('refuses to boot without a read authorizer, naming the read seam', async () => {
+    const error = await httpBootOutcome({
+      requireAuthorization: true,
+      authorizer: Authorizers.allowAll(),
+      authorizerSource: 'configured',
+    });
+    expect(error?.message).toContain('refuses to boot');
+    expect(error?.message).toContain('read authorizer');
+    expect(error?.message).not.toContain('tool authorizer');
+  });
+
+  it('boots with both seams configured', async () => {
+    expect(
+      await httpBootOutcome({
+        requireAuthorization: true,
+        authorizer: Authorizers.allowAll(),
+        authorizerSource: 'configured',
+        readAuthorizer: Authorizers.allowAll(),
+      }),
+    ).toBeUndefined();
+  });
+
+  it('boots with no seams when requireAuthorization is false', async () => {
+    expect(await httpBootOutcome({ requireAuthorization: false })).toBeUndefined();
+  });
+});
