@@ -16,6 +16,9 @@ export interface DtoContract {
   readonly shape: DtoShape;
 }
 
+/** A DTO class (class-validator keys its metadata by the constructor). */
+type DtoClass = abstract new (...args: never[]) => object;
+
 type Shape = { required: string[]; nested: Map<string, { shape: Shape; each: boolean }> };
 
 const CONVERSION = {
@@ -34,12 +37,12 @@ const CONVERSION = {
  * and its properties would never be validated.
  */
 export function createDtoContract(dto: Type<object>): DtoContract {
-  const schemas = new Map<Function, JsonSchemaObject>();
-  const shapes = new Map<Function, Shape>();
-  const byName = new Map<string, Function>();
-  const referenced = new Set<Function>();
+  const schemas = new Map<DtoClass, JsonSchemaObject>();
+  const shapes = new Map<DtoClass, Shape>();
+  const byName = new Map<string, DtoClass>();
+  const referenced = new Set<DtoClass>();
 
-  const visit = (target: Function): Shape => {
+  const visit = (target: DtoClass): Shape => {
     const known = shapes.get(target);
     if (known) return known;
     const namesake = byName.get(target.name);
@@ -65,7 +68,7 @@ export function createDtoContract(dto: Type<object>): DtoContract {
   return { schema, shape };
 }
 
-function namedDefs(defs: [Function, JsonSchemaObject][]): Record<string, JsonSchemaObject> {
+function namedDefs(defs: [DtoClass, JsonSchemaObject][]): Record<string, JsonSchemaObject> {
   return Object.fromEntries(defs.map(([target, schema]) => [target.name, schema]));
 }
 
@@ -73,19 +76,19 @@ function requiredOf(schema: JsonSchemaObject): string[] {
   return Array.isArray(schema.required) ? (schema.required as string[]) : [];
 }
 
-function nestedProperties(target: Function) {
+function nestedProperties(target: DtoClass) {
   return getMetadataStorage()
     .getTargetValidationMetadatas(target, '', true, false)
     .filter((meta) => meta.type === ValidationTypes.NESTED_VALIDATION);
 }
 
-function nestedClass(target: Function, property: string): Function {
+function nestedClass(target: DtoClass, property: string): DtoClass {
   const child: unknown = defaultMetadataStorage.findTypeMetadata(target, property)?.typeFunction();
-  if (typeof child !== 'function' || child === Object || child === Array) {
+  if (typeof child !== 'function' || child === Object || child === Array || !child.prototype) {
     throw new Error(
       `${target.name}.${property} is @ValidateNested() but has no @Type(() => SomeDto) ` +
         '(class-transformer), so its properties would not be validated',
     );
   }
-  return child;
+  return child as DtoClass;
 }

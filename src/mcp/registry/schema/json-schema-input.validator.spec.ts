@@ -1,3 +1,4 @@
+import type { JsonSchemaObject } from '../../protocol/mcp-types.js';
 import { compileJsonSchema } from './json-schema.compiler.js';
 import { JsonSchemaInputValidator } from './json-schema-input.validator.js';
 
@@ -19,7 +20,7 @@ const ORDER = {
   additionalProperties: false,
 };
 
-const message = (schema: object, args: Record<string, unknown>) => {
+const message = (schema: JsonSchemaObject, args: Record<string, unknown>) => {
   const result = new JsonSchemaInputValidator(schema).validate(args);
   return result.ok ? undefined : result.message;
 };
@@ -84,8 +85,16 @@ describe('JsonSchemaInputValidator', () => {
   });
 
   it('keeps $id, and two schemas sharing one do not collide', () => {
-    const a = { $id: 'https://example.com/same.json', type: 'object', properties: { v: { type: 'string' } } };
-    const b = { $id: 'https://example.com/same.json', type: 'object', properties: { v: { type: 'number' } } };
+    const a = {
+      $id: 'https://example.com/same.json',
+      type: 'object',
+      properties: { v: { type: 'string' } },
+    };
+    const b = {
+      $id: 'https://example.com/same.json',
+      type: 'object',
+      properties: { v: { type: 'number' } },
+    };
     expect(message(a, { v: 's' })).toBeUndefined();
     expect(message(b, { v: 1 })).toBeUndefined();
     expect(new JsonSchemaInputValidator(a).schema).toBe(a);
