@@ -6,12 +6,6 @@ import {
 import { resolveCompleter, resolveCompleters } from './completer.resolver.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpRegistry } from './mcp-registry.service.js';
-import {
-  createPromptEntry,
-  createResourceEntry,
-  createResourceTemplateEntry,
-  createToolEntry,
-} from './registry-entry.factory.js';
 
 /**
  * Finds `@McpTool` / `@McpResource` / `@McpResourceTemplate` / `@McpPrompt`
@@ -49,27 +43,20 @@ export class McpExplorer implements OnModuleInit {
     }
     const handler = this.scanner.wrap(found);
     if (tool) {
-      const { name = method, input, output, completions, ...rest } = tool;
+      const { name = method, inputSchema, completions, ...rest } = tool;
       const resolved = resolveCompleters(completions, instance, source);
-      const def = {
-        ...rest,
-        name,
-        inputSchema: input!,
-        outputSchema: output,
-        handler,
-        completions: resolved,
-      };
-      if (input === undefined) delete (def as Partial<typeof def>).inputSchema;
-      this.registry.addTool(createToolEntry(def, source));
+      const def = { ...rest, name, inputSchema: inputSchema!, handler, completions: resolved };
+      if (inputSchema === undefined) delete (def as Partial<typeof def>).inputSchema;
+      this.registry.registerTool(def, source);
     }
     if (resource) {
       const def = { ...resource, name: resource.name ?? method, handler };
-      this.registry.addResource(createResourceEntry(def, source));
+      this.registry.registerResource(def, source);
     }
     if (template) {
-      const complete = resolveCompleters(template.complete, instance, source);
-      const def = { ...template, name: template.name ?? method, handler, complete };
-      this.registry.addResourceTemplate(createResourceTemplateEntry(def, source));
+      const completions = resolveCompleters(template.completions, instance, source);
+      const def = { ...template, name: template.name ?? method, handler, completions };
+      this.registry.registerResourceTemplate(def, source);
     }
     if (prompt) {
       const args = prompt.arguments?.map((arg) => ({
@@ -77,7 +64,7 @@ export class McpExplorer implements OnModuleInit {
         complete: resolveCompleter(arg.complete, instance, source),
       }));
       const def = { ...prompt, name: prompt.name ?? method, handler, arguments: args };
-      this.registry.addPrompt(createPromptEntry(def, source));
+      this.registry.registerPrompt(def, source);
     }
   }
 }

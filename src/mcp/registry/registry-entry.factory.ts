@@ -29,7 +29,11 @@ const lift =
   async (...args: A): Promise<unknown> =>
     fn(...args);
 
-/** Validates a tool definition and compiles its schemas; throws `McpDefinitionError`. */
+/**
+ * Validates a tool definition and compiles its schemas, once each; throws
+ * `McpDefinitionError`. The compiled checks belong to the entry alone (no
+ * shared cache holds them), so dropping the entry frees them.
+ */
 export function createToolEntry(def: McpToolDefinition, source: string): McpToolEntry {
   const fail = (problem: string) => new McpDefinitionError('tool', source, problem);
   if (typeof def.name !== 'string' || !NAME.test(def.name)) {
@@ -42,7 +46,12 @@ export function createToolEntry(def: McpToolDefinition, source: string): McpTool
   let output;
   if (def.outputSchema !== undefined) {
     if (!isObjectSchema(def.outputSchema)) throw fail('outputSchema must have type "object"');
-    output = compileOrFail(def.outputSchema, 'structuredContent', fail);
+    const schema = def.outputSchema;
+    output = orFail(
+      () => compileJsonSchema(schema, 'structuredContent'),
+      'invalid JSON Schema',
+      fail,
+    );
   }
   const inputSchema = input.schema as Tool['inputSchema'];
   const tool: Tool = { name: def.name, description: def.description, inputSchema };
@@ -68,21 +77,18 @@ function createInputValidator(
   if (input === undefined) {
     return new JsonSchemaInputValidator({ type: 'object', additionalProperties: false });
   }
-  if (typeof input === 'function') return new DtoInputValidator(input);
+  if (typeof input === 'function') {
+    return orFail(() => new DtoInputValidator(input), 'invalid input DTO', fail);
+  }
   if (!isObjectSchema(input)) throw fail('input schema must be a JSON Schema with type "object"');
-  compileOrFail(input, 'arguments', fail);
-  return new JsonSchemaInputValidator(input);
+  return orFail(() => new JsonSchemaInputValidator(input), 'invalid JSON Schema', fail);
 }
 
-function compileOrFail(
-  schema: Record<string, unknown>,
-  dataVar: string,
-  fail: (problem: string) => Error,
-) {
+function orFail<T>(build: () => T, what: string, fail: (problem: string) => Error): T {
   try {
-    return compileJsonSchema(schema, dataVar);
+    return build();
   } catch (error) {
-    throw fail(`invalid JSON Schema: ${(error as Error).message}`);
+    throw fail(`${what}: ${(error as Error).message}`);
   }
 }
 
@@ -123,13 +129,17 @@ export function createResourceTemplateEntry(
   } catch (error) {
     throw fail(`uriTemplate ${def.uriTemplate}: ${(error as Error).message}`);
   }
-  for (const variable of Object.keys(def.complete ?? {})) {
+  if (def.completions && def.complete && def.completions !== def.complete) {
+    throw fail('set completions or its deprecated alias complete, not both');
+  }
+  const completions = { ...(def.completions ?? def.complete) };
+  for (const variable of Object.keys(completions)) {
     if (!matcher.variables.includes(variable))
       throw fail(`completer for unknown variable ${variable}`);
   }
   const template: ResourceTemplate = { uriTemplate: def.uriTemplate, name: def.name };
   copyOptional(template, def, ['title', 'description', 'mimeType']);
-  return { template, matcher, completions: { ...def.complete }, invoke: lift(def.handler), source };
+  return { template, matcher, completions, invoke: lift(def.handler), source };
 }
 
 /** Validates a prompt definition. */

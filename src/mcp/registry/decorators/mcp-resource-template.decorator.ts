@@ -7,7 +7,7 @@ import type { McpResourceTemplateOptions } from '../interfaces/resource.interfac
  * `(uri, variables, ctx)` with the variables the URI matched.
  *
  * @example
- * @McpResourceTemplate({ uriTemplate: 'notes://{id}', complete: { id: (v) => ids(v) } })
+ * @McpResourceTemplate({ uriTemplate: 'notes://{id}', completions: { id: (v) => ids(v) } })
  * note(uri: string, { id }: Record<string, string>) { ... }
  */
 export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator =>

@@ -8,7 +8,7 @@ import type { McpToolOptions } from '../interfaces/tool.interface.js';
  * with `@UseGuards()` / `@UseInterceptors()` run on every call.
  *
  * @example
- * @McpTool({ description: 'Find notes by text', input: SearchNotesDto })
+ * @McpTool({ description: 'Find notes by text', inputSchema: SearchNotesDto })
  * search(args: SearchNotesDto, ctx: McpToolContext) { ... }
  */
 export const McpTool = (options: McpToolOptions): MethodDecorator =>

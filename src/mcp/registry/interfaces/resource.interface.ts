@@ -32,9 +32,14 @@ export interface McpResourceTemplateOptions {
   title?: string;
   description?: string;
   mimeType?: string;
-  /** Completers for the template's variables. */
+  /** Completers for the template's variables, served by `completion/complete`. */
+  completions?: Record<string, McpCompleterRef>;
+  /** @deprecated Use `completions` (the name tools use); kept for one release. */
   complete?: Record<string, McpCompleterRef>;
 }
+
+/** `@McpResourceTemplate()` options as stored: the deprecated alias resolved. */
+export type McpResourceTemplateMetadata = Omit<McpResourceTemplateOptions, 'complete'>;
 
 /** A static resource registered at runtime. */
 export interface McpResourceDefinition extends McpResourceOptions {
@@ -45,9 +50,12 @@ export interface McpResourceDefinition extends McpResourceOptions {
 /** A resource template registered at runtime. */
 export interface McpResourceTemplateDefinition extends Omit<
   McpResourceTemplateOptions,
-  'complete'
+  'complete' | 'completions'
 > {
   name: string;
+  /** Completers for the template's variables. */
+  completions?: Record<string, McpCompleter>;
+  /** @deprecated Use `completions`; kept for one release. */
   complete?: Record<string, McpCompleter>;
   handler: McpResourceHandler;
 }

@@ -23,8 +23,13 @@ export interface McpToolOptions {
   title?: string;
   /** Required: what the tool does, for the model. */
   description: string;
-  input?: McpToolInput;
+  /** The arguments' contract: a DTO class or a JSON Schema (type object). */
+  inputSchema?: McpToolInput;
   /** JSON Schema (type object) the tool's `structuredContent` must match. */
+  outputSchema?: JsonSchemaObject;
+  /** @deprecated Use `inputSchema`, as `registerTool()` does; kept for one release. */
+  input?: McpToolInput;
+  /** @deprecated Use `outputSchema`, as `registerTool()` does; kept for one release. */
   output?: JsonSchemaObject;
   annotations?: ToolAnnotations;
   /** Marks the tool sensitive even without `destructiveHint`. */
@@ -33,17 +38,19 @@ export interface McpToolOptions {
   completions?: Record<string, McpCompleterRef>;
 }
 
+/** `@McpTool()` options as stored: the deprecated aliases resolved to their new names. */
+export type McpToolMetadata = Omit<McpToolOptions, 'input' | 'output'>;
+
 /** A tool handler: validated arguments in, a result out. */
 export type McpToolHandler = (args: never, ctx: McpToolContext) => unknown;
 
 /** A tool registered at runtime through `McpRegistry.registerTool()`. */
 export interface McpToolDefinition extends Omit<
   McpToolOptions,
-  'name' | 'input' | 'output' | 'completions'
+  'name' | 'input' | 'output' | 'inputSchema' | 'completions'
 > {
   name: string;
   completions?: Record<string, McpCompleter>;
   inputSchema: McpToolInput;
-  outputSchema?: JsonSchemaObject;
   handler: (args: Record<string, unknown>, ctx: McpToolContext) => unknown;
 }

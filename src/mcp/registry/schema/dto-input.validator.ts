@@ -1,35 +1,93 @@
 import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
-import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { JsonSchemaObject } from '../../protocol/mcp-types.js';
+import { createDtoContract, type DtoShape } from './dto-schema.factory.js';
 import type { InputValidation, InputValidator } from './input-validator.js';
+import { joinProblems, unknownPropertyProblem } from './validation-message.js';
+
+const OPTIONS = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  validationError: { target: false, value: false },
+} as const;
 
 /**
  * Validates arguments with a class-validator DTO. The listed JSON Schema is
  * derived from the same decorators, so the two cannot drift apart; unknown
- * properties are refused, matching `additionalProperties: false`.
+ * properties are refused, matching `additionalProperties: false`. A property
+ * without `@IsOptional()` that is absent is reported as `<path> is required`,
+ * once, instead of every rule it would fail.
  */
 export class DtoInputValidator implements InputValidator {
   readonly schema: JsonSchemaObject;
+  private readonly shape: DtoShape;
 
   constructor(private readonly dto: Type<object>) {
-    const derived = targetConstructorToSchema(dto) as JsonSchemaObject;
-    this.schema = { type: 'object', properties: {}, ...derived, additionalProperties: false };
+    ({ schema: this.schema, shape: this.shape } = createDtoContract(dto));
   }
 
   async validate(args: Record<string, unknown>): Promise<InputValidation> {
+    const missing = missingProperties(this.shape, args, []);
     const instance = plainToInstance(this.dto, args);
-    const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true });
-    if (errors.length === 0) return { ok: true, value: instance };
-    return { ok: false, message: describe(errors).join('; ') };
+    const errors = await validate(instance, OPTIONS);
+    if (errors.length === 0 && missing.length === 0) return { ok: true, value: instance };
+    const absent = new Set(missing);
+    const others = describe(errors, []).filter(({ path }) => !absent.has(path));
+    return {
+      ok: false,
+      message: joinProblems(
+        missing,
+        others.map(({ text }) => text),
+      ),
+    };
   }
 }
 
-function describe(errors: ValidationError[], path = ''): string[] {
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The dotted paths of required properties that are absent, nested DTOs included. */
+function missingProperties(shape: DtoShape, value: unknown, at: string[]): string[] {
+  if (!isObject(value)) return [];
+  const missing = shape.required
+    .filter((property) => value[property] === undefined)
+    .map((property) => [...at, property].join('.'));
+  for (const [property, { shape: child, each }] of shape.nested) {
+    const nested = value[property];
+    if (each && Array.isArray(nested)) {
+      nested.forEach((item, index) => {
+        missing.push(...missingProperties(child, item, [...at, property, String(index)]));
+      });
+    } else if (!each) {
+      missing.push(...missingProperties(child, nested, [...at, property]));
+    }
+  }
+  return missing;
+}
+
+/*
+ * One problem per property: class-validator lists a property's failed rules
+ * bottom-up, so the last is the decorator written first (usually the type
+ * check: "must be a string" says more than a length rule it also breaks).
+ */
+function describe(errors: ValidationError[], at: string[]): { path: string; text: string }[] {
   return errors.flatMap((error) => {
-    const at = path ? `${path}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((text) => `${at}: ${text}`);
-    return [...own, ...describe(error.children ?? [], at)];
+    const segments = [...at, error.property];
+    const path = segments.join('.');
+    const rules = Object.entries(error.constraints ?? {});
+    const own = rules.length === 0 ? [] : [{ path, text: phrase(error, rules, path) }];
+    return [...own, ...describe(error.children ?? [], segments)];
   });
+}
+
+function phrase(error: ValidationError, rules: [string, string][], path: string): string {
+  const [rule, message] = rules[rules.length - 1];
+  if (rule === 'whitelistValidation') return unknownPropertyProblem(path);
+  // Default messages name the bare property ("name must be…", "each value in tags…").
+  if (message.startsWith(`${error.property} `)) return path + message.slice(error.property.length);
+  const inner = ` ${error.property} `;
+  return message.includes(inner)
+    ? message.replace(inner, () => ` ${path} `)
+    : `${path}: ${message}`;
 }

@@ -1,35 +1,59 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { JsonSchemaObject } from '../../protocol/mcp-types.js';
+import { describeJsonSchemaErrors } from './json-schema.errors.js';
 
 /** Returns a message describing why `value` does not match, or undefined when it does. */
 export type JsonSchemaCheck = (value: unknown) => string | undefined;
 
-/*
- * One validator instance per dialect, shared by every tool: schemas are
- * compiled once at registration, never per call. 2020-12 is the default
- * dialect (the MCP spec's); a schema that names draft-07 gets draft-07.
- * No `loadSchema` is configured, so a `$ref` to the network is never fetched.
- */
-const options = { strict: false, allErrors: false, validateSchema: true } as const;
-const ajv2020 = addFormats.default(new Ajv2020(options));
-const ajvDraft07 = addFormats.default(new Ajv(options));
+type Dialect = { create: (options: Options) => Ajv; meta: Ajv };
 
-function instanceFor(schema: JsonSchemaObject): Ajv {
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  return /draft-0[4-7]/.test(dialect) ? ajvDraft07 : ajv2020;
+/*
+ * An Ajv instance never forgets what it compiled: its cache and its code scope
+ * grow with every schema, even after `removeSchema`. So each definition gets
+ * its own small instance (no meta-schemas, nothing shared), owned by the
+ * returned check and collected with it when the tool is unregistered. The
+ * only shared instances validate schemas against their meta-schema, which
+ * they compile once and which holds nothing of the schemas they check.
+ * 2020-12 is the default dialect (the MCP spec's); a schema naming draft-04..07
+ * gets draft-07. No `loadSchema` is set, so a `$ref` is never fetched.
+ */
+const shared = { strict: false } as const;
+const perDefinition = {
+  ...shared,
+  allErrors: true, // every `required` failure is reported, not just the first one
+  meta: false,
+  validateSchema: false,
+  addUsedSchema: false,
+} as const;
+
+const withFormats = (ajv: Ajv): Ajv => addFormats.default(ajv);
+const draft2020: Dialect = {
+  create: (options) => withFormats(new Ajv2020(options)),
+  meta: withFormats(new Ajv2020(shared)),
+};
+const draft07: Dialect = {
+  create: (options) => withFormats(new Ajv(options)),
+  meta: withFormats(new Ajv(shared)),
+};
+
+function dialectOf(schema: JsonSchemaObject): Dialect {
+  const named = typeof schema.$schema === 'string' ? schema.$schema : '';
+  return /draft-0[4-7]/.test(named) ? draft07 : draft2020;
 }
 
 /**
- * Compiles a JSON Schema into a check. Throws (with Ajv's message) when the
- * schema itself is invalid, so a bad definition fails at registration.
+ * Compiles a JSON Schema into a check, once. Throws (with Ajv's message) when
+ * the schema itself is invalid, so a bad definition fails at registration.
+ * `dataVar` names the root value in messages (`arguments`, `structuredContent`).
  */
 export function compileJsonSchema(schema: JsonSchemaObject, dataVar: string): JsonSchemaCheck {
-  const ajv = instanceFor(schema);
-  // Ajv caches compiled schemas by `$id`; two tools sharing an id must not collide.
-  const { $id: _id, ...withoutId } = schema;
-  const validate: ValidateFunction = ajv.compile(withoutId);
+  const dialect = dialectOf(schema);
+  if (!dialect.meta.validateSchema(schema)) {
+    throw new Error(`schema is invalid: ${dialect.meta.errorsText(dialect.meta.errors)}`);
+  }
+  const validate = dialect.create(perDefinition).compile(schema);
   return (value) =>
-    validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar, separator: '; ' });
+    validate(value) ? undefined : describeJsonSchemaErrors(validate.errors ?? [], dataVar);
 }
