@@ -7,7 +7,6 @@ import { resolve } from 'node:path';
 import { filter, firstValueFrom, type Observable } from 'rxjs';
 import {
   Authorizers,
-  McpHttpSessions,
   McpServer,
   McpTool,
   type Authorizer,
@@ -15,6 +14,7 @@ import {
   type McpModuleOptions,
   type McpToolContext,
 } from '../src/index.js';
+import { McpHttpSessions } from '../src/testing/index.js';
 import { createHttpApp, initializeParams, type HttpTestApp } from './support/http-app.js';
 import { deferred } from './support/deferred.js';
 import { SseReader } from './support/http-sse.js';

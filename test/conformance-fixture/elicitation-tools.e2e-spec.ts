@@ -1,5 +1,5 @@
 import { ElicitRequestFormParamsSchema } from '@modelcontextprotocol/core';
-import { relatedRequestOf } from '../../src/index.js';
+import { relatedRequestOf } from '../../src/testing/index.js';
 import {
   SEP1034_SCHEMA,
   SEP1330_SCHEMA,

@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { relatedRequestOf } from '../../src/index.js';
+import { relatedRequestOf } from '../../src/testing/index.js';
 import { PNG_BASE64, WAV_BASE64 } from '../fixtures/conformance/conformance.media.js';
 import {
   Msg,
@@ -70,7 +70,7 @@ describe('conformance fixture: tools', () => {
     expect(extra.content[0].text).toMatch(/^Invalid arguments for tool json_schema_2020_12_tool/);
     const badRef = await c.callTool('json_schema_2020_12_tool', { address: { city: 7 } });
     expect(badRef.isError).toBe(true);
-    expect(badRef.content[0].text).toContain('/address/city');
+    expect(badRef.content[0].text).toContain('address.city');
   });
 
   it('test_simple_text answers a call that has no arguments field', async () => {

@@ -1,4 +1,4 @@
-import { McpHttpSessions } from '../../src/index.js';
+import { McpHttpSessions } from '../../src/testing/index.js';
 import { initializeParams, type HttpTestApp } from '../support/http-app.js';
 import { wireApp, expectRefusal } from './wire-app.js';
 

@@ -42,7 +42,7 @@ describe.each(ADAPTERS)('the MCP endpoints are Nest routes (%s)', (adapter) => {
   it('the global prefix applies: /api/mcp serves MCP and /mcp is not a route', async () => {
     const served = await post(`${app.base}/api/mcp`, JSON.stringify(INIT));
     expect(served.status).toBe(200);
-    expect((await served.json()).result.serverInfo.name).toBe('nest-native');
+    expect(((await served.json()) as any).result.serverInfo.name).toBe('nest-native');
     expect((await post(`${app.base}/mcp`, JSON.stringify(INIT))).status).toBe(404);
   });
 
@@ -84,7 +84,7 @@ describe.each(ADAPTERS)('the MCP endpoints are Nest routes (%s)', (adapter) => {
     };
     const response = await post(`${app.base}/api/mcp`, JSON.stringify(call), headers);
     expect(response.status).toBe(200);
-    expect((await response.json()).result.content[0].text).toBe('length 300000');
+    expect(((await response.json()) as any).result.content[0].text).toBe('length 300000');
 
     const own = await post(`${app.base}/api/notes`, JSON.stringify({ title: 'kept' }));
     expect(await own.json()).toEqual({ saved: 'kept' });
@@ -93,13 +93,13 @@ describe.each(ADAPTERS)('the MCP endpoints are Nest routes (%s)', (adapter) => {
   it('MCP bodies keep their own refusals: bad JSON is -32700, over the bound is 413', async () => {
     const bad = await post(`${app.base}/api/mcp`, '{not json');
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.code).toBe(-32700);
+    expect(((await bad.json()) as any).error.code).toBe(-32700);
     const huge = await post(
       `${app.base}/api/mcp`,
       JSON.stringify({ pad: 'x'.repeat(5 * 1024 * 1024) }),
     );
     expect(huge.status).toBe(413);
-    expect((await huge.json()).error.code).toBe(-32600);
+    expect(((await huge.json()) as any).error.code).toBe(-32600);
   });
 
   it('the legacy SSE pair sits under the prefix and announces its messages path with it', async () => {

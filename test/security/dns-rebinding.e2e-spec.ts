@@ -1,4 +1,4 @@
-import { McpHttpSessions } from '../../src/index.js';
+import { McpHttpSessions } from '../../src/testing/index.js';
 import { createHttpApp, initializeParams, type HttpTestApp } from '../support/http-app.js';
 import { parseRawAnswer, rawSocketExchange } from '../support/reliability-support.js';
 import { Msg, SecurityTools, HTTP_OPTIONS, errorBody } from './security-app.js';
