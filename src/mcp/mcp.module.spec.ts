@@ -1,4 +1,4 @@
-import { Injectable, Module } from '@nestjs/common';
+import { Inject, Injectable, Module, type Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Authorizers } from './authorizer/authorizers.js';
 import { McpModule } from './mcp.module.js';
@@ -77,3 +77,104 @@ describe('McpModule', () => {
     await app.close();
   });
 });
+
+describe('McpModule wiring', () => {
+  it('isGlobal: false boots, and the importing module injects McpWarden', async () => {
+    @Injectable()
+    class Feature {
+      constructor(readonly server: McpWarden) {}
+    }
+    @Module({
+      imports: [McpModule.forRoot({ name: 's', version: '1', isGlobal: false })],
+      providers: [Feature],
+    })
+    class AppModule {}
+    const app = await boot([AppModule]);
+    expect(app.get(Feature).server).toBeInstanceOf(McpWarden);
+    await app.close();
+  });
+
+  it("forRootAsync with transport: 'http' beside the factory mounts the HTTP routes", async () => {
+    const app = await boot([
+      McpModule.forRootAsync({
+        transport: 'http',
+        useFactory: () => ({
+          name: 'a',
+          version: '1',
+          transport: 'http' as const,
+          http: { path: '/rpc' },
+        }),
+      }),
+    ]);
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as { port: number };
+    const response = await fetch(`http://127.0.0.1:${port}/rpc`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'c', version: '1' },
+        },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeTruthy();
+    await app.close();
+  });
+
+  it("forRootAsync whose factory says transport 'http' without mounting it fails boot, saying how", async () => {
+    const failure = await bootError([
+      McpModule.forRootAsync({
+        useFactory: () => ({ name: 'a', version: '1', transport: 'http' as const }),
+      }),
+    ]);
+    expect(failure.message).toMatch(/HTTP routes are not mounted/);
+    expect(failure.message).toMatch(/forRootAsync\(\{ transport: 'http'/);
+  });
+
+  it('a second McpModule.forRoot fails boot with a message', async () => {
+    @Module({ imports: [McpModule.forRoot({ name: 'second', version: '1', isGlobal: false })] })
+    class FeatureModule {}
+    const failure = await bootError([
+      McpModule.forRoot({ name: 'first', version: '1' }),
+      FeatureModule,
+    ]);
+    expect(failure.message).toMatch(/McpModule\.forRoot\(\) is imported 2 times/);
+  });
+
+  it('DI errors name readable tokens', async () => {
+    @Injectable()
+    class NeedsOptions {
+      constructor(@Inject(MCP_MODULE_OPTIONS) readonly options: object) {}
+    }
+    const failure = await bootError([], [NeedsOptions]);
+    expect(String(MCP_MODULE_OPTIONS)).toBe('MCP_WARDEN_MODULE_OPTIONS');
+    expect(failure.message).toContain('MCP_WARDEN_MODULE_OPTIONS');
+  });
+});
+
+async function bootError(imports: unknown[], providers: Provider[] = []): Promise<Error> {
+  try {
+    const moduleRef = await Test.createTestingModule({
+      imports: imports as never[],
+      providers,
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    try {
+      await app.init();
+    } finally {
+      await app.close().catch(() => undefined);
+    }
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('boot succeeded but was expected to fail');
+}

@@ -1,0 +1,65 @@
+import * as api from './index.js';
+import { McpWarden } from './mcp/server/mcp-warden.service.js';
+import { McpWardenError } from './mcp/errors/mcp-warden.error.js';
+
+/*
+ * The application API, pinned: adding or removing an export is a decision,
+ * made here on purpose (external integration suites import these names).
+ */
+const PUBLIC_VALUES = [
+  'Authorizers',
+  'DEFAULT_CONN_ID',
+  'DEFAULT_LIMITS',
+  'JsonRpcErrorCode',
+  'LATEST_PROTOCOL_VERSION',
+  'MCP_CONTEXT_TYPE',
+  'MCP_MODULE_OPTIONS',
+  'McpDefinitionError',
+  'McpError',
+  'McpInvalidParamsError',
+  'McpInvalidRequestError',
+  'McpMethodNotFoundError',
+  'McpModule',
+  'McpPrompt',
+  'McpReadDeniedError',
+  'McpRegistry',
+  'McpResource',
+  'McpResourceNotFoundError',
+  'McpResourceTemplate',
+  'McpServer',
+  'McpStdioTransport',
+  'McpTooManyRequestsError',
+  'McpTool',
+  'McpToolError',
+  'McpUnguardedSensitiveToolsError',
+  'McpWarden',
+  'McpWardenError',
+  'SUPPORTED_PROTOCOL_VERSIONS',
+  'StderrLogger',
+  'serveStdio',
+];
+
+describe('the public API', () => {
+  it('exports exactly the pinned names', () => {
+    expect(Object.keys(api).sort()).toEqual([...PUBLIC_VALUES].sort());
+  });
+
+  it('keeps the first release names as aliases of the same classes', () => {
+    expect(api.McpServer).toBe(McpWarden);
+    expect(api.McpError).toBe(McpWardenError);
+    expect(new api.McpInvalidParamsError('x')).toBeInstanceOf(api.McpError);
+  });
+
+  it('leaves internals out: seam guards, test-only session tables, entry-level registry methods', () => {
+    const names = Object.keys(api);
+    for (const internal of [
+      'ToolSeamGuard',
+      'ReadSeamGuard',
+      'McpHttpSessions',
+      'relatedRequestOf',
+    ]) {
+      expect(names).not.toContain(internal);
+    }
+    expect(Object.getOwnPropertyNames(api.McpRegistry.prototype)).not.toContain('addTool');
+  });
+});

@@ -1,0 +1,36 @@
+import type { ExecutionContext } from '@nestjs/common';
+import type { McpRequest } from '../../src/mcp/server/dispatch/mcp-request.interface.js';
+import { McpConnection } from '../../src/mcp/server/connection/mcp-connection.js';
+import { resolveMcpOptions } from '../../src/mcp/options/options.resolver.js';
+import type { McpModuleOptions } from '../../src/mcp/options/mcp-options.interface.js';
+import { McpAuditService } from '../../src/mcp/authorizer/audit/mcp-audit.service.js';
+import type { McpAuditEvent } from '../../src/mcp/authorizer/audit/mcp-audit-event.interface.js';
+import { McpAuthorizationService } from '../../src/mcp/authorizer/mcp-authorization.service.js';
+
+/* What the seam guard specs share: a request as the dispatcher builds it, and the audit trail. */
+export function seamRequest<P>(method: string, params: P, principal?: McpRequest['principal']) {
+  const request = {
+    id: 1,
+    method,
+    params,
+    connection: new McpConnection('c1'),
+    transport: 'http',
+    principal,
+    signal: new AbortController().signal,
+    cancelled: false,
+    requestClient: () => Promise.reject(new Error('not used')),
+    expire: () => undefined,
+  } as McpRequest<P>;
+  const context = { getArgByIndex: () => request } as unknown as ExecutionContext;
+  return { request, context };
+}
+
+export function seamServices(options: Partial<McpModuleOptions>) {
+  const authorization = new McpAuthorizationService(
+    resolveMcpOptions({ name: 't', version: '1', ...options }),
+  );
+  const audit = new McpAuditService();
+  const events: McpAuditEvent[] = [];
+  audit.events$.subscribe((event) => events.push(event));
+  return { authorization, audit, events };
+}
