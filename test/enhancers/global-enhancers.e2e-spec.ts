@@ -182,7 +182,10 @@ describe('global enhancers', () => {
   });
 
   it('a global ValidationPipe gets the DTO instance after the framework validated it', async () => {
-    t = await createEnhancersApp([EchoTools, { provide: APP_PIPE, useClass: RecordingValidationPipe }]);
+    t = await createEnhancersApp([
+      EchoTools,
+      { provide: APP_PIPE, useClass: RecordingValidationPipe },
+    ]);
     expect(textOf(await t.callTool('create_note', { title: 'groceries' }))).toBe('dto groceries');
     expect(pipeSeen).toHaveLength(1);
     expect(pipeSeen[0].isDto).toBe(true);

@@ -3,7 +3,11 @@ import { InterceptorsConsumer, PipesConsumer } from './nest-context-creators.js'
 import { isPromiseLike } from '../common/maybe-promise.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpExecutionContext } from './mcp-execution-context.js';
-import type { McpEnhancers, McpExceptionFilter, McpHandlerMethod } from './nest-enhancers.resolver.js';
+import type {
+  McpEnhancers,
+  McpExceptionFilter,
+  McpHandlerMethod,
+} from './nest-enhancers.resolver.js';
 import { runGuards, settle } from './run-guards.js';
 
 /** A handler called with its arguments as an array (the MCP context last). */

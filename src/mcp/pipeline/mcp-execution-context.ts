@@ -7,6 +7,8 @@ import type { McpToolContext } from '../registry/interfaces/mcp-context.interfac
 type HttpArgumentsHost = ReturnType<ArgumentsHost['switchToHttp']>;
 type RpcArgumentsHost = ReturnType<ArgumentsHost['switchToRpc']>;
 type WsArgumentsHost = ReturnType<ArgumentsHost['switchToWs']>;
+/* Nest's own type for a handler reference (any function). */
+type HandlerRef = ReturnType<ExecutionContext['getHandler']>;
 
 /** What every MCP context object carries, whether a handler's context or a protocol request. */
 interface McpContextLike {
@@ -37,7 +39,7 @@ export class McpExecutionContext implements ExecutionContext {
   constructor(
     private readonly args: unknown[],
     private readonly classRef: Type | null = null,
-    private readonly handler: Function | null = null,
+    private readonly handler: HandlerRef | null = null,
   ) {}
 
   /** Views any `ExecutionContext` or `ArgumentsHost` of an MCP handler as an MCP context. */
@@ -66,8 +68,8 @@ export class McpExecutionContext implements ExecutionContext {
     return this.classRef as Type<T>;
   }
 
-  getHandler(): Function {
-    return this.handler as Function;
+  getHandler(): HandlerRef {
+    return this.handler as HandlerRef;
   }
 
   getArgs<T extends unknown[] = unknown[]>(): T {

@@ -6,6 +6,9 @@
  * them touches nothing else.
  */
 export { GuardsContextCreator } from '@nestjs/core/guards/index.js';
-export { InterceptorsConsumer, InterceptorsContextCreator } from '@nestjs/core/interceptors/index.js';
+export {
+  InterceptorsConsumer,
+  InterceptorsContextCreator,
+} from '@nestjs/core/interceptors/index.js';
 export { PipesConsumer, PipesContextCreator } from '@nestjs/core/pipes/index.js';
 export { ExternalExceptionFilterContext } from '@nestjs/core/exceptions/external-exception-filter-context.js';
