@@ -1,5 +1,5 @@
 import { ForbiddenException, type CallHandler, type ExecutionContext } from '@nestjs/common';
-import { map } from 'rxjs';
+import { map, of } from 'rxjs';
 import { createInvocation } from './handler-pipeline.js';
 import type { McpEnhancers } from './nest-enhancers.resolver.js';
 
@@ -19,6 +19,12 @@ describe('createInvocation', () => {
     const invoke = createInvocation(tools, tools.echo as never, none);
     expect(invoke([{ text: 'a' }, {}])).toBe('echo: a');
     expect(tools.calls).toBe(1);
+  });
+
+  it("settles a handler's observable to its last value", async () => {
+    const streaming = { values: () => of('first', 'last') };
+    const invoke = createInvocation(streaming, streaming.values as never, none);
+    await expect(invoke([{}, {}])).resolves.toBe('last');
   });
 
   it('stays synchronous behind synchronous guards', () => {

@@ -1,5 +1,6 @@
 import type { ArgumentMetadata, Type } from '@nestjs/common';
 import { InterceptorsConsumer, PipesConsumer } from './nest-context-creators.js';
+import { isObservable, lastValueFrom } from 'rxjs';
 import { isPromiseLike } from '../common/maybe-promise.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import { McpExecutionContext } from './mcp-execution-context.js';
@@ -55,9 +56,9 @@ export function createInvocation(
           // The execution context keeps the arguments as they came; the method gets the piped ones.
           const callArgs = args.slice();
           callArgs[piped.index] = value;
-          return method.apply(instance, callArgs);
+          return settleObservable(method.apply(instance, callArgs));
         }
-      : (args) => method.apply(instance, args);
+      : (args) => settleObservable(method.apply(instance, args));
 
   const intercepted: McpInvocation =
     interceptors.length === 0
@@ -114,9 +115,10 @@ function applyFilters(
   if (!filter) throw error;
   const handled = filter.func(error, host);
   if (handled === undefined) throw error;
-  return isPromiseLike(handled) || isObservableLike(handled) ? settle(handled) : handled;
+  return isPromiseLike(handled) || isObservable(handled) ? settle(handled) : handled;
 }
 
-function isObservableLike(value: unknown): boolean {
-  return typeof (value as { subscribe?: unknown } | null)?.subscribe === 'function';
+/* A handler may return an observable, as a controller may: its last value is the result. */
+function settleObservable(value: unknown): unknown {
+  return isObservable(value) ? lastValueFrom(value) : value;
 }
