@@ -43,6 +43,7 @@ export type * from './mcp/registry/interfaces/mcp-context.interface.js';
 export { McpWarden, type McpServerStats } from './mcp/server/mcp-warden.service.js';
 export type { McpMessageOrigin } from './mcp/server/dispatch/message-origin.interface.js';
 export type { McpDispatchOutcome } from './mcp/server/dispatch/dispatch-outcome.js';
+export { McpExecutionContext } from './mcp/pipeline/mcp-execution-context.js';
 
 // Errors
 export { McpWardenError } from './mcp/errors/mcp-warden.error.js';

@@ -14,6 +14,7 @@ const PUBLIC_VALUES = [
   'LATEST_PROTOCOL_VERSION',
   'MCP_CONTEXT_TYPE',
   'MCP_MODULE_OPTIONS',
+  'McpExecutionContext',
   'McpDefinitionError',
   'McpError',
   'McpInvalidParamsError',

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ADAPTERS, bootNativeApp, type NativeApp } from './nest-app.fixture.js';
 
 const ACCEPT = 'application/json, text/event-stream';
+const API_KEY = { 'x-api-key': 'k' };
 const INIT = {
   jsonrpc: '2.0',
   id: 1,
@@ -86,8 +87,8 @@ describe.each(ADAPTERS)('the MCP endpoints are Nest routes (%s)', (adapter) => {
     expect(response.status).toBe(200);
     expect(((await response.json()) as any).result.content[0].text).toBe('length 300000');
 
-    const own = await post(`${app.base}/api/notes`, JSON.stringify({ title: 'kept' }));
-    expect(await own.json()).toEqual({ saved: 'kept' });
+    const own = await post(`${app.base}/api/notes`, JSON.stringify({ title: 'kept' }), API_KEY);
+    expect(await own.json()).toEqual({ data: { saved: 'kept' } });
   });
 
   it('MCP bodies keep their own refusals: bad JSON is -32700, over the bound is 413', async () => {
@@ -100,6 +101,15 @@ describe.each(ADAPTERS)('the MCP endpoints are Nest routes (%s)', (adapter) => {
     );
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as any).error.code).toBe(-32600);
+  });
+
+  it("the app's global HTTP guard and interceptor stay on its own routes, off the protocol", async () => {
+    expect((await post(`${app.base}/api/notes`, JSON.stringify({ title: 't' }))).status).toBe(403);
+    const served = await post(`${app.base}/api/mcp`, JSON.stringify(INIT));
+    expect(served.status).toBe(200);
+    const body = (await served.json()) as any;
+    expect(body.jsonrpc).toBe('2.0');
+    expect(body.result.serverInfo.name).toBe('nest-native');
   });
 
   it('the legacy SSE pair sits under the prefix and announces its messages path with it', async () => {

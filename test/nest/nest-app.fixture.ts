@@ -2,6 +2,10 @@ import {
   Body,
   Controller,
   Injectable,
+  type CallHandler,
+  type CanActivate,
+  type ExecutionContext,
+  type NestInterceptor,
   Module,
   Post,
   type INestApplication,
@@ -9,7 +13,9 @@ import {
   type NestMiddleware,
   type NestModule,
 } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { map, type Observable } from 'rxjs';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { Authorizers, McpModule, McpTool } from '../../src/index.js';
@@ -48,6 +54,25 @@ export class TagMiddleware implements NestMiddleware {
   }
 }
 
+/** An app-wide guard written for the app's REST routes: HTTP requests need an API key. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>();
+    return req.headers['x-api-key'] === 'k';
+  }
+}
+
+/** An app-wide interceptor that wraps REST results in an envelope. */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    return next.handle().pipe(map((data) => ({ data })));
+  }
+}
+
 @Module({
   imports: [
     McpModule.forRoot({
@@ -60,7 +85,12 @@ export class TagMiddleware implements NestMiddleware {
     }),
   ],
   controllers: [NotesController],
-  providers: [EchoTools, TagMiddleware],
+  providers: [
+    EchoTools,
+    TagMiddleware,
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+  ],
 })
 export class NestNativeAppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,27 +1,44 @@
-import { Injectable } from '@nestjs/common';
-import { DiscoveryService, ExternalContextCreator, MetadataScanner } from '@nestjs/core';
-import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { Injectable, type CanActivate } from '@nestjs/common';
+import {
+  ApplicationConfig,
+  DiscoveryService,
+  MetadataScanner,
+  ModuleRef,
+  ModulesContainer,
+} from '@nestjs/core';
+import {
+  McpHandlerFactory,
+  type McpHandlerSpec,
+  type McpUserHandler,
+} from '../pipeline/mcp-handler.factory.js';
+import { McpRequestScope } from '../pipeline/mcp-request-scope.js';
+import { NestEnhancersResolver } from '../pipeline/nest-enhancers.resolver.js';
+import type { McpCompleterBinder } from '../registry/completer.resolver.js';
+import type { ProviderMethod } from './provider-method.interface.js';
 
-/** A method on a provider instance, as discovered at init. */
-export interface ProviderMethod {
-  readonly wrapper: ReturnType<DiscoveryService['getProviders']>[number];
-  readonly instance: object;
-  readonly method: string;
-  readonly target: (...args: unknown[]) => unknown;
-}
+export type { ProviderMethod } from './provider-method.interface.js';
 
 /**
  * What both explorers (the registry's decorators and the server's method
- * handlers) need from Nest: every method of every provider, and a way to wrap
- * one so its guards and interceptors run (context type `'mcp'`).
+ * handlers) need from Nest: every method of every provider, and the
+ * enhancers that apply to one. The server's protocol handlers get only their
+ * own guards (the seams); user handlers get the app's global enhancers too.
  */
 @Injectable()
 export class ProviderMethodScanner {
+  private readonly enhancers: NestEnhancersResolver;
+  private readonly handlers: McpHandlerFactory;
+
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
-    private readonly contextCreator: ExternalContextCreator,
-  ) {}
+    modules: ModulesContainer,
+    config: ApplicationConfig,
+    moduleRef: ModuleRef,
+  ) {
+    this.enhancers = new NestEnhancersResolver(modules, config);
+    this.handlers = new McpHandlerFactory(this.enhancers, new McpRequestScope(config, moduleRef));
+  }
 
   *methods(): Generator<ProviderMethod> {
     for (const wrapper of this.discovery.getProviders()) {
@@ -36,21 +53,22 @@ export class ProviderMethodScanner {
     }
   }
 
+  /** A protocol handler's own class and method guards, never the app's global ones. */
+  ownGuards({ instance, target, wrapper }: ProviderMethod): CanActivate[] {
+    return this.enhancers.ownGuardsOf(instance, target, wrapper.host?.token ?? '');
+  }
+
   /**
-   * Wraps `target` once, at init, so no reflection happens per call. Exception
-   * filters are HTTP-shaped and stay off: the server maps errors itself.
+   * A user handler with the app's global and its own guards, interceptors,
+   * pipes and exception filters; request-scoped providers are built per call.
+   * Throws `McpDefinitionError` for a provider scope that cannot be served.
    */
-  wrap({ instance, target, method }: ProviderMethod): (...args: unknown[]) => Promise<unknown> {
-    return this.contextCreator.create(
-      instance,
-      target,
-      method,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      { guards: true, interceptors: true, filters: false },
-      MCP_CONTEXT_TYPE,
-    );
+  userHandler(found: ProviderMethod, spec: McpHandlerSpec): McpUserHandler {
+    return this.handlers.create(found, spec);
+  }
+
+  /** Binds completers named by method on the provider (per call when request-scoped). */
+  completerBinder(found: ProviderMethod): McpCompleterBinder {
+    return this.handlers.completerBinder(found);
   }
 }

@@ -4,9 +4,10 @@ import { McpHttpBootCheck } from './http-boot.check.js';
 import { MCP_HTTP_SETTINGS, httpSettingsOf } from './http-settings.js';
 import { LegacySseEndpoint } from './legacy/legacy-sse.endpoint.js';
 import { LegacySseSessions } from './legacy/legacy-sse.sessions.service.js';
-import { McpBodyParserBypass } from './mount/body-parser.bypass.js';
 import { createMcpHttpControllers } from './mount/mcp-http.controllers.js';
 import { bindStreamablePath } from './mount/mcp-http.routes.js';
+import { McpHttpRouter } from './mount/mcp-http.router.js';
+import { McpRouteBinder } from './mount/mcp-route.binder.js';
 import { McpHttpGate } from './security/http-gate.service.js';
 import { McpHttpSessions } from './session/http-sessions.service.js';
 import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint.js';
@@ -40,7 +41,8 @@ export function httpTransport(): McpHttpTransportParts {
       LegacySseSessions,
       McpStreamableHttpEndpoint,
       LegacySseEndpoint,
-      McpBodyParserBypass,
+      McpHttpRouter,
+      McpRouteBinder,
       McpHttpBootCheck,
     ],
     exports: [McpHttpSessions, LegacySseSessions],

@@ -1,9 +1,7 @@
 import { All, Controller, Get, Post, Req, Res, UseFilters, type Type } from '@nestjs/common';
 import { McpHttpExceptionFilter } from '../errors/mcp-http-exception.filter.js';
-import { LegacySseEndpoint } from '../legacy/legacy-sse.endpoint.js';
-import { McpStreamableHttpEndpoint } from '../streamable/streamable-http.endpoint.js';
 import { markMcpRoute } from './mcp-route.marker.js';
-import { rawExchange } from './raw-exchange.js';
+import { McpHttpRouter } from './mcp-http.router.js';
 
 /** The controllers of one MCP module: the Streamable HTTP endpoint, and the legacy SSE pair. */
 export interface McpHttpControllers {
@@ -12,47 +10,47 @@ export interface McpHttpControllers {
 }
 
 /**
- * The MCP endpoints as ordinary Nest routes, so the app's middleware, global
- * prefix, CORS and HTTP-level guards apply to them as to any controller. The
- * classes are made per module: the Streamable path comes from the options,
- * which `forRootAsync` resolves only after the module is declared (see
- * `McpHttpRoutes`). The handlers take the adapter's request and response and
- * serve them on the Node objects underneath.
+ * The MCP endpoints declared as ordinary Nest routes, so Nest places them:
+ * the global prefix applies, the app's middleware and CORS run in front of
+ * them, and the 404 handler stays behind them. Once registered, the adapter's
+ * route binder serves them directly (see `McpRouteBinder`), because the app's
+ * global guards, interceptors, pipes and filters are written for its REST
+ * routes: they apply to tool, resource and prompt methods, never to the
+ * protocol. The methods here serve only if no binder took the route.
+ *
+ * The classes are made per module: the Streamable path comes from the
+ * options, which `forRootAsync` resolves after the module is declared.
  */
 export function createMcpHttpControllers(): McpHttpControllers {
   @Controller()
   @UseFilters(McpHttpExceptionFilter)
   class McpStreamableHttpController {
-    constructor(private readonly endpoint: McpStreamableHttpEndpoint) {}
+    constructor(private readonly router: McpHttpRouter) {}
 
     @All()
     handle(@Req() req: object, @Res() res: object): Promise<void> {
-      return this.endpoint.handle(rawExchange(req, res), req);
+      return this.router.serve('streamable', req, res);
     }
   }
 
   @Controller()
   @UseFilters(McpHttpExceptionFilter)
   class McpLegacySseController {
-    constructor(private readonly endpoint: LegacySseEndpoint) {}
+    constructor(private readonly router: McpHttpRouter) {}
 
     @Get('sse')
-    open(@Req() req: object, @Res() res: object): void {
-      this.endpoint.open(rawExchange(req, res));
+    open(@Req() req: object, @Res() res: object): Promise<void> {
+      return this.router.serve('sse', req, res);
     }
 
     @Post('messages')
     message(@Req() req: object, @Res() res: object): Promise<void> {
-      return this.endpoint.message(rawExchange(req, res), req);
+      return this.router.serve('messages', req, res);
     }
   }
 
-  for (const method of [
-    McpStreamableHttpController.prototype.handle,
-    McpLegacySseController.prototype.open,
-    McpLegacySseController.prototype.message,
-  ]) {
-    markMcpRoute(method);
-  }
+  markMcpRoute(McpStreamableHttpController.prototype.handle, 'streamable');
+  markMcpRoute(McpLegacySseController.prototype.open, 'sse');
+  markMcpRoute(McpLegacySseController.prototype.message, 'messages');
   return { streamable: McpStreamableHttpController, legacy: McpLegacySseController };
 }

@@ -1,0 +1,91 @@
+import type { IncomingMessage } from 'node:http';
+import type { McpRouteKind } from './mcp-route.marker.js';
+
+type Handler = ((req: IncomingMessage, res: unknown, next: (error?: unknown) => void) => void) & {
+  name: string;
+};
+
+/** What the binder reads of an Express 5 app: its router's layers. */
+interface ExpressLayer {
+  handle: Handler;
+  route?: { path: unknown; methods: Record<string, boolean>; stack: { handle: Handler }[] };
+}
+
+/** The names body-parser gives its middleware (Nest's `useBodyParser` reuses them). */
+const PARSERS = new Set(['jsonParser', 'urlencodedParser', 'textParser', 'rawParser']);
+
+/**
+ * Serves the MCP routes Nest registered on Express directly, and keeps the
+ * app's body parsers off them:
+ * - Nest installs its parsers in front of every route, with a 100 kB default
+ *   that would cut tool arguments and answer errors in the app's own shape;
+ *   the MCP endpoints read their bodies themselves, bounded, after their
+ *   Host/Origin, auth and session checks. Other routes keep their parsers.
+ * - Nest's route handler would run the app's global guards, interceptors,
+ *   pipes and filters first; the app's middleware still runs (it sits in
+ *   front of every route).
+ * Express matches routes only after the parsers ran, so the MCP routes are
+ * recognised by their full paths (global prefix included), read off the
+ * router once Nest registered them: the every-method route ending in the
+ * Streamable path, and the GET `…/sse` and POST `…/messages` pair.
+ */
+export function bindExpressRoutes(
+  app: unknown,
+  streamablePath: string,
+  serve: (kind: McpRouteKind, req: object, res: object) => Promise<void>,
+): Map<string, McpRouteKind> {
+  const stack = (app as { router?: { stack?: ExpressLayer[] } }).router?.stack;
+  const routes = Array.isArray(stack) ? mcpRoutes(stack, streamablePath) : new Map();
+  if (routes.size === 0) return routes;
+  for (const layer of stack!) {
+    const kind = layer.route && routes.get(layer.route.path as string);
+    if (kind && layer.route) {
+      for (const inner of layer.route.stack) {
+        inner.handle = named(inner.handle.name, (req, res) => void serve(kind, req, res as object));
+      }
+    } else if (!layer.route && PARSERS.has(layer.handle?.name)) {
+      const parse = layer.handle;
+      layer.handle = named(parse.name, (req, res, next) =>
+        routes.has(pathnameOf(req)) ? next() : parse(req, res, next),
+      );
+    }
+  }
+  return routes;
+}
+
+function mcpRoutes(stack: ExpressLayer[], streamablePath: string): Map<string, McpRouteKind> {
+  const routes = stack.flatMap((layer) =>
+    layer.route && typeof layer.route.path === 'string'
+      ? [{ path: layer.route.path, methods: layer.route.methods }]
+      : [],
+  );
+  const has = (path: string, method: string) =>
+    routes.some((route) => route.path === path && route.methods[method]);
+  const found = new Map<string, McpRouteKind>();
+  for (const { path, methods } of routes) {
+    if (servesEveryMethod(methods) && path.endsWith(streamablePath)) found.set(path, 'streamable');
+    if (methods.post && path.endsWith('/messages')) {
+      const sse = path.slice(0, -'/messages'.length) + '/sse';
+      if (has(sse, 'get')) found.set(path, 'messages').set(sse, 'sse');
+    }
+  }
+  return found;
+}
+
+/* Nest's `@All()` registers each method on Express rather than `all`. */
+function servesEveryMethod(methods: Record<string, boolean>): boolean {
+  return methods._all === true || (methods.get && methods.post && methods.delete) === true;
+}
+
+function named(name: string, handler: (...args: Parameters<Handler>) => void): Handler {
+  // Keep the name: Nest reads it to decide whether a parser is already installed.
+  return Object.defineProperty(handler, 'name', { value: name }) as Handler;
+}
+
+function pathnameOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  // Express matches with or without one trailing slash; so does the binder.
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}

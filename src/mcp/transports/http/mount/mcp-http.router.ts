@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { LegacySseEndpoint } from '../legacy/legacy-sse.endpoint.js';
+import { McpStreamableHttpEndpoint } from '../streamable/streamable-http.endpoint.js';
+import type { McpRouteKind } from './mcp-route.marker.js';
+import { rawExchange } from './raw-exchange.js';
+
+/**
+ * Serves one MCP route's request, whichever way it arrived: from the route
+ * binder of the adapter (the normal path), or from the controller method (the
+ * fallback when no binder recognised the route). Never rejects.
+ */
+@Injectable()
+export class McpHttpRouter {
+  constructor(
+    private readonly streamable: McpStreamableHttpEndpoint,
+    private readonly legacy: LegacySseEndpoint,
+  ) {}
+
+  serve(kind: McpRouteKind, req: object, res: object): Promise<void> {
+    const exchange = rawExchange(req, res);
+    switch (kind) {
+      case 'streamable':
+        return this.streamable.handle(exchange, req);
+      case 'sse':
+        this.legacy.open(exchange);
+        return Promise.resolve();
+      case 'messages':
+        return this.legacy.message(exchange, req);
+    }
+  }
+}

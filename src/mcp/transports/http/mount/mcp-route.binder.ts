@@ -1,0 +1,41 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
+import { bindExpressRoutes } from './express-routes.binder.js';
+import { bindFastifyRoutes } from './fastify-routes.binder.js';
+import { McpHttpRouter } from './mcp-http.router.js';
+
+/**
+ * Once Nest has registered the routes and the body parsers (module init runs
+ * after both, before the server listens), binds the MCP routes to their
+ * endpoints on the adapter underneath: Express or Fastify.
+ */
+@Injectable()
+export class McpRouteBinder implements OnModuleInit {
+  private readonly logger = new Logger('McpHttp');
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly router: McpHttpRouter,
+    @Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings,
+  ) {}
+
+  onModuleInit(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (!adapter) return; // an application context (stdio) has no HTTP server
+    const serve = this.router.serve.bind(this.router);
+    const instance = adapter.getInstance();
+    switch (adapter.getType()) {
+      case 'express':
+        if (bindExpressRoutes(instance, this.settings.path, serve).size === 0) {
+          this.logger.warn('MCP routes not found on the Express router; served through Nest');
+        }
+        return;
+      case 'fastify':
+        bindFastifyRoutes(instance, serve);
+        return;
+      default:
+        this.logger.warn(`MCP routes on the ${adapter.getType()} adapter are served through Nest`);
+    }
+  }
+}
