@@ -46,7 +46,10 @@ function registerEchoTools(registry) {
 class WardenBenchModule {}
 Module({})(WardenBenchModule);
 
-/** The app module for `transport` ('http' or 'stdio'), with `limits` over the defaults. */
+/**
+ * The app module for `transport` ('http' or 'stdio'), with `limits` over the defaults;
+ * WARDEN_FAST_PATH=off serves the MCP routes through Express even with no middleware in front.
+ */
 export function wardenBenchModule(transport, limits) {
   return {
     module: WardenBenchModule,
@@ -59,6 +62,7 @@ export function wardenBenchModule(transport, limits) {
         authorizerSource: 'configured',
         readAuthorizer: notesReadPolicy,
         limits,
+        http: { fastPath: process.env.WARDEN_FAST_PATH === 'off' ? false : 'auto' },
       }),
     ],
     // A factory provider is how plain JS registers tools at bootstrap without decorators.

@@ -17,6 +17,16 @@ export interface McpHttpOptions {
   keepAliveMs?: number;
   /** `retry:` hint sent on SSE streams, in ms. Default 1 000. */
   retryMs?: number;
+  /**
+   * Express only: serve the MCP routes ahead of Express, at the paths Nest
+   * registered for them (global prefix included). Express costs about half
+   * of Node's own request rate; this path skips it. `'auto'` (the default)
+   * takes it only when nothing would be skipped: no app middleware and no CORS
+   * in front of the MCP routes. `true` takes it anyway, skipping the app's
+   * Express middleware and CORS on those routes (the endpoints' own
+   * Host/Origin checks and authentication still apply). `false` never does.
+   */
+  fastPath?: boolean | 'auto';
 }
 
 /** Options of `McpModule.forRoot()` / `forRootAsync()`. */

@@ -38,6 +38,7 @@ function resolveHttp(options: McpModuleOptions): ResolvedHttpOptions {
     allowedHosts: http.allowedHosts ?? [],
     keepAliveMs: positive(http.keepAliveMs, DEFAULT_KEEP_ALIVE_MS),
     retryMs: positive(http.retryMs, DEFAULT_RETRY_MS),
+    fastPath: http.fastPath === true || http.fastPath === false ? http.fastPath : 'auto',
   };
 }
 

@@ -13,6 +13,7 @@ export interface ResolvedHttpOptions {
   readonly allowedHosts: readonly string[];
   readonly keepAliveMs: number;
   readonly retryMs: number;
+  readonly fastPath: boolean | 'auto';
 }
 
 /**

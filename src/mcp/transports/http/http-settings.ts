@@ -11,6 +11,7 @@ export interface McpHttpSettings {
   readonly allowedHosts: readonly string[];
   readonly keepAliveMs: number;
   readonly retryMs: number;
+  readonly fastPath: boolean | 'auto';
   readonly maxBodyBytes: number;
   readonly maxSessions: number;
   readonly sessionIdleMs: number;

@@ -8,7 +8,7 @@ type Handler = ((req: IncomingMessage, res: unknown, next: (error?: unknown) => 
 /** What the binder reads of an Express 5 app: its router's layers. */
 interface ExpressLayer {
   handle: Handler;
-  route?: { path: unknown; methods: Record<string, boolean>; stack: { handle: Handler }[] };
+  route?: { path: unknown; methods: Record<string, boolean> };
 }
 
 /** The names body-parser gives its middleware (Nest's `useBodyParser` reuses them). */
@@ -33,16 +33,20 @@ export function bindExpressRoutes(
   app: unknown,
   streamablePath: string,
   serve: (kind: McpRouteKind, req: object, res: object) => Promise<void>,
-): Map<string, McpRouteKind> {
+): ExpressBinding {
   const stack = (app as { router?: { stack?: ExpressLayer[] } }).router?.stack;
   const routes = Array.isArray(stack) ? mcpRoutes(stack, streamablePath) : new Map();
-  if (routes.size === 0) return routes;
+  if (routes.size === 0) return { routes, middlewareInFront: true };
+  const first = stack!.findIndex((layer) => layer.route && routes.has(layer.route.path as string));
+  const middlewareInFront = stack!
+    .slice(0, first)
+    .some((layer) => !PARSERS.has(layer.handle?.name) && !isAdapterHooks(layer));
   for (const layer of stack!) {
     const kind = layer.route && routes.get(layer.route.path as string);
-    if (kind && layer.route) {
-      for (const inner of layer.route.stack) {
-        inner.handle = named(inner.handle.name, (req, res) => void serve(kind, req, res as object));
-      }
+    if (kind) {
+      // The route layer itself serves: the endpoint answers every method (405 for the rest),
+      // so Express's per-method dispatch (one step per method Nest registered) is skipped.
+      layer.handle = named(layer.handle.name, (req, res) => void serve(kind, req, res as object));
     } else if (!layer.route && PARSERS.has(layer.handle?.name)) {
       const parse = layer.handle;
       layer.handle = named(parse.name, (req, res, next) =>
@@ -50,7 +54,18 @@ export function bindExpressRoutes(
       );
     }
   }
-  return routes;
+  return { routes, middlewareInFront };
+}
+
+/** The MCP routes found (full path → kind), and whether any app middleware runs in front of them. */
+export interface ExpressBinding {
+  readonly routes: ReadonlyMap<string, McpRouteKind>;
+  readonly middlewareInFront: boolean;
+}
+
+/* The adapter's own request/response hook layer, a no-op unless Nest set hooks on it. */
+function isAdapterHooks(layer: ExpressLayer): boolean {
+  return layer.handle?.name === '' && /onRequestHook|onResponseHook/.test(String(layer.handle));
 }
 
 function mcpRoutes(stack: ExpressLayer[], streamablePath: string): Map<string, McpRouteKind> {

@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import type { Server } from 'node:http';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { bindExpressRoutes } from './express-routes.binder.js';
+import { installFastPath } from './fast-path.installer.js';
 import { bindFastifyRoutes } from './fastify-routes.binder.js';
 import { McpHttpRouter } from './mcp-http.router.js';
 
@@ -26,11 +28,20 @@ export class McpRouteBinder implements OnModuleInit {
     const serve = this.router.serve.bind(this.router);
     const instance = adapter.getInstance();
     switch (adapter.getType()) {
-      case 'express':
-        if (bindExpressRoutes(instance, this.settings.path, serve).size === 0) {
+      case 'express': {
+        const { routes, middlewareInFront } = bindExpressRoutes(
+          instance,
+          this.settings.path,
+          serve,
+        );
+        const { fastPath } = this.settings;
+        if (routes.size === 0) {
           this.logger.warn('MCP routes not found on the Express router; served through Nest');
+        } else if (fastPath === true || (fastPath === 'auto' && !middlewareInFront)) {
+          installFastPath(adapter.getHttpServer() as Server | undefined, routes, serve);
         }
         return;
+      }
       case 'fastify':
         bindFastifyRoutes(instance, serve);
         return;

@@ -1,0 +1,90 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { AddressInfo } from 'node:net';
+import { McpModule, type McpHttpOptions } from '../../src/index.js';
+import { EchoTools } from './nest-app.fixture.js';
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 't', version: '1' },
+  },
+});
+
+/** An Express app with a global prefix and, when asked, one `app.use()` middleware. */
+async function boot(http: McpHttpOptions, withMiddleware: boolean) {
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      McpModule.forRoot({
+        name: 'fast',
+        version: '1',
+        transport: 'http',
+        requireAuthorization: false,
+        http,
+      }),
+    ],
+    providers: [EchoTools],
+  }).compile();
+  const app: INestApplication = moduleRef.createNestApplication({ logger: false });
+  const seen: string[] = [];
+  if (withMiddleware) {
+    app.use((req: { url: string }, _res: unknown, next: () => void) => {
+      seen.push(req.url);
+      next();
+    });
+  }
+  app.setGlobalPrefix('v1');
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const post = (path: string) =>
+    fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: INIT,
+    });
+  return { app, seen, post };
+}
+
+describe('the Express fast path (http.fastPath)', () => {
+  it("'auto' (the default) takes it when no middleware is in front: Express never sees the request", async () => {
+    const { app, post } = await boot({}, false);
+    const response = await post('/v1/mcp');
+    expect(response.status).toBe(200);
+    // Express stamps every response it handles; the fast path answers before it.
+    expect(response.headers.get('x-powered-by')).toBeNull();
+    await app.close();
+  });
+
+  it("'auto' stays on Express, middleware and all, when an app middleware is in front", async () => {
+    const { app, seen, post } = await boot({}, true);
+    const response = await post('/v1/mcp');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-powered-by')).toBe('Express');
+    expect(seen).toEqual(['/v1/mcp']);
+    await app.close();
+  });
+
+  it('true takes it anyway: the prefixed path is served and the middleware is skipped', async () => {
+    const { app, seen, post } = await boot({ fastPath: true }, true);
+    expect((await post('/v1/mcp')).status).toBe(200);
+    expect(seen).toEqual([]);
+    expect((await post('/mcp')).status).toBe(404);
+    expect(seen).toEqual(['/mcp']);
+    await app.close();
+  });
+
+  it('false never takes it', async () => {
+    const { app, post } = await boot({ fastPath: false }, false);
+    const response = await post('/v1/mcp');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-powered-by')).toBe('Express');
+    await app.close();
+  });
+});
