@@ -14,6 +14,8 @@ export type { McpLimits, ResolvedMcpLimits } from './mcp/limits/mcp-limits.inter
 
 // Identity and authorization
 export type { McpPrincipal } from './mcp/auth/principal.interface.js';
+export type { McpBearerAuthOptions, McpAuthenticate } from './mcp/auth/auth-options.interface.js';
+export { principalFromEnv } from './mcp/auth/principal-from-env.js';
 export { Authorizers } from './mcp/authorizer/authorizers.js';
 export type {
   Authorizer,

@@ -37,6 +37,7 @@ const PUBLIC_VALUES = [
   'McpWardenError',
   'SUPPORTED_PROTOCOL_VERSIONS',
   'StderrLogger',
+  'principalFromEnv',
   'serveStdio',
 ];
 

@@ -61,7 +61,13 @@ export function wardenBenchModule(transport, limits) {
         authorizer: echoToolPolicy,
         authorizerSource: 'configured',
         readAuthorizer: notesReadPolicy,
-        limits,
+        // One bench client drives every call and session: per-caller quotas would measure
+        // themselves, so they are raised with the table bound.
+        limits: {
+          callsPerSecondPerPrincipal: 1e9,
+          maxSessionsPerPrincipal: limits?.maxSessions,
+          ...limits,
+        },
         http: { fastPath: process.env.WARDEN_FAST_PATH === 'off' ? false : 'auto' },
       }),
     ],

@@ -1,12 +1,14 @@
 import 'reflect-metadata';
-import { serveStdio } from '../index.js';
+import { principalFromEnv, serveStdio } from '../index.js';
 import { AppModule } from './app.module.js';
 
 /*
  * The notes service over stdio: protocol on stdout, every log line on stderr.
- * A boot refusal (or any startup error) exits non-zero with its reason.
+ * A boot refusal (or any startup error) exits non-zero with its reason. The
+ * caller is who MCP_PRINCIPAL_SUBJECT / MCP_PRINCIPAL_SCOPES say (stdio has
+ * no credentials: the operator who starts the process vouches for it).
  */
-serveStdio(AppModule.forTransport('stdio')).then(
+serveStdio(AppModule.forTransport('stdio'), { principal: principalFromEnv() }).then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`mcp-warden: ${(error as Error)?.message ?? String(error)}\n`);

@@ -5,8 +5,8 @@ import { AppModule } from './app.module.js';
 /*
  * The notes service over HTTP: Streamable HTTP at /mcp, the older HTTP+SSE
  * pair at /sse and /messages, liveness at /health. Binds to loopback unless
- * HOST says otherwise. The body parser is off: the MCP routes read bodies
- * themselves, with their own size limit and JSON-RPC error bodies.
+ * HOST says otherwise; on any other address it needs OAUTH_ISSUER and
+ * OAUTH_AUDIENCE (bearer auth), or it refuses to start.
  */
 async function main(): Promise<void> {
   const app = await NestFactory.create(AppModule.forTransport('http'));

@@ -8,6 +8,7 @@ import {
   McpConfigurableModuleClass,
   type MCP_OPTIONS_TYPE,
 } from './mcp.module-definition.js';
+import type { McpModuleOptions } from './options/mcp-options.interface.js';
 import { MCP_OPTIONS } from './options/options.constants.js';
 import { resolveMcpOptions } from './options/options.resolver.js';
 import { McpTransportCheck } from './options/transport.check.js';
@@ -44,11 +45,11 @@ export type McpModuleAsyncOptions = typeof MCP_ASYNC_OPTIONS_TYPE & {
 @Module({})
 export class McpModule extends McpConfigurableModuleClass {
   static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
-    return withFramework(super.forRoot(options), options.transport === 'http');
+    return withFramework(super.forRoot(options), options.transport);
   }
 
   static override forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
-    return withFramework(super.forRootAsync(options), options.transport === 'http');
+    return withFramework(super.forRootAsync(options), options.transport);
   }
 }
 
@@ -56,14 +57,17 @@ export class McpModule extends McpConfigurableModuleClass {
  * Every provider sits in this one dynamic module, beside the options it
  * injects, so nothing depends on the module being global.
  */
-function withFramework(module: DynamicModule, http: boolean): DynamicModule {
-  const transport = http ? httpTransport() : { providers: [], controllers: [], exports: [] };
+function withFramework(module: DynamicModule, declared?: McpTransportKind): DynamicModule {
+  const transport =
+    declared === 'http' ? httpTransport() : { providers: [], controllers: [], exports: [] };
+  // The transport declared beside forRootAsync's factory is the default of the factory's.
+  const resolve = (raw: McpModuleOptions) => resolveMcpOptions({ transport: declared, ...raw });
   return {
     ...module,
     imports: [...(module.imports ?? []), DiscoveryModule],
     providers: [
       ...(module.providers ?? []),
-      { provide: MCP_OPTIONS, useFactory: resolveMcpOptions, inject: [MCP_MODULE_OPTIONS] },
+      { provide: MCP_OPTIONS, useFactory: resolve, inject: [MCP_MODULE_OPTIONS] },
       McpTransportCheck,
       ...REGISTRY_PROVIDERS,
       ...AUTHORIZER_PROVIDERS,

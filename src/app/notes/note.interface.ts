@@ -5,4 +5,6 @@ export interface Note {
   body: string;
   tags: string[];
   createdAt: string;
+  /** Who created it: the authenticated caller's subject, when there was one. */
+  author?: string;
 }

@@ -27,7 +27,7 @@ export class NotesResources {
     title: 'A note',
     description: 'One note, as Markdown.',
     mimeType: 'text/markdown',
-    complete: { id: 'completeId' },
+    completions: { id: 'completeId' },
   })
   note(uri: string, { id }: Record<string, string>): string {
     const note = this.store.get(id);

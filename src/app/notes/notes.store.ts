@@ -53,7 +53,7 @@ export class NotesStore implements OnModuleInit {
       .slice(0, limit);
   }
 
-  async create(title: string, body: string, tags: string[]): Promise<Note> {
+  async create(title: string, body: string, tags: string[], author?: string): Promise<Note> {
     const note: Note = {
       id: randomUUID().slice(0, 8),
       title,
@@ -61,6 +61,7 @@ export class NotesStore implements OnModuleInit {
       tags,
       createdAt: new Date().toISOString(),
     };
+    if (author !== undefined) note.author = author;
     this.notes.set(note.id, note);
     await this.persist();
     return note;

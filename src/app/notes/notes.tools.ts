@@ -18,7 +18,7 @@ export class NotesTools {
   @McpTool({
     name: 'search_notes',
     description: 'Search the team notes by text in titles, bodies and tags.',
-    input: SearchNotesDto,
+    inputSchema: SearchNotesDto,
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
   search({ query, limit = 10 }: SearchNotesDto) {
@@ -29,11 +29,11 @@ export class NotesTools {
   @McpTool({
     name: 'create_note',
     description: 'Create a team note with a title, a body and optional tags.',
-    input: CreateNoteDto,
+    inputSchema: CreateNoteDto,
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   })
   async create({ title, body, tags = [] }: CreateNoteDto, ctx: McpToolContext) {
-    const note = await this.store.create(title, body, tags);
+    const note = await this.store.create(title, body, tags, ctx.principal?.subject);
     ctx.log('info', { event: 'note_created', id: note.id }, 'notes');
     this.server.notify('notifications/resources/updated', { uri: NOTES_INDEX_URI });
     return note;
@@ -42,7 +42,7 @@ export class NotesTools {
   @McpTool({
     name: 'delete_note',
     description: 'Delete a team note by id. Needs the approval of a human.',
-    input: NoteIdDto,
+    inputSchema: NoteIdDto,
     annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
     completions: { id: 'completeId' },
   })
@@ -56,7 +56,7 @@ export class NotesTools {
   @McpTool({
     name: 'tag_note',
     description: 'Add a tag to a note. Without a tag, the user is asked for one.',
-    input: TagNoteDto,
+    inputSchema: TagNoteDto,
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     completions: { id: 'completeId' },
   })
@@ -72,7 +72,7 @@ export class NotesTools {
   @McpTool({
     name: 'suggest_title',
     description: "Ask the client's model to suggest a better title for a note.",
-    input: NoteIdDto,
+    inputSchema: NoteIdDto,
     annotations: { readOnlyHint: true, openWorldHint: false },
     completions: { id: 'completeId' },
   })

@@ -16,6 +16,9 @@ export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
   maxQueuedEvents: 1_000,
   toolTimeoutMs: 60_000,
   authorizerTimeoutMs: 5_000,
+  maxSessionsPerPrincipal: 100,
+  maxPendingPerPrincipal: 256,
+  callsPerSecondPerPrincipal: 1_000,
 });
 
 /** The limits with defaults applied; non-positive or non-numeric values fall back to the default. */

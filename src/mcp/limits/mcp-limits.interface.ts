@@ -26,6 +26,19 @@ export interface McpLimits {
   toolTimeoutMs?: number;
   /** How long an authorizer may take before it counts as a deny. Default 5 s. */
   authorizerTimeoutMs?: number;
+  /*
+   * Quotas that protect other users are kept per principal (per client address
+   * when anonymous), not only globally: one caller cannot fill a shared table.
+   */
+  /** Live HTTP sessions one principal may hold (429 above). Default 100. */
+  maxSessionsPerPrincipal?: number;
+  /** Calls awaiting approval one principal may have, over all its connections. Default 256. */
+  maxPendingPerPrincipal?: number;
+  /**
+   * Requests per second one principal may send over HTTP (a token bucket
+   * holding two seconds' worth; 429 and -31429 with a retry hint above). Default 1 000.
+   */
+  callsPerSecondPerPrincipal?: number;
 }
 
 /** The limits with every default applied. */

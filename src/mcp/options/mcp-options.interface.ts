@@ -1,3 +1,4 @@
+import type { McpAuthenticate, McpBearerAuthOptions } from '../auth/auth-options.interface.js';
 import type { McpLimits } from '../limits/mcp-limits.interface.js';
 import type {
   Authorizer,
@@ -27,6 +28,10 @@ export interface McpHttpOptions {
    * Host/Origin checks and authentication still apply). `false` never does.
    */
   fastPath?: boolean | 'auto';
+  /** The built-in OAuth 2.1 resource server (bearer JWTs). */
+  auth?: McpBearerAuthOptions;
+  /** Custom authentication; tried before `auth` when both are set. */
+  authenticate?: McpAuthenticate;
 }
 
 /** Options of `McpModule.forRoot()` / `forRootAsync()`. */

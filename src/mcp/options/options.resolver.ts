@@ -32,7 +32,7 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
 
 function resolveHttp(options: McpModuleOptions): ResolvedHttpOptions {
   const http = options.http ?? {};
-  return {
+  const resolved: ResolvedHttpOptions = {
     path: '/' + (http.path ?? '/mcp').replace(/^\/+|\/+$/g, ''),
     allowedOrigins: http.allowedOrigins ?? [],
     allowedHosts: http.allowedHosts ?? [],
@@ -40,6 +40,7 @@ function resolveHttp(options: McpModuleOptions): ResolvedHttpOptions {
     retryMs: positive(http.retryMs, DEFAULT_RETRY_MS),
     fastPath: http.fastPath === true || http.fastPath === false ? http.fastPath : 'auto',
   };
+  return { ...resolved, auth: http.auth, authenticate: http.authenticate };
 }
 
 function positive(value: number | undefined, fallback: number): number {

@@ -1,3 +1,4 @@
+import type { McpAuthenticate, McpBearerAuthOptions } from '../auth/auth-options.interface.js';
 import type {
   Authorizer,
   AuthorizerSource,
@@ -14,6 +15,8 @@ export interface ResolvedHttpOptions {
   readonly keepAliveMs: number;
   readonly retryMs: number;
   readonly fastPath: boolean | 'auto';
+  readonly auth?: McpBearerAuthOptions;
+  readonly authenticate?: McpAuthenticate;
 }
 
 /**

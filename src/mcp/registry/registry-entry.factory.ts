@@ -62,12 +62,21 @@ export function createToolEntry(def: McpToolDefinition, source: string): McpTool
     tool,
     // A `false` or a `readOnlyHint` never cancels a `true`: either flag makes it sensitive.
     sensitive: def.annotations?.destructiveHint === true || def.sensitive === true,
+    scopes: scopesOf(def.scopes, fail),
     input,
     output,
     completions: { ...def.completions },
     invoke: def.handler as McpToolEntry['invoke'],
     source,
   };
+}
+
+function scopesOf(scopes: unknown, fail: (problem: string) => Error): readonly string[] {
+  if (scopes === undefined) return [];
+  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && /^\S+$/.test(s))) {
+    throw fail('scopes must be an array of scope tokens (no spaces)');
+  }
+  return Object.freeze([...scopes]);
 }
 
 function createInputValidator(

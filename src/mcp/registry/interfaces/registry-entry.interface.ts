@@ -9,6 +9,8 @@ import type { McpPromptArgumentDefinition } from './prompt.interface.js';
 export interface McpToolEntry {
   readonly tool: Tool;
   readonly sensitive: boolean;
+  /** Scopes the caller's principal needs (empty: none). */
+  readonly scopes: readonly string[];
   readonly input: InputValidator;
   readonly output?: JsonSchemaCheck;
   readonly completions: Readonly<Record<string, McpCompleter>>;

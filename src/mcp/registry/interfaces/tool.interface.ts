@@ -34,6 +34,11 @@ export interface McpToolOptions {
   annotations?: ToolAnnotations;
   /** Marks the tool sensitive even without `destructiveHint`. */
   sensitive?: boolean;
+  /**
+   * Scopes the caller's principal needs for this tool: without them it is not
+   * listed, and a call is refused (over HTTP with a 403 step-up challenge).
+   */
+  scopes?: string[];
   /** Completers for arguments, served by `completion/complete` with a `ref/tool` reference. */
   completions?: Record<string, McpCompleterRef>;
 }

@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { quotaKeyOf } from '../../auth/quota-key.js';
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import { McpAuditService } from '../../authorizer/audit/mcp-audit.service.js';
 import { canElicit } from '../context/client-requests.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
@@ -27,15 +30,25 @@ const APPROVED: McpApprovalVerdict = Object.freeze({ approved: true });
  */
 @Injectable()
 export class McpApprovals {
+  /* Calls awaiting approval per caller: one caller cannot fill the pool over many connections. */
+  private readonly perCaller = new Map<string, number>();
+
   constructor(
     private readonly outbound: McpOutboundRequests,
     private readonly audit: McpAuditService,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
   /** Why `request`'s connection cannot be asked now, or undefined when it can. */
   refusal(request: McpRequest): string | undefined {
     if (!canElicit(request, 'form') || !request.connection.live) return 'cannot ask';
-    if (!this.outbound.hasRoom(request.connection)) return 'too many calls awaiting approval';
+    const held = this.perCaller.get(callerOf(request)) ?? 0;
+    if (
+      !this.outbound.hasRoom(request.connection) ||
+      held >= this.options.limits.maxPendingPerPrincipal
+    ) {
+      return 'too many calls awaiting approval';
+    }
     return undefined;
   }
 
@@ -51,6 +64,8 @@ export class McpApprovals {
         required: ['approve'],
       },
     };
+    const caller = callerOf(request);
+    this.perCaller.set(caller, (this.perCaller.get(caller) ?? 0) + 1);
     let verdict: McpApprovalVerdict;
     try {
       const answer = await this.outbound.request(request.connection, 'elicitation/create', params, {
@@ -61,12 +76,20 @@ export class McpApprovals {
     } catch (error) {
       const reason = error instanceof McpOutboundRequestError ? error.reason : 'error_reply';
       verdict = { approved: false, detail: FAILURE_DETAIL[reason] ?? 'elicitation failed' };
+    } finally {
+      const left = (this.perCaller.get(caller) ?? 1) - 1;
+      if (left > 0) this.perCaller.set(caller, left);
+      else this.perCaller.delete(caller);
     }
     const decision = verdict.approved ? 'allow' : 'deny';
     const detail = verdict.approved ? 'user approved' : verdict.detail;
     this.audit.record(request, 'elicitation', tool, decision, detail);
     return verdict;
   }
+}
+
+function callerOf(request: McpRequest): string {
+  return quotaKeyOf(request.principal, request.httpRequest, request.connection.id);
 }
 
 function verdictOf(answer: unknown): McpApprovalVerdict {

@@ -5,6 +5,7 @@ import {
   ResourceTemplateReferenceSchema,
 } from '@modelcontextprotocol/core';
 import { z } from 'zod';
+import { hasScopes } from '../../auth/scopes.js';
 import { contextOf } from '../../authorizer/authorizer-context.js';
 import { McpAuthorizationService } from '../../authorizer/mcp-authorization.service.js';
 import { ReadSeam } from '../../authorizer/seam.decorators.js';
@@ -82,7 +83,9 @@ export class McpCompletionHandler {
         const tool = this.registry.tool(ref.name);
         const context = contextOf(request);
         const visible =
-          tool && (await this.authorization.isToolVisible(ref.name, tool.sensitive, context));
+          tool &&
+          hasScopes(tool.scopes, request.principal) &&
+          (await this.authorization.isToolVisible(ref.name, tool.sensitive, context));
         if (!visible) throw new McpInvalidParamsError(`Unknown tool: ${ref.name}`);
         return tool.completions[argument.name];
       }

@@ -6,6 +6,7 @@ import {
   PaginatedRequestParamsSchema,
 } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
+import { hasScopes, McpInsufficientScopeError } from '../../auth/scopes.js';
 import { contextOf } from '../../authorizer/authorizer-context.js';
 import { McpAuthorizationService } from '../../authorizer/mcp-authorization.service.js';
 import { ReadSeam, ToolSeam } from '../../authorizer/seam.decorators.js';
@@ -52,7 +53,7 @@ export class McpToolsHandler {
   /**
    * One call, top to bottom: the seam decided (see `ToolSeamGuard`); a deny
    * answers at once; an unknown tool is reported only now, so a denied caller
-   * cannot probe for tools; an ask parks the call behind the caller's approval
+   * cannot probe for tools; then the tool's scopes are checked; an ask parks the call behind the caller's approval
    * when the caller can be asked, and denies otherwise; an allow runs.
    */
   @McpMethod('tools/call', CallToolRequestParamsSchema)
@@ -64,6 +65,12 @@ export class McpToolsHandler {
     if (decision.kind === 'deny') return toolDenial(name, 'deny', decision.reason);
     const entry = verdict?.entry;
     if (!entry) throw new McpInvalidParamsError(`Unknown tool: ${name}`);
+    // Before any approval: a call the caller's scopes cannot cover is not worth asking about.
+    if (!hasScopes(entry.scopes, request.principal)) {
+      // Over HTTP the transport turns this into the 403 step-up challenge.
+      if (request.transport === 'http') throw new McpInsufficientScopeError(name, entry.scopes);
+      return toolDenial(name, 'deny', 'insufficient_scope');
+    }
     if (decision.kind === 'allow') return this.run(entry, request);
 
     const refusal = this.approvals.refusal(request);
@@ -80,7 +87,9 @@ export class McpToolsHandler {
   /** The tools this caller may call (see `McpAuthorizationService.isToolVisible`). */
   async visibleTools(request: McpRequest): Promise<McpToolEntry[]> {
     const context = contextOf(request);
-    const entries = this.registry.tools();
+    const entries = this.registry
+      .tools()
+      .filter((entry) => hasScopes(entry.scopes, request.principal));
     const visible = await Promise.all(
       entries.map((entry) =>
         this.authorization.isToolVisible(entry.tool.name, entry.sensitive, context),

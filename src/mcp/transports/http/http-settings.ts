@@ -1,3 +1,4 @@
+import type { McpAuthenticate, McpBearerAuthOptions } from '../../auth/auth-options.interface.js';
 import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 
 /**
@@ -12,11 +13,14 @@ export interface McpHttpSettings {
   readonly keepAliveMs: number;
   readonly retryMs: number;
   readonly fastPath: boolean | 'auto';
+  readonly auth?: McpBearerAuthOptions;
+  readonly authenticate?: McpAuthenticate;
   readonly maxBodyBytes: number;
   readonly maxSessions: number;
   readonly sessionIdleMs: number;
   readonly eventBufferSize: number;
   readonly maxQueuedEvents: number;
+  readonly maxSessionsPerPrincipal: number;
 }
 
 /** DI token of the HTTP transports' settings. */
@@ -30,5 +34,6 @@ export function httpSettingsOf({ http, limits }: McpResolvedOptions): McpHttpSet
     sessionIdleMs: limits.sessionIdleMs,
     eventBufferSize: limits.eventBufferSize,
     maxQueuedEvents: limits.maxQueuedEvents,
+    maxSessionsPerPrincipal: limits.maxSessionsPerPrincipal,
   };
 }

@@ -1,4 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
+import { McpHttpAuthenticator } from '../../auth/http-authenticator.service.js';
 import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from '../../options/options.constants.js';
 import { McpHttpBootCheck } from './http-boot.check.js';
 import { MCP_HTTP_SETTINGS, httpSettingsOf } from './http-settings.js';
@@ -8,6 +9,7 @@ import { createMcpHttpControllers } from './mount/mcp-http.controllers.js';
 import { bindStreamablePath } from './mount/mcp-http.routes.js';
 import { McpHttpRouter } from './mount/mcp-http.router.js';
 import { McpRouteBinder } from './mount/mcp-route.binder.js';
+import { McpCallRateLimiter } from './security/call-rate.limiter.js';
 import { McpHttpGate } from './security/http-gate.service.js';
 import { McpHttpSessions } from './session/http-sessions.service.js';
 import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint.js';
@@ -36,7 +38,9 @@ export function httpTransport(): McpHttpTransportParts {
         inject: [MCP_HTTP_SETTINGS],
       },
       { provide: MCP_HTTP_MOUNTED, useValue: true },
+      McpHttpAuthenticator,
       McpHttpGate,
+      McpCallRateLimiter,
       McpHttpSessions,
       LegacySseSessions,
       McpStreamableHttpEndpoint,

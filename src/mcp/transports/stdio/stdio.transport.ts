@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS } from '../../limits/default-limits.js';
 import { DEFAULT_CONN_ID } from '../../mcp.constants.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
 import { jsonRpcError, parseErrorResponse } from '../../protocol/jsonrpc.js';
+import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpMessageOrigin } from '../../server/dispatch/message-origin.interface.js';
 import type { McpWarden } from '../../server/mcp-warden.service.js';
 import { LineDecoder, type LineEvent } from './line.decoder.js';
@@ -16,10 +17,12 @@ export interface McpStdioTransportOptions {
   maxLineBytes?: number;
   /** The connection id the single stdio client gets. Default `'default'`. */
   connId?: string;
+  /**
+   * Who the local client is, as the operator who started the process says
+   * (stdio carries no credentials; see `principalFromEnv`). Default: anonymous.
+   */
+  principal?: McpPrincipal;
 }
-
-/** Every stdio message comes from the one local client over stdio. */
-const STDIO_ORIGIN: McpMessageOrigin = Object.freeze({ transport: 'stdio' });
 
 /** Lines served per turn of the event loop. */
 const LINES_PER_TURN = 16;
@@ -37,6 +40,8 @@ export class McpStdioTransport {
   private readonly output: Writable;
   private readonly decoder: LineDecoder;
   private readonly connId: string;
+  /** Every message comes from the one local client over stdio. */
+  private readonly origin: McpMessageOrigin;
   private readonly inflight = new Set<Promise<void>>();
   private outbound?: Subscription;
   private finish?: () => void;
@@ -56,6 +61,7 @@ export class McpStdioTransport {
     this.output = options.output ?? process.stdout;
     this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_LIMITS.maxLineBytes);
     this.connId = options.connId ?? DEFAULT_CONN_ID;
+    this.origin = Object.freeze({ transport: 'stdio', principal: options.principal });
   }
 
   /** Serves until the input ends (or `stop()`), then waits for in-flight requests. */
@@ -132,7 +138,7 @@ export class McpStdioTransport {
       return;
     }
     this.track(
-      this.server.dispatch(message, this.connId, STDIO_ORIGIN).then((outcome) => {
+      this.server.dispatch(message, this.connId, this.origin).then((outcome) => {
         if (outcome.kind === 'reply') this.write(outcome.message);
       }),
     );

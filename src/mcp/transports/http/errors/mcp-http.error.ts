@@ -11,12 +11,16 @@ export class McpHttpError extends Error {
     readonly status: number,
     message: string,
     readonly code: number = JsonRpcErrorCode.InvalidRequest,
+    /** Headers the refusal carries (`WWW-Authenticate`, `Retry-After`, …). */
+    readonly headers: Record<string, string> = {},
+    /** The JSON-RPC error's `data`. */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'McpHttpError';
   }
 
   toBody(): object {
-    return jsonRpcError(null, this.code, this.message);
+    return jsonRpcError(null, this.code, this.message, this.data);
   }
 }

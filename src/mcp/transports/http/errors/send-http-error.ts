@@ -14,7 +14,7 @@ export function sendHttpError(res: ServerResponse, exception: unknown, logger: L
   const error = toHttpError(exception);
   if (error.status >= 500) logger.error((exception as Error)?.stack ?? String(exception));
   if (res.headersSent) res.end();
-  else sendJson(res, error.status, error.toBody());
+  else sendJson(res, error.status, error.toBody(), error.headers);
 }
 
 function toHttpError(exception: unknown): McpHttpError {

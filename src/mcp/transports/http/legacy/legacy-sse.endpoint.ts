@@ -6,7 +6,10 @@ import { sendHttpError } from '../errors/send-http-error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import type { RawExchange } from '../mount/raw-exchange.js';
 import { readJsonBody } from '../security/json-body.reader.js';
+import { quotaKeyOf } from '../../../auth/quota-key.js';
+import { McpCallRateLimiter } from '../security/call-rate.limiter.js';
 import { McpHttpGate } from '../security/http-gate.service.js';
+import { classify } from '../streamable/message-kind.js';
 import { requireAccept } from '../streamable/accept.js';
 import { LegacySseSessions } from './legacy-sse.sessions.service.js';
 
@@ -19,15 +22,16 @@ export class LegacySseEndpoint {
     private readonly server: McpWarden,
     private readonly sessions: LegacySseSessions,
     private readonly gate: McpHttpGate,
+    private readonly rate: McpCallRateLimiter,
     @Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings,
   ) {}
 
   /** Opens the stream and announces where to POST: beside this route, prefix included. */
-  open({ req, res }: RawExchange): void {
+  async open({ req, res }: RawExchange): Promise<void> {
     try {
-      this.gate.check(req);
+      const principal = await this.gate.admit(req);
       requireAccept(req, ['text/event-stream']);
-      this.sessions.open(res, messagesPathOf(req));
+      this.sessions.open(res, messagesPathOf(req), principal, quotaKeyOf(principal, req, ''));
     } catch (error) {
       sendHttpError(res, error, this.logger);
     }
@@ -36,15 +40,17 @@ export class LegacySseEndpoint {
   /** Accepts one message (202); its answer, if any, goes out on the session's stream. */
   async message({ req, res }: RawExchange, adapterRequest: object): Promise<void> {
     try {
-      this.gate.check(req);
-      const session = this.sessions.require(sessionIdOf(req));
+      const principal = await this.gate.admit(req);
+      const session = this.sessions.require(sessionIdOf(req), principal);
       const body = await readJsonBody(req, this.settings.maxBodyBytes);
       if (Array.isArray(body)) {
         throw new McpHttpError(400, 'Invalid Request: batches are not supported');
       }
+      if (classify(body).kind === 'request') this.rate.take(quotaKeyOf(principal, req, ''), 1);
       res.writeHead(202).end('Accepted');
       const outcome = await this.server.dispatch(body, session.connId, {
         transport: 'http',
+        principal,
         httpRequest: adapterRequest as IncomingMessage,
       });
       if (outcome.kind === 'reply') session.stream.send(JSON.stringify(outcome.message));

@@ -2,9 +2,12 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Subscription } from 'rxjs';
+import type { McpPrincipal } from '../../../auth/principal.interface.js';
+import { principalKey } from '../../../auth/principal-key.js';
 import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
+import { SessionQuota } from '../session/session.quota.js';
 import { SseStream } from '../sse/sse-stream.js';
 
 /** One 2024-11-05 HTTP+SSE client: its single stream carries every server message. */
@@ -20,22 +23,34 @@ export interface LegacySseSession {
  */
 @Injectable()
 export class LegacySseSessions implements OnModuleDestroy {
-  private readonly sessions = new Map<string, LegacySseSession & { subscription: Subscription }>();
+  private readonly sessions = new Map<
+    string,
+    LegacySseSession & { subscription: Subscription; owner: string; quotaKey: string }
+  >();
+  private readonly quota: SessionQuota;
 
   constructor(
     private readonly server: McpWarden,
     @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
-  ) {}
+  ) {
+    this.quota = new SessionQuota(options.maxSessionsPerPrincipal);
+  }
 
   get size(): number {
     return this.sessions.size;
   }
 
   /** Opens the stream, announces the POST endpoint, and wires the server connection to it. */
-  open(res: ServerResponse, messagesPath: string): LegacySseSession {
+  open(
+    res: ServerResponse,
+    messagesPath: string,
+    principal?: McpPrincipal,
+    quotaKey = principalKey(principal),
+  ): LegacySseSession {
     if (this.sessions.size >= this.options.maxSessions) {
       throw new McpHttpError(503, 'Service Unavailable: too many sessions');
     }
+    this.quota.take(quotaKey);
     const id = randomBytes(24).toString('base64url');
     const connId = `sse:${randomBytes(9).toString('base64url')}`;
     const { keepAliveMs, retryMs, maxQueuedEvents } = this.options;
@@ -43,15 +58,19 @@ export class LegacySseSessions implements OnModuleDestroy {
     const subscription = this.server
       .subscribe(connId)
       .subscribe((message) => stream.send(JSON.stringify(message)));
-    this.sessions.set(id, { id, connId, stream, subscription });
+    const owner = principalKey(principal);
+    this.sessions.set(id, { id, connId, stream, subscription, owner, quotaKey });
     stream.onClose(() => this.close(id));
     stream.send(`${messagesPath}?sessionId=${id}`, undefined, 'endpoint');
     return { id, connId, stream };
   }
 
-  require(id: unknown): LegacySseSession {
+  /** The session `id` names; 404 when unknown, ended, or owned by another principal. */
+  require(id: unknown, principal?: McpPrincipal): LegacySseSession {
     const session = typeof id === 'string' ? this.sessions.get(id) : undefined;
-    if (!session) throw new McpHttpError(404, 'Session not found');
+    if (!session || session.owner !== principalKey(principal)) {
+      throw new McpHttpError(404, 'Session not found');
+    }
     return session;
   }
 
@@ -59,6 +78,7 @@ export class LegacySseSessions implements OnModuleDestroy {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
+    this.quota.release(session.quotaKey);
     session.subscription.unsubscribe();
     session.stream.close();
   }

@@ -22,8 +22,7 @@ export class McpHttpRouter {
       case 'streamable':
         return this.streamable.handle(exchange, req);
       case 'sse':
-        this.legacy.open(exchange);
-        return Promise.resolve();
+        return this.legacy.open(exchange);
       case 'messages':
         return this.legacy.message(exchange, req);
     }

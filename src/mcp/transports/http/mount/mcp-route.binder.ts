@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { McpHttpAuthenticator } from '../../../auth/http-authenticator.service.js';
+import { serveProtectedResourceMetadata } from '../../../auth/protected-resource.routes.js';
 import type { Server } from 'node:http';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { bindExpressRoutes } from './express-routes.binder.js';
@@ -19,6 +21,7 @@ export class McpRouteBinder implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly router: McpHttpRouter,
+    private readonly authenticator: McpHttpAuthenticator,
     @Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings,
   ) {}
 
@@ -27,6 +30,7 @@ export class McpRouteBinder implements OnModuleInit {
     if (!adapter) return; // an application context (stdio) has no HTTP server
     const serve = this.router.serve.bind(this.router);
     const instance = adapter.getInstance();
+    if (this.authenticator.enabled) serveProtectedResourceMetadata(adapter, this.settings.auth);
     switch (adapter.getType()) {
       case 'express': {
         const { routes, middlewareInFront } = bindExpressRoutes(

@@ -1,25 +1,38 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+import { McpHttpAuthenticator } from '../../../auth/http-authenticator.service.js';
+import type { McpPrincipal } from '../../../auth/principal.interface.js';
+import type { MaybePromise } from '../../../common/maybe-promise.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { OriginPolicy } from './origin-policy.js';
 
 /**
  * The checks every MCP HTTP request passes before anything else is done for
- * it (before its body is read): `Host` and `Origin` (DNS-rebinding
- * protection). One gate serves every MCP route.
+ * it (before its body is read or its session looked up): `Host` and `Origin`
+ * (DNS-rebinding protection), then authentication. One gate serves every MCP
+ * route. Without authentication configured it stays synchronous.
  */
 @Injectable()
 export class McpHttpGate {
   private readonly origins: OriginPolicy;
 
-  constructor(@Inject(MCP_HTTP_SETTINGS) settings: McpHttpSettings) {
+  constructor(
+    @Inject(MCP_HTTP_SETTINGS) settings: McpHttpSettings,
+    private readonly authenticator: McpHttpAuthenticator,
+  ) {
     this.origins = new OriginPolicy(settings.allowedHosts, settings.allowedOrigins);
   }
 
-  /** Throws the refusal (403) for a request that may not reach the MCP routes. */
-  check(req: IncomingMessage): void {
+  /** The caller (undefined when anonymous); throws the refusal (403, 401). */
+  admit(req: IncomingMessage): MaybePromise<McpPrincipal | undefined> {
     const refusal = this.origins.refusal(req.headers.host, req.headers.origin);
     if (refusal) throw new McpHttpError(403, `Forbidden: ${refusal}`);
+    return this.authenticator.enabled ? this.authenticator.authenticate(req) : undefined;
+  }
+
+  /** The 403 step-up answer for a call that needs `scopes`. */
+  insufficientScope(req: IncomingMessage, scopes: readonly string[]): McpHttpError {
+    return this.authenticator.insufficientScope(req, scopes);
   }
 }

@@ -32,6 +32,10 @@ export class McpHttpSession {
     readonly id: string,
     readonly connId: string,
     private readonly options: McpHttpSettings,
+    /** The principal that created the session (see `principalKey`); only it may use it. */
+    readonly owner: string = '',
+    /** Whose session quota it counts against (the owner, or the client address when anonymous). */
+    readonly quotaKey: string = owner,
   ) {
     this.events = new EventBuffer(options.eventBufferSize);
   }

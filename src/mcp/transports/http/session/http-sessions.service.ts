@@ -1,9 +1,12 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import type { McpPrincipal } from '../../../auth/principal.interface.js';
+import { principalKey } from '../../../auth/principal-key.js';
 import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { McpHttpSession } from './http-session.js';
+import { SessionQuota } from './session.quota.js';
 
 /**
  * The live Streamable HTTP sessions. Ids are minted here (never taken from a
@@ -13,12 +16,14 @@ import { McpHttpSession } from './http-session.js';
 @Injectable()
 export class McpHttpSessions implements OnModuleDestroy {
   private readonly sessions = new Map<string, McpHttpSession>();
+  private readonly quota: SessionQuota;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly server: McpWarden,
     @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
   ) {
+    this.quota = new SessionQuota(options.maxSessionsPerPrincipal);
     const every = Math.max(50, Math.min(options.sessionIdleMs / 2, 60_000));
     this.sweeper = setInterval(() => this.sweep(), every);
     this.sweeper.unref();
@@ -29,15 +34,23 @@ export class McpHttpSessions implements OnModuleDestroy {
   }
 
   /** Opens a session and its server connection; 503 past the bound. */
-  create(): McpHttpSession {
+  /**
+   * Opens a session and its server connection for `principal`: 503 past the
+   * total bound, 429 past `maxSessionsPerPrincipal` for `quotaKey` (the
+   * principal, or the client address when anonymous).
+   */
+  create(principal?: McpPrincipal, quotaKey = principalKey(principal)): McpHttpSession {
     if (this.sessions.size >= this.options.maxSessions) {
       throw new McpHttpError(503, 'Service Unavailable: too many sessions');
     }
+    this.quota.take(quotaKey);
     const id = randomBytes(24).toString('base64url');
     const session = new McpHttpSession(
       id,
       `http:${randomBytes(9).toString('base64url')}`,
       this.options,
+      principalKey(principal),
+      quotaKey,
     );
     session.attach(
       this.server.subscribe(session.connId).subscribe((message) => session.route(message as never)),
@@ -46,18 +59,27 @@ export class McpHttpSessions implements OnModuleDestroy {
     return session;
   }
 
-  /** The session a request names: 400 without an id, 404 for an unknown or ended one. */
-  require(id: string | undefined): McpHttpSession {
+  /**
+   * The session a request names: 400 without an id, 404 for an unknown or
+   * ended one, and 404 too for one that another principal owns (it must be
+   * indistinguishable from an unknown id).
+   */
+  require(id: string | undefined, principal?: McpPrincipal): McpHttpSession {
     if (!id) throw new McpHttpError(400, 'Bad Request: Mcp-Session-Id header is required');
     const session = this.sessions.get(id);
-    if (!session) throw new McpHttpError(404, 'Session not found');
+    if (!session || session.owner !== principalKey(principal)) {
+      throw new McpHttpError(404, 'Session not found');
+    }
     session.lastSeen = Date.now();
     return session;
   }
 
   delete(id: string): void {
-    this.sessions.get(id)?.close();
+    const session = this.sessions.get(id);
+    if (!session) return;
+    session.close();
     this.sessions.delete(id);
+    this.quota.release(session.quotaKey);
   }
 
   /** Total events buffered for replay, over all sessions. */

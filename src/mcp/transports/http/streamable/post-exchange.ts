@@ -90,6 +90,22 @@ export class PostExchange {
     }
   }
 
+  /**
+   * Answers the POST with an HTTP refusal carrying `reply` as its body (the
+   * 403 step-up for an under-scoped call), while nothing has been streamed
+   * yet; once streaming, the reply is delivered as any other.
+   */
+  refuse(reply: JsonRpcMessage, refusal: McpHttpError): void {
+    const res = this.live;
+    if (this.done || this.stream || !res || res.headersSent || this.replies.length > 0) {
+      return this.deliver(reply);
+    }
+    this.done = true;
+    this.pending.clear();
+    sendJson(res, refusal.status, reply, { ...this.headers, ...refusal.headers });
+    this.onDone(this);
+  }
+
   /** A request that will get no response (cancelled): stop waiting for it. */
   abandon(id: RequestId): void {
     if (this.pending.delete(requestKey(id)) && this.pending.size === 0) this.finish();

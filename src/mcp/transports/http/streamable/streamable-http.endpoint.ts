@@ -1,5 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpPrincipal } from '../../../auth/principal.interface.js';
+import { McpInsufficientScopeError } from '../../../auth/scopes.js';
+import { isPromiseLike } from '../../../common/maybe-promise.js';
 import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
 import { BATCHING_PROTOCOL_VERSION } from '../../../protocol/protocol-version.js';
 import type { McpMessageOrigin } from '../../../server/dispatch/message-origin.interface.js';
@@ -9,6 +12,8 @@ import { sendHttpError } from '../errors/send-http-error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { readJsonBody } from '../security/json-body.reader.js';
 import type { RawExchange } from '../mount/raw-exchange.js';
+import { quotaKeyOf } from '../../../auth/quota-key.js';
+import { McpCallRateLimiter } from '../security/call-rate.limiter.js';
 import { McpHttpGate } from '../security/http-gate.service.js';
 import type { McpHttpSession } from '../session/http-session.js';
 import { McpHttpSessions } from '../session/http-sessions.service.js';
@@ -31,6 +36,7 @@ export class McpStreamableHttpEndpoint {
     private readonly server: McpWarden,
     private readonly sessions: McpHttpSessions,
     private readonly gate: McpHttpGate,
+    private readonly rate: McpCallRateLimiter,
     @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
   ) {}
 
@@ -41,14 +47,15 @@ export class McpStreamableHttpEndpoint {
    */
   async handle({ req, res }: RawExchange, adapterRequest: object = req): Promise<void> {
     try {
-      this.gate.check(req);
+      const admitted = this.gate.admit(req);
+      const principal = isPromiseLike(admitted) ? await admitted : admitted;
       switch (req.method) {
         case 'POST':
-          return await this.post(req, res, adapterRequest);
+          return await this.post(req, res, adapterRequest, principal);
         case 'GET':
-          return this.get(req, res);
+          return this.get(req, res, principal);
         case 'DELETE':
-          return this.delete(req, res);
+          return this.delete(req, res, principal);
         default:
           res.setHeader('Allow', 'GET, POST, DELETE');
           throw new McpHttpError(405, 'Method Not Allowed');
@@ -63,6 +70,7 @@ export class McpStreamableHttpEndpoint {
     req: IncomingMessage,
     res: ServerResponse,
     adapterRequest: object,
+    principal: McpPrincipal | undefined,
   ): Promise<void> {
     requireAccept(req, JSON_AND_SSE);
     checkProtocolVersionHeader(req);
@@ -75,19 +83,24 @@ export class McpStreamableHttpEndpoint {
     }
     const first = kinds[0];
     const initialize = !batch && first.kind === 'request' && first.method === 'initialize';
-    const session = initialize ? this.sessions.create() : this.sessionOf(req);
+    const quotaKey = quotaKeyOf(principal, req, '');
+    const ids = kinds.flatMap((kind) => (kind.kind === 'request' ? [kind.id] : []));
+    this.rate.take(quotaKey, ids.length);
+    const session = initialize
+      ? this.sessions.create(principal, quotaKey)
+      : this.sessionOf(req, principal);
     if (batch && session.protocolVersion !== BATCHING_PROTOCOL_VERSION) {
       throw new McpHttpError(400, 'Invalid Request: batches are not supported by this session');
     }
     const origin: McpMessageOrigin = {
       transport: 'http',
+      principal,
       httpRequest: adapterRequest as IncomingMessage,
     };
     if (first.kind === 'invalid') {
       const outcome = await this.server.dispatch(body, session.connId, origin);
       return sendJson(res, 400, outcome.kind === 'reply' ? outcome.message : null);
     }
-    const ids = kinds.flatMap((kind) => (kind.kind === 'request' ? [kind.id] : []));
     if (ids.length === 0) {
       await Promise.all(messages.map((m) => this.server.dispatch(m, session.connId, origin)));
       res.writeHead(202).end();
@@ -101,7 +114,9 @@ export class McpStreamableHttpEndpoint {
         if (outcome.kind === 'reply') {
           const reply = outcome.message as JsonRpcMessage;
           if (initialize) this.initialized(session, reply);
-          exchange.deliver(reply);
+          const scopes = batch ? undefined : McpInsufficientScopeError.scopesOf(reply.error);
+          if (scopes) exchange.refuse(reply, this.gate.insufficientScope(req, scopes));
+          else exchange.deliver(reply);
         } else if (outcome.kind === 'none') {
           // Cancelled: nothing will answer it. A parked call answers later, through the session.
           exchange.abandon(kind.id);
@@ -111,10 +126,10 @@ export class McpStreamableHttpEndpoint {
   }
 
   /** The session's standalone stream, or (with `Last-Event-ID`) a resumed one. */
-  private get(req: IncomingMessage, res: ServerResponse): void {
+  private get(req: IncomingMessage, res: ServerResponse, principal?: McpPrincipal): void {
     requireAccept(req, ['text/event-stream']);
     checkProtocolVersionHeader(req);
-    const session = this.sessionOf(req);
+    const session = this.sessionOf(req, principal);
     const lastEventId = req.headers['last-event-id'];
     if (typeof lastEventId === 'string') {
       if (!session.resume(res, lastEventId)) throw new McpHttpError(404, 'Unknown event id');
@@ -126,16 +141,16 @@ export class McpStreamableHttpEndpoint {
   }
 
   /** Ends the session; later requests with its id get 404. */
-  private delete(req: IncomingMessage, res: ServerResponse): void {
+  private delete(req: IncomingMessage, res: ServerResponse, principal?: McpPrincipal): void {
     checkProtocolVersionHeader(req);
-    const session = this.sessionOf(req);
+    const session = this.sessionOf(req, principal);
     this.sessions.delete(session.id);
     res.writeHead(200).end();
   }
 
-  private sessionOf(req: IncomingMessage): McpHttpSession {
+  private sessionOf(req: IncomingMessage, principal: McpPrincipal | undefined): McpHttpSession {
     const header = req.headers['mcp-session-id'];
-    return this.sessions.require(typeof header === 'string' ? header : undefined);
+    return this.sessions.require(typeof header === 'string' ? header : undefined, principal);
   }
 
   private initialized(session: McpHttpSession, reply: JsonRpcMessage): void {

@@ -1,0 +1,19 @@
+import type { McpHttpOptions } from '../../index.js';
+
+/**
+ * Bearer auth for the service, from the environment: `OAUTH_ISSUER` and
+ * `OAUTH_AUDIENCE` (this server's canonical URL, e.g. https://notes.example.com/mcp)
+ * turn it on; `OAUTH_JWKS_URI` overrides the issuer's published keys. With
+ * neither, the service is unauthenticated, which the boot check allows on
+ * loopback only.
+ */
+export function serviceAuthFromEnv(env: NodeJS.ProcessEnv = process.env): McpHttpOptions['auth'] {
+  const issuer = env.OAUTH_ISSUER?.trim();
+  const audience = env.OAUTH_AUDIENCE?.trim();
+  if (!issuer && !audience) return undefined;
+  if (!issuer || !audience) {
+    throw new Error('OAUTH_ISSUER and OAUTH_AUDIENCE must be set together');
+  }
+  const jwksUri = env.OAUTH_JWKS_URI?.trim();
+  return jwksUri ? { issuer, audience, jwksUri } : { issuer, audience };
+}

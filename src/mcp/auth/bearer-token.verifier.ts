@@ -1,0 +1,92 @@
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
+import type { McpBearerAuthOptions } from './auth-options.interface.js';
+import { IssuerJwksLocator } from './issuer-metadata.js';
+import type { McpPrincipal } from './principal.interface.js';
+
+/** Asymmetric JOSE algorithms; `none` and shared-secret HMAC are never accepted by default. */
+const DEFAULT_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
+
+/** A token that did not verify; its message is for the log, never for the client. */
+export class McpInvalidTokenError extends Error {
+  override name = 'McpInvalidTokenError';
+}
+
+/**
+ * Verifies bearer JWTs with `jose`: the signature against the issuer's keys
+ * (local, a given JWKS URL, or the one its metadata names), `iss`, `aud`
+ * (RFC 8707: this server), `exp`/`nbf` with a small clock tolerance, and an
+ * algorithm allowlist. Remote keys are cached; an unknown `kid` refreshes
+ * them at most once per cooldown, so forged `kid`s cannot make it refetch.
+ */
+export class BearerTokenVerifier {
+  private keys?: JWTVerifyGetKey;
+  private readonly locator: IssuerJwksLocator;
+  private readonly audiences: string[];
+
+  constructor(private readonly options: McpBearerAuthOptions) {
+    this.locator = new IssuerJwksLocator(options.issuer);
+    this.audiences = [options.audience].flat();
+    if (options.jwks) this.keys = createLocalJWKSet(options.jwks as never);
+    else if (options.jwksUri) this.keys = remoteKeys(new URL(options.jwksUri));
+  }
+
+  /** The caller the token names; throws `McpInvalidTokenError` for any token that does not verify. */
+  async verify(token: string): Promise<McpPrincipal> {
+    let payload: JWTPayload;
+    try {
+      const { payload: verified } = await jwtVerify(token, await this.keySet(), {
+        issuer: this.options.issuer,
+        audience: this.audiences,
+        algorithms: this.options.algorithms ?? DEFAULT_ALGORITHMS,
+        clockTolerance: this.options.clockToleranceSec ?? 5,
+        requiredClaims: ['sub', 'exp'],
+      });
+      payload = verified;
+    } catch (error) {
+      throw new McpInvalidTokenError((error as Error).message);
+    }
+    return principalOf(payload);
+  }
+
+  private async keySet(): Promise<JWTVerifyGetKey> {
+    if (!this.keys) this.keys = remoteKeys(await this.locator.jwksUri());
+    return this.keys;
+  }
+}
+
+function remoteKeys(url: URL): JWTVerifyGetKey {
+  return createRemoteJWKSet(url, { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+}
+
+/* `scope` (RFC 9068, space-separated) or `scp` (an array, as some issuers send). */
+function principalOf(payload: JWTPayload): McpPrincipal {
+  const raw = payload.scope ?? payload.scp;
+  const scopes = Array.isArray(raw)
+    ? raw.filter((scope): scope is string => typeof scope === 'string')
+    : typeof raw === 'string'
+      ? raw.split(' ').filter(Boolean)
+      : [];
+  return Object.freeze({
+    subject: payload.sub!,
+    scopes: Object.freeze(scopes),
+    issuer: payload.iss,
+    claims: Object.freeze({ ...payload }),
+  });
+}

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_OPTIONS } from '../../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../../options/resolved-options.interface.js';
+import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import { McpHttpError } from '../errors/mcp-http.error.js';
+
+interface Bucket {
+  tokens: number;
+  refilledAt: number;
+}
+
+/* Buckets kept at most; past it the ones that are full again (idle callers) are dropped. */
+const MAX_BUCKETS = 10_000;
+
+/**
+ * `limits.callsPerSecondPerPrincipal`: a token bucket per caller (principal,
+ * or client address when anonymous) holding two seconds' worth of requests.
+ * Over it, the request is refused with 429, `Retry-After`, and JSON-RPC error
+ * -31429 whose data says when to retry.
+ */
+@Injectable()
+export class McpCallRateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly rate: number;
+  private readonly capacity: number;
+
+  constructor(@Inject(MCP_OPTIONS) options: McpResolvedOptions) {
+    this.rate = options.limits.callsPerSecondPerPrincipal;
+    this.capacity = this.rate * 2;
+  }
+
+  /** Takes `count` requests from `key`'s bucket, or throws the 429 refusal. */
+  take(key: string, count: number, now = Date.now()): void {
+    if (count === 0) return;
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      if (this.buckets.size >= MAX_BUCKETS) this.evictFull(now);
+      bucket = { tokens: this.capacity, refilledAt: now };
+      this.buckets.set(key, bucket);
+    }
+    bucket.tokens = Math.min(
+      this.capacity,
+      bucket.tokens + ((now - bucket.refilledAt) * this.rate) / 1000,
+    );
+    bucket.refilledAt = now;
+    if (bucket.tokens >= count) {
+      bucket.tokens -= count;
+      return;
+    }
+    const retryAfterMs = Math.ceil(((count - bucket.tokens) * 1000) / this.rate);
+    throw new McpHttpError(
+      429,
+      'Too Many Requests: this caller is over its calls-per-second budget',
+      JsonRpcErrorCode.TooManyRequests,
+      { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
+      { retryAfterMs },
+    );
+  }
+
+  private evictFull(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + ((now - bucket.refilledAt) * this.rate) / 1000 >= this.capacity) {
+        this.buckets.delete(key);
+      }
+    }
+    // Every caller is busy: drop the oldest, which costs it at most a fresh full bucket.
+    if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
+  }
+}
