@@ -1,0 +1,521 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  base64url,
+  decodeJwt,
+  decodeProtectedHeader,
+  type JWK,
+  type JWTPayload,
+  type ProtectedHeaderParameters,
+} from 'jose';
+import type { Provider } from 'oidc-provider';
+import { generateSigningKey } from './keys.js';
+import { loadOidcProvider } from './load-provider.js';
+import { createMemoryAdapter } from './memory-adapter.js';
+import { mintToken, unsignedToken, type MintTokenOptions } from './tokens.js';
+import { followAuthorization, type AuthorizationResponse } from './user-agent.js';
+
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+/** A client registered with the issuer at start. */
+export interface TestClient {
+  clientId: string;
+  /** Absent for public clients (`authMethod: 'none'`). */
+  clientSecret?: string;
+  authMethod: ClientAuthMethod;
+  /** The scopes the client may request (client metadata `scope`), space-separated. */
+  scope: string;
+  redirectUris: string[];
+  grantTypes: string[];
+}
+
+export interface TestIssuerOptions {
+  /** The account every authorization-code flow logs in as, unless it names another. Default 'alice'. */
+  subject?: string;
+  /**
+   * The resource indicators (RFC 8707) the issuer issues JWT access tokens for. Default: any
+   * `http://127.0.0.1[:port]/...` URL. When given, the first is also the default `aud` of
+   * `mintToken` and the resource used when a token request names none.
+   */
+  resources?: string[];
+  /** The scopes every resource offers (and clients may be allowed). Default notes:read, notes:write. */
+  scopes?: string[];
+  /** Lifetime of issued access tokens, in seconds. Default 300. */
+  accessTokenTtl?: number;
+  /** More clients, registered next to the three defaults (see `TestIssuer.clients`). */
+  clients?: (Partial<TestClient> & { clientId: string })[];
+}
+
+/** An access token from the issuer's token endpoint, with its decoded (not verified) JWT parts. */
+export interface IssuedToken {
+  accessToken: string;
+  tokenType: string;
+  expiresIn?: number;
+  /** The `scope` of the token response. */
+  scope?: string;
+  refreshToken?: string;
+  claims: JWTPayload & { scope?: string; client_id?: string };
+  header: ProtectedHeaderParameters;
+  /** The token response body, as sent. */
+  response: Record<string, unknown>;
+}
+
+/** The token endpoint refused a request. */
+export class TokenEndpointError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly description: string | undefined,
+  ) {
+    super(`token endpoint answered ${status} ${error}${description ? `: ${description}` : ''}`);
+    this.name = 'TokenEndpointError';
+  }
+}
+
+export interface ClientCredentialsRequest {
+  /** Space-separated scopes to request. */
+  scope?: string;
+  /** RFC 8707 resource indicator; the token's `aud`. */
+  resource?: string;
+  /** A registered client (default: the `client_secret_basic` service client). */
+  clientId?: string;
+  /** Overrides the registered secret (to present a wrong one, say). */
+  clientSecret?: string;
+}
+
+export interface AuthorizeRequest {
+  /** Default: the public PKCE client. */
+  clientId?: string;
+  /** Default: the client's first registered redirect URI. */
+  redirectUri?: string;
+  scope?: string;
+  resource?: string;
+  /** Logs in as this account (sent as `login_hint`); default: the issuer's `subject`. */
+  subject?: string;
+  /** Default: random. */
+  state?: string;
+}
+
+export interface AuthorizationCodeGrant extends AuthorizationResponse {
+  codeVerifier: string;
+  clientId: string;
+  redirectUri: string;
+  resource?: string;
+}
+
+export interface ExchangeCodeRequest {
+  code: string;
+  codeVerifier: string;
+  clientId?: string;
+  redirectUri?: string;
+  /** Sent as `resource` at the token endpoint; the issuer falls back to the granted one. */
+  resource?: string;
+}
+
+export interface TestIssuer {
+  /** The issuer identifier, `http://127.0.0.1:<port>` (no trailing slash): the tokens' `iss`. */
+  readonly issuer: string;
+  readonly jwksUri: string;
+  readonly tokenEndpoint: string;
+  readonly authorizationEndpoint: string;
+  readonly registrationEndpoint: string;
+  /** `<issuer>/.well-known/openid-configuration` */
+  readonly openidConfigurationUrl: string;
+  /** `<issuer>/.well-known/oauth-authorization-server` (RFC 8414), served by oidc-provider itself. */
+  readonly oauthMetadataUrl: string;
+  /** The published key set (public keys only), for an `auth.jwks` local-keys setup. */
+  readonly jwks: { keys: JWK[] };
+  readonly subject: string;
+  /** Every registered client by id: the defaults and `options.clients`. */
+  readonly clients: Readonly<Record<string, TestClient>>;
+  /** `mcp-service`: confidential, client_secret_basic, client_credentials. */
+  readonly serviceClient: TestClient;
+  /** `mcp-service-post`: confidential, client_secret_post, client_credentials. */
+  readonly servicePostClient: TestClient;
+  /** `mcp-public`: public (`none`), authorization_code + PKCE, redirect `http://127.0.0.1/callback`. */
+  readonly publicClient: TestClient;
+  /** Each HTTP request the issuer received (method and path), in order. */
+  readonly requests: readonly { method: string; path: string }[];
+  /** Errors oidc-provider reported as server errors (a passing test expects none). */
+  readonly serverErrors: readonly unknown[];
+  /** The underlying `oidc-provider` instance. */
+  readonly provider: Provider;
+
+  tokenByClientCredentials(request?: ClientCredentialsRequest): Promise<IssuedToken>;
+  /** Runs `/auth` without a browser (auto login + consent) and returns the code and its verifier. */
+  authorizeWithPkce(request?: AuthorizeRequest): Promise<AuthorizationCodeGrant>;
+  /** Follows an authorization URL built elsewhere (by the MCP SDK, say) to its redirect. */
+  authorize(authorizationUrl: string | URL): Promise<AuthorizationResponse>;
+  exchangeCode(request: ExchangeCodeRequest): Promise<IssuedToken>;
+  /** `authorizeWithPkce` then `exchangeCode`, with the same client, redirect URI and resource. */
+  tokenByAuthorizationCode(request?: AuthorizeRequest): Promise<IssuedToken>;
+  /** A token signed with jose directly (see `MintTokenOptions`), for refusal tests. */
+  mintToken(options?: MintTokenOptions): Promise<string>;
+  /** An `alg: none` token carrying valid-looking claims (overridable). */
+  unsignedToken(claims?: JWTPayload, header?: Record<string, unknown>): string;
+  close(): Promise<void>;
+}
+
+const DEFAULT_SCOPES = ['notes:read', 'notes:write'];
+
+function isLoopbackResource(resource: string): boolean {
+  try {
+    const url = new URL(resource);
+    return url.protocol === 'http:' && url.hostname === '127.0.0.1';
+  } catch {
+    return false;
+  }
+}
+
+function toClient(partial: Partial<TestClient> & { clientId: string }, scopes: string[]) {
+  const authMethod = partial.authMethod ?? (partial.clientSecret ? 'client_secret_basic' : 'none');
+  const redirectUris = partial.redirectUris ?? [];
+  const client: TestClient = {
+    clientId: partial.clientId,
+    clientSecret:
+      authMethod === 'none' ? undefined : (partial.clientSecret ?? `${partial.clientId}-secret`),
+    authMethod,
+    scope: partial.scope ?? scopes.join(' '),
+    redirectUris,
+    grantTypes:
+      partial.grantTypes ??
+      (authMethod === 'none'
+        ? ['authorization_code', 'refresh_token']
+        : redirectUris.length
+          ? ['client_credentials', 'authorization_code', 'refresh_token']
+          : ['client_credentials']),
+  };
+  return client;
+}
+
+function clientMetadata(client: TestClient): Record<string, unknown> {
+  return {
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+    token_endpoint_auth_method: client.authMethod,
+    scope: client.scope,
+    grant_types: client.grantTypes,
+    redirect_uris: client.redirectUris,
+    response_types: client.grantTypes.includes('authorization_code') ? ['code'] : [],
+  };
+}
+
+function pkcePair(): { codeVerifier: string; codeChallenge: string } {
+  const codeVerifier = base64url.encode(randomBytes(32));
+  const codeChallenge = base64url.encode(createHash('sha256').update(codeVerifier).digest());
+  return { codeVerifier, codeChallenge };
+}
+
+/**
+ * Starts a real OpenID Provider (`oidc-provider`) on 127.0.0.1 on a free port. Access tokens
+ * for a resource indicator are RS256 JWTs with `aud` = the resource and a `scope` claim; clients
+ * may also register themselves (RFC 7591); the authorization endpoint logs in and consents by
+ * itself, so the authorization-code flow completes without a browser.
+ */
+export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<TestIssuer> {
+  const { default: ProviderClass, errors } = await loadOidcProvider();
+  const subject = options.subject ?? 'alice';
+  const scopes = options.scopes ?? DEFAULT_SCOPES;
+  const accessTokenTtl = options.accessTokenTtl ?? 300;
+  const [trusted, untrusted] = await Promise.all([generateSigningKey(), generateSigningKey()]);
+
+  const clientList = [
+    toClient({ clientId: 'mcp-service', authMethod: 'client_secret_basic' }, scopes),
+    toClient({ clientId: 'mcp-service-post', authMethod: 'client_secret_post' }, scopes),
+    toClient(
+      { clientId: 'mcp-public', authMethod: 'none', redirectUris: ['http://127.0.0.1/callback'] },
+      scopes,
+    ),
+    ...(options.clients ?? []).map((client) => toClient(client, scopes)),
+  ];
+  const clients: Record<string, TestClient> = Object.fromEntries(
+    clientList.map((client) => [client.clientId, client]),
+  );
+
+  const requests: { method: string; path: string }[] = [];
+  const serverErrors: unknown[] = [];
+  // The provider needs the issuer URL, so it is built once the server has its port.
+  const app: { handle?: (req: IncomingMessage, res: ServerResponse) => void } = {};
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    requests.push({ method: req.method ?? 'GET', path });
+    if (path.startsWith('/interaction/') && req.method === 'GET') {
+      interact(req, res).catch((error: unknown) => {
+        serverErrors.push(error);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`interaction failed: ${String(error)}`);
+      });
+      return;
+    }
+    if (app.handle) app.handle(req, res);
+    else res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const issuer = `http://127.0.0.1:${port}`;
+
+  const resourceAccepted = (resource: string) =>
+    options.resources ? options.resources.includes(resource) : isLoopbackResource(resource);
+
+  const configuration = {
+    adapter: createMemoryAdapter(),
+    jwks: { keys: [trusted.privateJwk] },
+    clients: clientList.map(clientMetadata),
+    scopes: ['openid', 'offline_access', ...scopes],
+    cookies: { keys: [randomBytes(32).toString('hex')] },
+    findAccount: (_ctx: unknown, accountId: string) => ({
+      accountId,
+      claims: async () => ({ sub: accountId }),
+    }),
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+    },
+    pkce: { required: () => true },
+    clientBasedCORS: () => true,
+    ttl: {
+      AccessToken: accessTokenTtl,
+      ClientCredentials: accessTokenTtl,
+      AuthorizationCode: 60,
+      IdToken: accessTokenTtl,
+      RefreshToken: 3600,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      registration: { enabled: true },
+      introspection: { enabled: true, allowedPolicy: () => true },
+      revocation: { enabled: true, allowedPolicy: () => true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string[]) =>
+          oneOf ?? options.resources?.[0],
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, resource: string) => {
+          if (!resourceAccepted(resource)) {
+            throw new errors.InvalidTarget(`${resource} is not a resource this issuer serves`);
+          }
+          return {
+            scope: scopes.join(' '),
+            audience: resource,
+            accessTokenTTL: accessTokenTtl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+  };
+  let live: Provider;
+  try {
+    live = new ProviderClass(issuer, configuration);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  live.on('server_error', (_ctx: unknown, error: unknown) => serverErrors.push(error));
+  live.on('error', (error: unknown) => serverErrors.push(error));
+  app.handle = live.callback();
+
+  /** Logs the account in and grants what the client asked for: the user "clicks allow". */
+  async function interact(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const details = await live.interactionDetails(req, res);
+    const hint = details.params.login_hint;
+    const accountId =
+      details.session?.accountId ?? (typeof hint === 'string' && hint ? hint : subject);
+    if (details.prompt.name === 'login') {
+      await live.interactionFinished(
+        req,
+        res,
+        { login: { accountId } },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
+    if (details.prompt.name !== 'consent') {
+      throw new Error(`unexpected interaction prompt ${details.prompt.name}`);
+    }
+    const clientId = String(details.params.client_id);
+    const grant = details.grantId
+      ? await live.Grant.find(details.grantId)
+      : new live.Grant({ accountId, clientId });
+    if (!grant) throw new Error(`grant ${details.grantId} not found`);
+    const missing = details.prompt.details;
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [resource, granted] of Object.entries(missing.missingResourceScopes ?? {})) {
+      grant.addResourceScope(resource, granted.join(' '));
+    }
+    const grantId = await grant.save();
+    await live.interactionFinished(
+      req,
+      res,
+      { consent: { grantId } },
+      { mergeWithLastSubmission: true },
+    );
+  }
+
+  const tokenEndpoint = `${issuer}/token`;
+
+  function clientFor(clientId: string): TestClient {
+    const client = clients[clientId];
+    if (!client) throw new TypeError(`no client ${clientId} is registered with the test issuer`);
+    return client;
+  }
+
+  async function postToken(
+    client: TestClient,
+    params: URLSearchParams,
+    secret = client.clientSecret,
+  ): Promise<IssuedToken> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
+    if (client.authMethod === 'client_secret_basic') {
+      const credentials = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(secret ?? '')}`;
+      headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    } else {
+      params.set('client_id', client.clientId);
+      if (client.authMethod === 'client_secret_post') params.set('client_secret', secret ?? '');
+    }
+    const response = await fetch(tokenEndpoint, { method: 'POST', headers, body: params });
+    const body = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) {
+      throw new TokenEndpointError(
+        response.status,
+        String(body.error),
+        typeof body.error_description === 'string' ? body.error_description : undefined,
+      );
+    }
+    const accessToken = String(body.access_token);
+    if (accessToken.split('.').length !== 3) {
+      throw new Error('the issuer returned an opaque access token: name a `resource` to get a JWT');
+    }
+    return {
+      accessToken,
+      tokenType: String(body.token_type),
+      expiresIn: typeof body.expires_in === 'number' ? body.expires_in : undefined,
+      scope: typeof body.scope === 'string' ? body.scope : undefined,
+      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : undefined,
+      claims: decodeJwt(accessToken),
+      header: decodeProtectedHeader(accessToken),
+      response: body,
+    };
+  }
+
+  async function authorizeWithPkce(
+    request: AuthorizeRequest = {},
+  ): Promise<AuthorizationCodeGrant> {
+    const client = clientFor(request.clientId ?? 'mcp-public');
+    const redirectUri = request.redirectUri ?? client.redirectUris[0];
+    if (!redirectUri) throw new TypeError(`client ${client.clientId} has no redirect URI`);
+    const { codeVerifier, codeChallenge } = pkcePair();
+    const state = request.state ?? base64url.encode(randomBytes(12));
+    const url = new URL(`${issuer}/auth`);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('client_id', client.clientId);
+    url.searchParams.set('redirect_uri', redirectUri);
+    url.searchParams.set('code_challenge', codeChallenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+    url.searchParams.set('state', state);
+    if (request.scope) url.searchParams.set('scope', request.scope);
+    if (request.resource) url.searchParams.set('resource', request.resource);
+    if (request.subject) url.searchParams.set('login_hint', request.subject);
+    const response = await followAuthorization(url);
+    if (response.state !== state) throw new Error('the authorization response lost its state');
+    return {
+      ...response,
+      codeVerifier,
+      clientId: client.clientId,
+      redirectUri,
+      resource: request.resource,
+    };
+  }
+
+  async function exchangeCode(request: ExchangeCodeRequest): Promise<IssuedToken> {
+    const client = clientFor(request.clientId ?? 'mcp-public');
+    const redirectUri = request.redirectUri ?? client.redirectUris[0];
+    const params = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: request.code,
+      code_verifier: request.codeVerifier,
+      redirect_uri: redirectUri,
+    });
+    if (request.resource) params.set('resource', request.resource);
+    return postToken(client, params);
+  }
+
+  const mintDefaults = {
+    trusted,
+    untrusted,
+    issuer,
+    audience: options.resources?.[0],
+    subject,
+  };
+
+  return {
+    issuer,
+    jwksUri: `${issuer}/jwks`,
+    tokenEndpoint,
+    authorizationEndpoint: `${issuer}/auth`,
+    registrationEndpoint: `${issuer}/reg`,
+    openidConfigurationUrl: `${issuer}/.well-known/openid-configuration`,
+    oauthMetadataUrl: `${issuer}/.well-known/oauth-authorization-server`,
+    jwks: { keys: [trusted.publicJwk] },
+    subject,
+    clients,
+    serviceClient: clients['mcp-service'],
+    servicePostClient: clients['mcp-service-post'],
+    publicClient: clients['mcp-public'],
+    requests,
+    serverErrors,
+    provider: live,
+
+    tokenByClientCredentials(request: ClientCredentialsRequest = {}) {
+      const client = clientFor(request.clientId ?? 'mcp-service');
+      const params = new URLSearchParams({ grant_type: 'client_credentials' });
+      if (request.scope) params.set('scope', request.scope);
+      if (request.resource) params.set('resource', request.resource);
+      return postToken(client, params, request.clientSecret ?? client.clientSecret);
+    },
+    authorizeWithPkce,
+    authorize: followAuthorization,
+    exchangeCode,
+    async tokenByAuthorizationCode(request: AuthorizeRequest = {}) {
+      const grant = await authorizeWithPkce(request);
+      return exchangeCode(grant);
+    },
+    mintToken: (mintOptions: MintTokenOptions = {}) => mintToken(mintOptions, mintDefaults),
+    unsignedToken(claims?: JWTPayload, header?: Record<string, unknown>) {
+      const now = Math.floor(Date.now() / 1000);
+      return unsignedToken(
+        claims ?? {
+          iss: issuer,
+          aud: options.resources?.[0],
+          sub: subject,
+          iat: now,
+          exp: now + 300,
+        },
+        header,
+      );
+    },
+    async close() {
+      const closed = new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
