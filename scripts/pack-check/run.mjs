@@ -15,8 +15,9 @@
  * 3. per app: `npm install`, no nested copy of a peer under mcp-warden/node_modules, `tsc`,
  *    boot with `NestFactory.create` on 127.0.0.1:0 and call the tool over Streamable HTTP
  *    (initialize, notifications/initialized, tools/call), then the `Test.createTestingModule`
- *    test (`McpServer.handleMessage`); `mcp-warden/testing` is loaded and type-checked when the
- *    package has it, and the line says so when it does not. A warning printed at run time fails.
+ *    tests: one through `McpWarden.handleMessage`, one through `McpTestClient` from
+ *    `mcp-warden/testing` (so the subpath is type-checked by the app's `tsc` and loaded the way
+ *    the app resolves it). A warning printed at run time fails.
  *
  * Prints one line for the tarball and one per app, and exits non-zero on any failure. With
  * --out, writes `{ tarball: { ok }, apps: [{ name, ok }] }` for CI's count. The temp dir is
@@ -43,8 +44,8 @@ import { fileURLToPath } from 'node:url';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
 const APPS = [
-  { name: 'nest12-esm', nestMajor: 12, kind: 'ESM, TypeScript NodeNext', esm: true },
-  { name: 'nest11-cjs', nestMajor: 11, kind: 'CommonJS, Nest CLI 11 tsconfig', esm: false },
+  { name: 'nest12-esm', nestMajor: 12, kind: 'ESM, TypeScript NodeNext' },
+  { name: 'nest11-cjs', nestMajor: 11, kind: 'CommonJS, Nest CLI 11 tsconfig' },
 ];
 /** Packages the library takes from the app (peers): a nested copy would be a second Nest. */
 const PEERS = [
@@ -160,18 +161,14 @@ function checkTarball({ files }) {
   }
   const missing = REQUIRED.filter((file) => !files.includes(file));
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const absentSubpaths = new Set();
   for (const [target, key] of declaredTargets(pkg)) {
-    if (files.includes(target)) continue;
-    if (key === './testing') absentSubpaths.add(key);
-    else missing.push(target);
+    if (!files.includes(target)) missing.push(`${target} (${key})`);
   }
   if (missing.length > 0) throw new CheckError(`missing from the tarball: ${missing.join(', ')}`);
-  return { hasTesting: !absentSubpaths.has('./testing') };
 }
 
 /** Lays out a scratch app: its package.json (with the tarball), tsconfig and the sources. */
-function createApp(app, dir, tarball, hasTesting) {
+function createApp(app, dir, tarball) {
   const template = join(HERE, app.name);
   mkdirSync(join(dir, 'src'), { recursive: true });
   const pkg = JSON.parse(readFileSync(join(template, 'package.json'), 'utf8'));
@@ -180,13 +177,6 @@ function createApp(app, dir, tarball, hasTesting) {
   copyFileSync(join(template, 'tsconfig.json'), join(dir, 'tsconfig.json'));
   for (const file of readdirSync(join(HERE, 'app-src'))) {
     copyFileSync(join(HERE, 'app-src', file), join(dir, 'src', file));
-  }
-  if (hasTesting) {
-    // Type-checks the subpath the way this app resolves it (exports, or typesVersions).
-    writeFileSync(
-      join(dir, 'src', 'testing-entry.ts'),
-      "import * as testing from 'mcp-warden/testing';\nexport const testingExports = Object.keys(testing);\n",
-    );
   }
 }
 
@@ -348,7 +338,7 @@ async function checkApp(app, work, packed) {
   const dir = join(work, app.name);
   const report = { name: app.name, ok: false, step: 'layout', detail: '' };
   try {
-    createApp(app, dir, packed.tarball, packed.hasTesting);
+    createApp(app, dir, packed.tarball);
     report.step = 'npm install';
     await run(
       'npm',
@@ -367,19 +357,11 @@ async function checkApp(app, work, packed) {
     report.step = 'testing module';
     const test = await run(process.execPath, ['--test', 'dist/app.test.js'], { cwd: dir });
     checkNoWarnings(report.step, test.stderr);
-    let testing = 'mcp-warden/testing not in the package yet: not checked';
-    if (packed.hasTesting) {
-      report.step = 'mcp-warden/testing';
-      const load = app.esm
-        ? ['--input-type=module', '-e', "await import('mcp-warden/testing');"]
-        : ['-e', "require('mcp-warden/testing');"];
-      checkNoWarnings(report.step, (await run(process.execPath, load, { cwd: dir })).stderr);
-      testing = 'mcp-warden/testing loads and type-checks';
-    }
     report.ok = true;
     report.detail =
       `Nest ${nest}, ${app.kind}, Node ${process.version}: tools/call over Streamable HTTP ok, ` +
-      `Test.createTestingModule + McpServer.handleMessage ok; ${testing}`;
+      'Test.createTestingModule + McpWarden.handleMessage ok, ' +
+      'McpTestClient (mcp-warden/testing) listTools + callTool ok';
   } catch (error) {
     report.detail = `FAIL at ${report.step}: ${error.message}`;
     report.output = error.output ?? error.stack;
@@ -410,7 +392,7 @@ async function main() {
     try {
       packed = await packTarball(work);
       const size = Math.round(statSync(packed.tarball).size / 1024);
-      Object.assign(packed, checkTarball(packed));
+      checkTarball(packed);
       results.tarball.ok = true;
       say(`pack-check tarball: ok, ${packed.files.length} files (${packed.name}, ${size} kB)`);
     } catch (error) {
@@ -418,7 +400,6 @@ async function main() {
       if (error.output) say(tail(error.output));
     }
     if (packed) {
-      packed.hasTesting ??= packed.files.includes('dist/testing/index.js');
       results.apps = await Promise.all(APPS.map((app) => checkApp(app, work, packed)));
     } else {
       results.apps = APPS.map((app) => ({ name: app.name, ok: false, detail: 'FAIL: no tarball' }));

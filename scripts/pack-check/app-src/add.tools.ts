@@ -14,7 +14,7 @@ export class AddInput {
 /** One provider with one `@McpTool()` method, as a consumer writes it. */
 @Injectable()
 export class AddTools {
-  @McpTool({ description: 'Adds two numbers.', input: AddInput })
+  @McpTool({ description: 'Adds two numbers.', inputSchema: AddInput })
   add(args: AddInput): { sum: number } {
     return { sum: args.a + args.b };
   }
