@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
 import { DEFAULT_DATA_DIR, NOTES_DATA_DIR } from './app.constants.js';
 import { AuditLogService } from './audit/audit-log.service.js';
-import { serviceAuthFromEnv } from './auth/service-auth.js';
+import { serviceAuthFromEnv, serviceLimitsFromEnv } from './auth/service-auth.js';
 import { HealthController } from './health/health.controller.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
@@ -27,6 +27,7 @@ export class AppModule {
           authorizerSource: 'configured',
           readAuthorizer: notesReadPolicy,
           http: { auth: transport === 'http' ? serviceAuthFromEnv() : undefined },
+          limits: serviceLimitsFromEnv(),
         }),
       ],
       controllers: transport === 'http' ? [HealthController] : [],

@@ -1,4 +1,4 @@
-import type { McpHttpOptions } from '../../index.js';
+import type { McpHttpOptions, McpLimits } from '../../index.js';
 
 /**
  * Bearer auth for the service, from the environment: `OAUTH_ISSUER` and
@@ -16,4 +16,14 @@ export function serviceAuthFromEnv(env: NodeJS.ProcessEnv = process.env): McpHtt
   }
   const jwksUri = env.OAUTH_JWKS_URI?.trim();
   return jwksUri ? { issuer, audience, jwksUri } : { issuer, audience };
+}
+
+/**
+ * The per-caller request budget, from `CALLS_PER_SECOND_PER_PRINCIPAL` (for
+ * deployments whose callers are trusted batch jobs, or for load tests); the
+ * framework's default otherwise.
+ */
+export function serviceLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): McpLimits {
+  const rate = Number(env.CALLS_PER_SECOND_PER_PRINCIPAL);
+  return Number.isFinite(rate) && rate > 0 ? { callsPerSecondPerPrincipal: rate } : {};
 }
