@@ -1,27 +1,26 @@
-import type { McpAuthenticate, McpBearerAuthOptions } from '../../auth/auth-options.interface.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
+import type {
+  McpResolvedOptions,
+  ResolvedHttpOptions,
+} from '../../options/resolved-options.interface.js';
+
+/** The limits the HTTP transports enforce themselves. */
+type HttpLimits = Pick<
+  ResolvedMcpLimits,
+  | 'maxBodyBytes'
+  | 'maxSessions'
+  | 'sessionIdleMs'
+  | 'eventBufferSize'
+  | 'maxQueuedEvents'
+  | 'maxSessionsPerPrincipal'
+>;
 
 /**
  * The HTTP transports' view of the resolved options: their own settings and
  * the limits they enforce, flat. No default is applied here (they were, once,
  * in `resolveMcpOptions`).
  */
-export interface McpHttpSettings {
-  readonly path: string;
-  readonly allowedOrigins: readonly string[];
-  readonly allowedHosts: readonly string[];
-  readonly keepAliveMs: number;
-  readonly retryMs: number;
-  readonly fastPath: boolean | 'auto';
-  readonly auth?: McpBearerAuthOptions;
-  readonly authenticate?: McpAuthenticate;
-  readonly maxBodyBytes: number;
-  readonly maxSessions: number;
-  readonly sessionIdleMs: number;
-  readonly eventBufferSize: number;
-  readonly maxQueuedEvents: number;
-  readonly maxSessionsPerPrincipal: number;
-}
+export interface McpHttpSettings extends ResolvedHttpOptions, HttpLimits {}
 
 /** DI token of the HTTP transports' settings. */
 export const MCP_HTTP_SETTINGS = 'McpWarden:http-settings';
