@@ -127,6 +127,8 @@ export interface AuthAppSettings {
   logger?: LoggerService | false;
   /** Builds `http` once the port is known (for an audience naming it). */
   http?: (base: string) => McpModuleOptions['http'];
+  /** Runs on the app before it listens (middleware, say). */
+  configure?: (app: INestApplication) => void;
 }
 
 export async function compileAuthApp(
@@ -160,6 +162,7 @@ export async function bootAuthApp(settings: AuthAppSettings = {}): Promise<AuthA
   if (settings.http) options.http = { ...options.http, ...settings.http(base) };
   const app = await compileAuthApp(options, settings.logger ?? false);
   if (settings.prefix) app.setGlobalPrefix(settings.prefix);
+  settings.configure?.(app);
   await app.listen(port, settings.host ?? '127.0.0.1');
   const prefix = settings.prefix ? `/${settings.prefix}` : '';
   return new AuthApp(app, base, prefix);
