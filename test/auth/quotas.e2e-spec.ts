@@ -75,7 +75,7 @@ function postFrom(
 async function expectTooMany(response: Response) {
   expect(response.status).toBe(429);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = await response.json();
+  const body = (await response.json()) as { error: { data: { retryAfterMs: number } } };
   expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -31429 } });
   return body;
 }
