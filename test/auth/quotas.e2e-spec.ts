@@ -1,0 +1,223 @@
+import { request } from 'node:http';
+import type { McpLimits } from '../../src/index.js';
+import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
+import {
+  ACCEPT_BOTH,
+  bootAuthApp,
+  initializeParams,
+  callTool,
+  denial,
+  resetSeen,
+  rpc,
+  seen,
+  SseReader,
+  type AuthApp,
+} from './auth-app.js';
+
+/*
+ * Quotas that protect other users are kept per principal: one caller over its
+ * sessions, its request rate or its calls awaiting approval is refused while
+ * another caller is not affected. Anonymous callers are keyed by address.
+ */
+
+let issuer: TestIssuer;
+let t: AuthApp | undefined;
+
+beforeAll(async () => {
+  issuer = await startTestIssuer();
+});
+afterAll(() => issuer.close());
+beforeEach(resetSeen);
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+async function bootWith(limits: McpLimits) {
+  const app = await bootAuthApp({
+    options: { limits },
+    http: (base) => ({
+      auth: { issuer: issuer.issuer, audience: `${base}/mcp`, jwksUri: issuer.jwksUri },
+    }),
+  });
+  const alice = await issuer.mintToken({ aud: app.url, sub: 'alice', scope: 'notes:read' });
+  const bob = await issuer.mintToken({ aud: app.url, sub: 'bob', scope: 'notes:read' });
+  return { app, alice, bob };
+}
+
+/** A POST to the MCP endpoint sent from `localAddress` (fetch cannot choose it). */
+function postFrom(
+  localAddress: string,
+  app: AuthApp,
+  body: object,
+): Promise<{ status: number; session?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      app.url,
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { accept: ACCEPT_BOTH, 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, session: res.headers['mcp-session-id'] as string }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+async function expectTooMany(response: Response) {
+  expect(response.status).toBe(429);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = (await response.json()) as { error: { data: { retryAfterMs: number } } };
+  expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -31429 } });
+  return body;
+}
+
+describe('maxSessionsPerPrincipal', () => {
+  it("alice's third session → 429 while bob still gets one; closing one of alice's frees a slot", async () => {
+    const { app, alice, bob } = await bootWith({ maxSessionsPerPrincipal: 2 });
+    t = app;
+    const first = await t.initialize(alice);
+    await t.initialize(alice);
+    await expectTooMany(
+      await t.post(rpc(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} }), {
+        token: alice,
+      }),
+    );
+    const bobs = await t.initialize(bob);
+    expect(bobs).toEqual(expect.any(String));
+
+    const closed = await t.send('DELETE', undefined, { token: alice, session: first });
+    expect(closed.status).toBe(200);
+    await closed.arrayBuffer();
+    expect(await t.initialize(alice)).toEqual(expect.any(String));
+  });
+
+  it("legacy HTTP+SSE: alice's third stream → 429 while bob still opens one", async () => {
+    const { app, alice, bob } = await bootWith({ maxSessionsPerPrincipal: 2 });
+    t = app;
+    await t.legacy(alice);
+    await t.legacy(alice);
+    await expectTooMany(await t.openSse(alice));
+    const bobs = await t.legacy(bob);
+    expect(bobs.sessionId).toEqual(expect.any(String));
+  });
+
+  it('anonymous callers (no authentication) are held to the quota too, keyed by address', async () => {
+    t = await bootAuthApp({ options: { limits: { maxSessionsPerPrincipal: 2 } } });
+    await t.initialize();
+    await t.initialize();
+    await expectTooMany(
+      await t.post(rpc(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} })),
+    );
+    // Another client address (still loopback) has its own quota.
+    const other = await postFrom('127.0.0.2', t, rpc(0, 'initialize', initializeParams()));
+    expect(other.status).toBe(200);
+    expect(other.session).toEqual(expect.any(String));
+  });
+});
+
+describe('callsPerSecondPerPrincipal', () => {
+  /** Sends pings until one is refused (at most `max`); the refusal. */
+  async function burst(send: () => Promise<Response>, max: number): Promise<Response> {
+    for (let i = 0; i < max; i++) {
+      const response = await send();
+      if (response.status === 429) return response;
+      await response.arrayBuffer();
+    }
+    throw new Error(`no 429 within ${max} requests`);
+  }
+
+  async function expectRateRefusal(response: Response) {
+    const retryAfter = Number(response.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+    const body = await expectTooMany(response);
+    expect(body.error.data.retryAfterMs).toBeGreaterThan(0);
+  }
+
+  it('Streamable HTTP: a burst over the bucket → 429 with Retry-After and -31429 data.retryAfterMs; bob is unaffected', async () => {
+    const { app, alice, bob } = await bootWith({ callsPerSecondPerPrincipal: 5 });
+    t = app;
+    const aliceSession = await t.initialize(alice);
+    const bobSession = await t.initialize(bob);
+    // Two seconds' worth (10) fit in the bucket; the burst must be refused soon after.
+    let n = 0;
+    const refused = await burst(
+      () => t!.post(rpc(++n, 'ping'), { token: alice, session: aliceSession }),
+      40,
+    );
+    expect(n).toBeGreaterThanOrEqual(9);
+    await expectRateRefusal(refused);
+    const bobs = await t.request(rpc(1, 'ping'), { token: bob, session: bobSession });
+    expect(bobs.result).toEqual({});
+  });
+
+  it('legacy HTTP+SSE: the same bucket refuses the burst on POST /messages; bob is unaffected', async () => {
+    const { app, alice, bob } = await bootWith({ callsPerSecondPerPrincipal: 5 });
+    t = app;
+    const aliceLegacy = await t.legacy(alice);
+    const bobLegacy = await t.legacy(bob);
+    let n = 0;
+    const refused = await burst(() => aliceLegacy.post(rpc(++n, 'ping'), alice), 40);
+    expect(n).toBeGreaterThanOrEqual(9);
+    await expectRateRefusal(refused);
+    expect((await bobLegacy.request(rpc(1, 'ping'), bob)).result).toEqual({});
+  });
+
+  it('anonymous callers are rate limited too', async () => {
+    t = await bootAuthApp({ options: { limits: { callsPerSecondPerPrincipal: 5 } } });
+    const session = await t.initialize();
+    await expectRateRefusal(await burst(() => t!.post(rpc(1, 'ping'), { session }), 40));
+  });
+});
+
+describe('maxPendingPerPrincipal', () => {
+  it("alice's second parked ask (from a second session) is denied while bob can still be asked", async () => {
+    const { app, alice, bob } = await bootWith({ maxPendingPerPrincipal: 1 });
+    t = app;
+    const a1 = await t.initialize(alice, { elicitation: {} });
+    const a2 = await t.initialize(alice, { elicitation: {} });
+    const b1 = await t.initialize(bob, { elicitation: {} });
+
+    const parked = new SseReader(
+      await t.post(callTool(1, 'drop_table'), { token: alice, session: a1 }),
+    );
+    const firstAsk = await parked.message((m) => m.method === 'elicitation/create');
+
+    const second = await t.request(callTool(2, 'drop_table'), { token: alice, session: a2 });
+    expect(second.result).toEqual(denial('drop_table', 'ask', 'too many calls awaiting approval'));
+
+    const bobs = new SseReader(
+      await t.post(callTool(3, 'drop_table'), { token: bob, session: b1 }),
+    );
+    const bobAsk = await bobs.message((m) => m.method === 'elicitation/create');
+    expect(bobAsk.params.message).toBe('Drop the whole table?');
+
+    // Both parked calls end with their owners' answers.
+    for (const [ask, session, token] of [
+      [firstAsk, a1, alice],
+      [bobAsk, b1, bob],
+    ] as const) {
+      const answered = await t.post(
+        { jsonrpc: '2.0', id: ask.id, result: { action: 'decline' } },
+        { token, session },
+      );
+      expect(answered.status).toBe(202);
+      await answered.arrayBuffer();
+    }
+    expect((await parked.message((m) => m.id === 1)).result).toEqual(
+      denial('drop_table', 'ask', 'user declined'),
+    );
+    expect((await bobs.message((m) => m.id === 3)).result).toEqual(
+      denial('drop_table', 'ask', 'user declined'),
+    );
+    expect(seen.runs).toEqual([]);
+  });
+});
