@@ -15,6 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createBenchAuth } from './lib/bench-auth.mjs';
 import { catalog, serversFor } from './lib/catalog.mjs';
 import { withTimeout } from './lib/measure.mjs';
 import { format, summarize, table } from './lib/report.mjs';
@@ -26,7 +27,7 @@ import { latencyHttp, latencyStdio } from './workloads/latency.mjs';
 import { memoryHttp } from './workloads/memory.mjs';
 import { sdkClientHttp } from './workloads/sdk-client.mjs';
 import { setupHttp } from './workloads/setup.mjs';
-import { throughputHttp, throughputStdio } from './workloads/throughput.mjs';
+import { throughputHttp, throughputHttpAuth, throughputStdio } from './workloads/throughput.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -67,6 +68,7 @@ const WORKLOADS = [
   latencyHttp,
   latencyStdio,
   throughputHttp,
+  throughputHttpAuth,
   throughputStdio,
   sdkClientHttp,
   setupHttp,
@@ -78,7 +80,9 @@ const SERVICE_NOTE =
   '_notes service_ rows: the real service entry point (`dist/app/main.js` / `main-stdio.js`) with ' +
   'its own tools and policy: `search_notes` over an empty `DATA_DIR` for calls, `delete_note` ' +
   '(which its policy asks about) for the elicitation round trip. It keeps its default bound of ' +
-  '1,000 sessions, so it sits out session setup and memory.';
+  '1,000 sessions, so it sits out session setup and memory, and over HTTP its default quota of ' +
+  '1,000 calls per second per caller (the bench is one caller; past it every call is a 429), so ' +
+  'it sits out the HTTP workloads that call as fast as they go (latency, throughput, SDK client).';
 
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -147,7 +151,7 @@ async function main() {
     throw new Error('dist/ is missing: run `npm run build` first');
   const startLoad = os.loadavg();
   const dataDir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-'));
-  const servers = catalog(dataDir);
+  const servers = catalog(dataDir, await createBenchAuth());
   const labels = Object.fromEntries(servers.map((s) => [s.id, s.label]));
   const sections = [];
   const medians = {};
@@ -172,7 +176,7 @@ async function main() {
       const rows = summarize(subjects, results);
       medians[workload.id] = Object.fromEntries(rows.map((row) => [row.server.id, row.median]));
       for (const t of workload.tables ?? [{ title: workload.title, metrics: workload.metrics }]) {
-        sections.push(table(t.title, t.metrics, rows));
+        sections.push(table(t.title, t.metrics, rows, workload.baselines));
       }
     }
     // A server that died between measurements (quick mode keeps them all running) fails the run.

@@ -1,5 +1,7 @@
 // Every server under test. `role` marks the baselines the ratio columns divide by; `call` is the
-// tools/call each server answers in the load workloads and `guarded` the one that needs approval.
+// tools/call each server answers in the load workloads and `guarded` the one that needs approval;
+// `headers` go on every HTTP request to it; a `dedicated` server runs only in the workloads that
+// name it (`workload.servers`).
 import { fileURLToPath } from 'node:url';
 import { deleteNoteCall, echoCall, searchNotesCall } from './mcp.mjs';
 
@@ -7,16 +9,23 @@ const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.met
 
 export const BASELINES = ['bare', 'sdk-1.x', 'sdk-2.x'];
 
-/** `dataDir`: an empty notes directory for the service. */
-export function catalog(dataDir) {
+/**
+ * `dataDir`: an empty notes directory for the service; `auth`: the identity of the authenticated
+ * row (`{ env, headers }` from bench-auth.mjs).
+ */
+export function catalog(dataDir, auth) {
   const echo = { call: echoCall(), guarded: echoCall('guarded_echo') };
   // The service (dist/app/main*.js, its own notes tools and policy) has the default bound of
-  // 1,000 sessions, so it sits out the workloads that open thousands.
+  // 1,000 sessions, so it sits out the workloads that open thousands. Over HTTP it also has the
+  // default quota of 1,000 calls per second per caller (the bench is one caller), which it
+  // offers no setting for: past it every request is a 429, so it sits out the workloads that
+  // drive calls as fast as they go (it still runs over stdio, which has no such quota).
   const service = {
     env: { DATA_DIR: dataDir },
     call: searchNotesCall(),
     guarded: deleteNoteCall(),
     sessionBound: 1_000,
+    httpCallsPerSecond: 1_000,
   };
   const server = (id, label, role, script, extra = echo) => ({
     id,
@@ -31,6 +40,14 @@ export function catalog(dataDir) {
     server('sdk1-http', 'sdk-1.x', 'sdk-1.x', 'bench/servers/sdk1-http.mjs'),
     server('sdk2-http', 'sdk-2.x', 'sdk-2.x', 'bench/servers/sdk2-http.mjs'),
     server('warden-http', 'mcp-warden', undefined, 'bench/servers/warden-http.mjs'),
+    // The same server and fast-path setting with bearer auth on, local keys (no fetch).
+    server(
+      'warden-auth-http',
+      'mcp-warden (bearer JWT, local JWKS)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...echo, env: auth.env, headers: auth.headers, dedicated: true },
+    ),
     server(
       'warden-express-http',
       'mcp-warden (through express)',
@@ -53,12 +70,15 @@ export function catalog(dataDir) {
   ];
 }
 
-/** The servers a workload runs against. */
+/** The servers a workload runs against: the ones it names, in that order, or every fitting one. */
 export function serversFor(workload, servers) {
+  if (workload.servers) return workload.servers.map((id) => servers.find((s) => s.id === id));
   return servers.filter(
     (server) =>
       server.transport === workload.transport &&
+      !server.dedicated &&
       !(workload.needsSessions && server.sessionBound) &&
+      !(workload.sustained && server.transport === 'http' && server.httpCallsPerSecond) &&
       !(workload.needsElicitation && !server.guarded),
   );
 }

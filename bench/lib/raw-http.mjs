@@ -6,10 +6,15 @@ import net from 'node:net';
 import { SseParser, isMessage } from '../../test/support/sse-parser.mjs';
 
 export class RawHttpConnection {
-  constructor(url) {
+  /** `headers`: sent on every request of this connection (an `Authorization`, say). */
+  constructor(url, { headers = {} } = {}) {
     const { hostname, port, pathname } = new URL(url);
     this.host = `${hostname}:${port}`;
     this.path = pathname;
+    // Built once: the per-request head stays one concatenation.
+    this.fixedHeaders = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     this.buffer = Buffer.alloc(0);
     this.current = null;
     this.closed = false;
@@ -26,8 +31,8 @@ export class RawHttpConnection {
     this.socket.on('close', () => this.fail(new Error(`connection to ${this.host} closed`)));
   }
 
-  static async open(url) {
-    const connection = new RawHttpConnection(url);
+  static async open(url, options) {
+    const connection = new RawHttpConnection(url, options);
     await connection.ready;
     return connection;
   }
@@ -45,7 +50,7 @@ export class RawHttpConnection {
     if (this.closed) return Promise.reject(new Error(`connection to ${this.host} is closed`));
     if (this.current) return Promise.reject(new Error('one request in flight per connection'));
     // One string, one write: head and body leave in the same packet.
-    let head = `${method} ${this.path} HTTP/1.1\r\nHost: ${this.host}\r\n`;
+    let head = `${method} ${this.path} HTTP/1.1\r\nHost: ${this.host}\r\n${this.fixedHeaders}`;
     head +=
       method === 'GET'
         ? 'Accept: text/event-stream\r\n'

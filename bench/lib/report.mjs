@@ -27,12 +27,18 @@ export function summarize(servers, results) {
   });
 }
 
-/** One Markdown table for `metrics` of `rows` (from summarize). */
-export function table(title, metrics, rows) {
-  const baselines = BASELINES.map((role) => [
-    role,
-    rows.find((row) => row.server.role === role),
-  ]).filter(([, row]) => row);
+/**
+ * One Markdown table for `metrics` of `rows` (from summarize); the ratio columns divide by the
+ * baseline roles, or by the rows of the servers `baselineIds` names.
+ */
+export function table(title, metrics, rows, baselineIds) {
+  const baselines = baselineIds
+    ? baselineIds
+        .map((id) => rows.find((row) => row.server.id === id))
+        .map((row) => [row.server.label, row])
+    : BASELINES.map((role) => [role, rows.find((row) => row.server.role === role)]).filter(
+        ([, row]) => row,
+      );
   const compared = metrics.filter((m) => m.ratio !== false);
   const pair = compared.length > 1 ? ` (${compared.map((m) => m.short).join(' / ')})` : '';
   const first = metrics[0];

@@ -24,6 +24,16 @@ export function checkTargets(medians, labels) {
         `server CPU per call ${us(tp[id].serverCpu)} vs sdk-2.x ${us(tp['sdk2-http'].serverCpu)}, bare ${us(tp['bare-http'].serverCpu)}`,
     );
   }
+  // Bearer auth with a cached (here: local) key costs at most a fifth of the throughput.
+  const auth = medians['throughput-http-auth'];
+  if (auth?.['warden-auth-http'] && auth['warden-http']) {
+    const [on, off] = [auth['warden-auth-http'], auth['warden-http']];
+    add(
+      on.rate / off.rate >= 0.8,
+      `HTTP tools/call with bearer auth (RS256 JWT, local JWKS), 32 in flight: ${times(on.rate / off.rate)} the same server unauthenticated (≥ 0.8×); ` +
+        `server CPU per call ${us(on.serverCpu)} vs ${us(off.serverCpu)}`,
+    );
+  }
   const stdio = medians['throughput-stdio'];
   for (const id of SUBJECTS.stdio) {
     if (!stdio?.[id] || !stdio['sdk1-stdio']) continue;

@@ -49,6 +49,8 @@ Module({})(WardenBenchModule);
 /**
  * The app module for `transport` ('http' or 'stdio'), with `limits` over the defaults;
  * WARDEN_FAST_PATH=off serves the MCP routes through Express even with no middleware in front.
+ * WARDEN_AUTH (JSON `{ issuer, audience, jwks }`, see bench/lib/bench-auth.mjs) turns on the
+ * built-in bearer auth with those local keys: every request must carry a token they verify.
  */
 export function wardenBenchModule(transport, limits) {
   return {
@@ -68,7 +70,10 @@ export function wardenBenchModule(transport, limits) {
           maxSessionsPerPrincipal: limits?.maxSessions,
           ...limits,
         },
-        http: { fastPath: process.env.WARDEN_FAST_PATH === 'off' ? false : 'auto' },
+        http: {
+          fastPath: process.env.WARDEN_FAST_PATH === 'off' ? false : 'auto',
+          auth: process.env.WARDEN_AUTH ? JSON.parse(process.env.WARDEN_AUTH) : undefined,
+        },
       }),
     ],
     // A factory provider is how plain JS registers tools at bootstrap without decorators.

@@ -16,27 +16,48 @@ async function measure(server, step, sizes) {
   return driveMeasured(server, { workers: IN_FLIGHT, ...sizes.throughput, step });
 }
 
+async function runHttp(server, sizes) {
+  // A server's own `headers` (its bearer token) ride on every request, initialize included.
+  const connections = await Promise.all(
+    Array.from({ length: IN_FLIGHT }, () =>
+      RawHttpConnection.open(server.url, { headers: server.headers }),
+    ),
+  );
+  try {
+    const headers = await openSession(connections[0]);
+    let id = 0;
+    return await measure(
+      server,
+      (worker) => callTool(connections[worker], headers, server.call, ++id),
+      sizes,
+    );
+  } finally {
+    for (const connection of connections) connection.close();
+  }
+}
+
 export const throughputHttp = {
   id: 'throughput-http',
   title: `tools/call throughput, ${IN_FLIGHT} in flight, Streamable HTTP (${IN_FLIGHT} keep-alive connections, one session)`,
   transport: 'http',
+  sustained: true, // calls as fast as they go: rate-limited servers sit it out
   metrics,
-  async run(server, sizes) {
-    const connections = await Promise.all(
-      Array.from({ length: IN_FLIGHT }, () => RawHttpConnection.open(server.url)),
-    );
-    try {
-      const headers = await openSession(connections[0]);
-      let id = 0;
-      return await measure(
-        server,
-        (worker) => callTool(connections[worker], headers, server.call, ++id),
-        sizes,
-      );
-    } finally {
-      for (const connection of connections) connection.close();
-    }
-  },
+  run: runHttp,
+};
+
+/**
+ * The same load with bearer auth: every request carries `Authorization: Bearer <JWT>` (RS256),
+ * which the server verifies against a local JWKS (the cached-key case: no key is fetched), beside
+ * the same server unauthenticated, interleaved in the same invocation.
+ */
+export const throughputHttpAuth = {
+  id: 'throughput-http-auth',
+  title: `tools/call throughput with bearer auth, ${IN_FLIGHT} in flight, Streamable HTTP (every request carries an RS256 JWT, verified with a local JWKS)`,
+  transport: 'http',
+  servers: ['warden-http', 'warden-auth-http'],
+  baselines: ['warden-http'],
+  metrics,
+  run: runHttp,
 };
 
 export const throughputStdio = {
