@@ -16,16 +16,14 @@ export const BASELINES = ['bare', 'sdk-1.x', 'sdk-2.x'];
 export function catalog(dataDir, auth) {
   const echo = { call: echoCall(), guarded: echoCall('guarded_echo') };
   // The service (dist/app/main*.js, its own notes tools and policy) has the default bound of
-  // 1,000 sessions, so it sits out the workloads that open thousands. Over HTTP it also has the
-  // default quota of 1,000 calls per second per caller (the bench is one caller), which it
-  // offers no setting for: past it every request is a 429, so it sits out the workloads that
-  // drive calls as fast as they go (it still runs over stdio, which has no such quota).
+  // 1,000 sessions, so it sits out the workloads that open thousands. Its per-caller quota of
+  // 1,000 calls per second (the bench is one caller) is raised through its own setting, so the
+  // throughput rows measure the service, not the limiter.
   const service = {
-    env: { DATA_DIR: dataDir },
+    env: { DATA_DIR: dataDir, CALLS_PER_SECOND_PER_PRINCIPAL: '1000000000' },
     call: searchNotesCall(),
     guarded: deleteNoteCall(),
     sessionBound: 1_000,
-    httpCallsPerSecond: 1_000,
   };
   const server = (id, label, role, script, extra = echo) => ({
     id,
@@ -78,7 +76,6 @@ export function serversFor(workload, servers) {
       server.transport === workload.transport &&
       !server.dedicated &&
       !(workload.needsSessions && server.sessionBound) &&
-      !(workload.sustained && server.transport === 'http' && server.httpCallsPerSecond) &&
       !(workload.needsElicitation && !server.guarded),
   );
 }

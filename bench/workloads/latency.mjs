@@ -18,7 +18,6 @@ export const latencyHttp = {
   id: 'latency-http',
   title: 'Sequential tools/call latency, Streamable HTTP (one keep-alive connection, one session)',
   transport: 'http',
-  sustained: true, // calls as fast as they go: rate-limited servers sit it out
   metrics,
   async run(server, sizes) {
     const connection = await RawHttpConnection.open(server.url);

@@ -12,7 +12,6 @@ export const sdkClientHttp = {
   id: 'sdk-client-http',
   title: `tools/call throughput through the official SDK 1.x client, ${IN_FLIGHT} in flight, Streamable HTTP`,
   transport: 'http',
-  sustained: true, // calls as fast as they go: rate-limited servers sit it out
   metrics: [
     { key: 'rate', label: 'calls/s', unit: '/s' },
     { key: 'serverCpu', label: 'server CPU (µs/call)', unit: 'µs', ratio: false },

@@ -40,7 +40,6 @@ export const throughputHttp = {
   id: 'throughput-http',
   title: `tools/call throughput, ${IN_FLIGHT} in flight, Streamable HTTP (${IN_FLIGHT} keep-alive connections, one session)`,
   transport: 'http',
-  sustained: true, // calls as fast as they go: rate-limited servers sit it out
   metrics,
   run: runHttp,
 };

@@ -2,7 +2,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
 import { DEFAULT_DATA_DIR, NOTES_DATA_DIR } from './app.constants.js';
 import { AuditLogService } from './audit/audit-log.service.js';
-import { serviceAuthFromEnv, serviceLimitsFromEnv } from './auth/service-auth.js';
+import {
+  serviceAuthFromEnv,
+  serviceHostsFromEnv,
+  serviceLimitsFromEnv,
+} from './auth/service-auth.js';
 import { HealthController } from './health/health.controller.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
@@ -26,7 +30,8 @@ export class AppModule {
           authorizer: notesToolPolicy,
           authorizerSource: 'configured',
           readAuthorizer: notesReadPolicy,
-          http: { auth: transport === 'http' ? serviceAuthFromEnv() : undefined },
+          http:
+            transport === 'http' ? { auth: serviceAuthFromEnv(), ...serviceHostsFromEnv() } : {},
           limits: serviceLimitsFromEnv(),
         }),
       ],

@@ -27,3 +27,23 @@ export function serviceLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): McpL
   const rate = Number(env.CALLS_PER_SECOND_PER_PRINCIPAL);
   return Number.isFinite(rate) && rate > 0 ? { callsPerSecondPerPrincipal: rate } : {};
 }
+
+/**
+ * The names the service answers to besides loopback: `ALLOWED_HOSTS` and
+ * `ALLOWED_ORIGINS` (comma-separated), and the host of `OAUTH_AUDIENCE`, which
+ * is this server's public URL by definition. Anything else is refused (DNS
+ * rebinding protection).
+ */
+export function serviceHostsFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<McpHttpOptions, 'allowedHosts' | 'allowedOrigins'> {
+  const list = (value: string | undefined) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+  const hosts = list(env.ALLOWED_HOSTS);
+  const audience = env.OAUTH_AUDIENCE?.trim();
+  if (audience && URL.canParse(audience)) hosts.push(new URL(audience).host);
+  return { allowedHosts: hosts, allowedOrigins: list(env.ALLOWED_ORIGINS) };
+}

@@ -7,6 +7,7 @@ import {
 } from 'jose';
 import type { McpBearerAuthOptions } from './auth-options.interface.js';
 import { IssuerJwksLocator } from './issuer-metadata.js';
+import { VerifiedTokenCache } from './verified-token.cache.js';
 import type { McpPrincipal } from './principal.interface.js';
 
 /** Asymmetric JOSE algorithms; `none` and shared-secret HMAC are never accepted by default. */
@@ -34,11 +35,14 @@ export class McpInvalidTokenError extends Error {
  * (RFC 8707: this server), `exp`/`nbf` with a small clock tolerance, and an
  * algorithm allowlist. Remote keys are cached; an unknown `kid` refreshes
  * them at most once per cooldown, so forged `kid`s cannot make it refetch.
+ * A token that verified is trusted again until its `exp` (at most five
+ * minutes) without a second signature check.
  */
 export class BearerTokenVerifier {
   private keys?: JWTVerifyGetKey;
   private readonly locator: IssuerJwksLocator;
   private readonly audiences: string[];
+  private readonly verified = new VerifiedTokenCache();
 
   constructor(private readonly options: McpBearerAuthOptions) {
     this.locator = new IssuerJwksLocator(options.issuer);
@@ -49,6 +53,8 @@ export class BearerTokenVerifier {
 
   /** The caller the token names; throws `McpInvalidTokenError` for any token that does not verify. */
   async verify(token: string): Promise<McpPrincipal> {
+    const known = this.verified.get(token);
+    if (known) return known;
     let payload: JWTPayload;
     try {
       const { payload: verified } = await jwtVerify(token, await this.keySet(), {
@@ -62,7 +68,9 @@ export class BearerTokenVerifier {
     } catch (error) {
       throw new McpInvalidTokenError((error as Error).message);
     }
-    return principalOf(payload);
+    const principal = principalOf(payload);
+    this.verified.set(token, principal, payload.exp);
+    return principal;
   }
 
   private async keySet(): Promise<JWTVerifyGetKey> {
