@@ -25,7 +25,7 @@ import {
   type PromptMessage,
 } from '../src/index.js';
 import { deferred } from './support/deferred.js';
-import { createHttpApp, type HttpTestApp } from './support/http-app.js';
+import { ADAPTERS, createHttpApp, type HttpTestApp } from './support/http-app.js';
 import { HttpServiceChild } from './support/http-service.js';
 import { SseReader } from './support/http-sse.js';
 import { makeDataDir, removeDataDir } from './support/stdio-child.js';
@@ -153,7 +153,12 @@ const transports: [string, (base: string) => Transport][] = [
   ['legacy HTTP+SSE', (base) => new SSEClientTransport(new URL(`${base}/sse`))],
 ];
 
-describe.each(transports)('the SDK client over %s', (_name, makeTransport) => {
+/** Every client transport on every adapter. */
+const scenarios = ADAPTERS.flatMap((adapter) =>
+  transports.map(([name, makeTransport]) => ({ adapter, name, makeTransport })),
+);
+
+describe.each(scenarios)('the SDK client over $name on $adapter', ({ adapter, makeTransport }) => {
   let t: HttpTestApp;
   let client: Client;
   const answer: { current: Answer } = { current: () => ({ action: 'decline' }) };
@@ -169,6 +174,7 @@ describe.each(transports)('the SDK client over %s', (_name, makeTransport) => {
         requireAuthorization: true,
       },
       [SdkTools, SdkResources, SdkPrompts],
+      adapter,
     );
     client = new Client(
       { name: 'jest-http-sdk', version: '1.0.0' },

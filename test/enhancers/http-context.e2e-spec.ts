@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { IncomingMessage } from 'node:http';
 import { McpTool, type McpToolContext } from '../../src/index.js';
 import { McpExecutionContext } from '../../src/mcp/pipeline/mcp-execution-context.js';
-import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
+import { ADAPTERS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { createEnhancersApp, type EnhancersApp } from './enhancers-app.js';
 
 /*
@@ -72,66 +72,73 @@ async function connect(t: HttpTestApp, headers: Record<string, string>): Promise
   return client;
 }
 
-describe('the HTTP request in tool guards (SDK client over Streamable HTTP)', () => {
-  let t: HttpTestApp;
-  const clients: Client[] = [];
+describe.each(ADAPTERS)(
+  'the HTTP request in tool guards (SDK client over Streamable HTTP) on %s',
+  (adapter) => {
+    let t: HttpTestApp;
+    const clients: Client[] = [];
 
-  beforeAll(async () => {
-    t = await createHttpApp({}, [HttpTools, { provide: APP_GUARD, useClass: BearerGuard }]);
-  });
+    beforeAll(async () => {
+      t = await createHttpApp(
+        {},
+        [HttpTools, { provide: APP_GUARD, useClass: BearerGuard }],
+        adapter,
+      );
+    });
 
-  afterAll(async () => {
-    for (const client of clients) await client.close();
-    await t?.close();
-  });
+    afterAll(async () => {
+      for (const client of clients) await client.close();
+      await t?.close();
+    });
 
-  beforeEach(() => {
-    seen.length = 0;
-  });
+    beforeEach(() => {
+      seen.length = 0;
+    });
 
-  it('an HTTP bearer APP_GUARD passes the protocol through and guards tools by header', async () => {
-    const anonymous = await connect(t, {});
-    clients.push(anonymous);
-    expect(anonymous.getServerVersion()).toEqual({ name: 'http-test', version: '1.0.0' });
-    const { tools } = await anonymous.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'reject']);
-    const denied = await anonymous.callTool({ name: 'echo', arguments: { text: 'hi' } });
-    expect(denied.isError).toBe(true);
-    expect(denied.structuredContent).toMatchObject({ decision: 'deny', detail: 'forbidden' });
+    it('an HTTP bearer APP_GUARD passes the protocol through and guards tools by header', async () => {
+      const anonymous = await connect(t, {});
+      clients.push(anonymous);
+      expect(anonymous.getServerVersion()).toEqual({ name: 'http-test', version: '1.0.0' });
+      const { tools } = await anonymous.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'reject']);
+      const denied = await anonymous.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      expect(denied.isError).toBe(true);
+      expect(denied.structuredContent).toMatchObject({ decision: 'deny', detail: 'forbidden' });
 
-    const bearer = await connect(t, { authorization: 'Bearer good' });
-    clients.push(bearer);
-    const allowed = await bearer.callTool({ name: 'echo', arguments: { text: 'hi' } });
-    expect(allowed.content).toEqual([{ type: 'text', text: 'echo: hi' }]);
-  });
+      const bearer = await connect(t, { authorization: 'Bearer good' });
+      clients.push(bearer);
+      const allowed = await bearer.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      expect(allowed.content).toEqual([{ type: 'text', text: 'echo: hi' }]);
+    });
 
-  it("a tool guard's switchToHttp().getRequest() sees the call's HTTP headers", async () => {
-    const client = await connect(t, { authorization: 'Bearer good', 'x-tenant': 'acme' });
-    clients.push(client);
-    await client.callTool({ name: 'echo', arguments: { text: 'tenant' } });
-    expect(seen).toEqual([
-      {
-        type: 'mcp',
-        tenant: 'acme',
-        args: { text: 'tenant' },
-        sameContext: true,
-        transport: 'http',
-        principal: undefined,
-        hasHttpRequest: true,
-        handler: 'echo',
-        classRef: 'HttpTools',
-      },
-    ]);
-  });
+    it("a tool guard's switchToHttp().getRequest() sees the call's HTTP headers", async () => {
+      const client = await connect(t, { authorization: 'Bearer good', 'x-tenant': 'acme' });
+      clients.push(client);
+      await client.callTool({ name: 'echo', arguments: { text: 'tenant' } });
+      expect(seen).toEqual([
+        {
+          type: 'mcp',
+          tenant: 'acme',
+          args: { text: 'tenant' },
+          sameContext: true,
+          transport: 'http',
+          principal: undefined,
+          hasHttpRequest: true,
+          handler: 'echo',
+          classRef: 'HttpTools',
+        },
+      ]);
+    });
 
-  it("an HttpException's message reaches the SDK client as isError text", async () => {
-    const client = await connect(t, { authorization: 'Bearer good' });
-    clients.push(client);
-    const result = await client.callTool({ name: 'reject', arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: 'text', text: 'title is too long' }]);
-  });
-});
+    it("an HttpException's message reaches the SDK client as isError text", async () => {
+      const client = await connect(t, { authorization: 'Bearer good' });
+      clients.push(client);
+      const result = await client.callTool({ name: 'reject', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(result.content).toEqual([{ type: 'text', text: 'title is too long' }]);
+    });
+  },
+);
 
 describe('McpExecutionContext in process', () => {
   let t: EnhancersApp;

@@ -1,32 +1,40 @@
 import { Authorizers } from '../../src/index.js';
-import { httpBootOutcome } from '../support/http-app.js';
+import { HTTP_VARIANTS, httpBootOutcome } from '../support/http-app.js';
 
-describe('the network boot guard', () => {
+describe.each(HTTP_VARIANTS)('the network boot guard on %s', (adapter) => {
   it('refuses to boot with neither seam configured, naming both', async () => {
-    const error = await httpBootOutcome({ requireAuthorization: true });
+    const error = await httpBootOutcome({ requireAuthorization: true }, [], adapter);
     expect(error?.message).toContain('refuses to boot');
     expect(error?.message).toContain('tool authorizer');
     expect(error?.message).toContain('read authorizer');
   });
 
   it("refuses to boot when the tool authorizer's source is 'default', naming the tool seam", async () => {
-    const error = await httpBootOutcome({
-      requireAuthorization: true,
-      authorizer: Authorizers.denyAll(),
-      authorizerSource: 'default',
-      readAuthorizer: Authorizers.allowAll(),
-    });
+    const error = await httpBootOutcome(
+      {
+        requireAuthorization: true,
+        authorizer: Authorizers.denyAll(),
+        authorizerSource: 'default',
+        readAuthorizer: Authorizers.allowAll(),
+      },
+      [],
+      adapter,
+    );
     expect(error?.message).toContain('refuses to boot');
     expect(error?.message).toContain('tool authorizer');
     expect(error?.message).not.toContain('read authorizer');
   });
 
   it('refuses to boot without a read authorizer, naming the read seam', async () => {
-    const error = await httpBootOutcome({
-      requireAuthorization: true,
-      authorizer: Authorizers.allowAll(),
-      authorizerSource: 'configured',
-    });
+    const error = await httpBootOutcome(
+      {
+        requireAuthorization: true,
+        authorizer: Authorizers.allowAll(),
+        authorizerSource: 'configured',
+      },
+      [],
+      adapter,
+    );
     expect(error?.message).toContain('refuses to boot');
     expect(error?.message).toContain('read authorizer');
     expect(error?.message).not.toContain('tool authorizer');
@@ -34,16 +42,20 @@ describe('the network boot guard', () => {
 
   it('boots with both seams configured', async () => {
     expect(
-      await httpBootOutcome({
-        requireAuthorization: true,
-        authorizer: Authorizers.allowAll(),
-        authorizerSource: 'configured',
-        readAuthorizer: Authorizers.allowAll(),
-      }),
+      await httpBootOutcome(
+        {
+          requireAuthorization: true,
+          authorizer: Authorizers.allowAll(),
+          authorizerSource: 'configured',
+          readAuthorizer: Authorizers.allowAll(),
+        },
+        [],
+        adapter,
+      ),
     ).toBeUndefined();
   });
 
   it('boots with no seams when requireAuthorization is false', async () => {
-    expect(await httpBootOutcome({ requireAuthorization: false })).toBeUndefined();
+    expect(await httpBootOutcome({ requireAuthorization: false }, [], adapter)).toBeUndefined();
   });
 });

@@ -1,13 +1,13 @@
-import { type HttpTestApp } from '../support/http-app.js';
+import { type HttpTestApp, HTTP_VARIANTS } from '../support/http-app.js';
 import { SseReader } from '../support/http-sse.js';
 import { runs, wireApp, callTool } from './wire-app.js';
 
-describe('elicitation across sessions', () => {
+describe.each(HTTP_VARIANTS)('elicitation across sessions on %s', (adapter) => {
   let t: HttpTestApp;
 
   beforeEach(async () => {
     runs.length = 0;
-    t = await wireApp();
+    t = await wireApp(adapter);
   });
   afterEach(() => t.close());
 

@@ -1,7 +1,12 @@
-import { ACCEPT_BOTH, initializeParams, type HttpTestApp } from '../support/http-app.js';
+import {
+  ACCEPT_BOTH,
+  initializeParams,
+  type HttpTestApp,
+  HTTP_VARIANTS,
+} from '../support/http-app.js';
 import { wireApp, expectRefusal, expectRawRefusal } from './wire-app.js';
 
-describe('Origin and Host validation', () => {
+describe.each(HTTP_VARIANTS)('Origin and Host validation on %s', (adapter) => {
   let t: HttpTestApp;
   const init = () =>
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams() });
@@ -17,7 +22,7 @@ describe('Origin and Host validation', () => {
 
   describe('with the default (loopback) lists', () => {
     beforeEach(async () => {
-      t = await wireApp();
+      t = await wireApp(adapter);
     });
 
     it('a foreign Origin is 403 with a JSON-RPC error body, on /mcp and on /sse', async () => {
@@ -63,7 +68,7 @@ describe('Origin and Host validation', () => {
 
   describe('with allowedOrigins and allowedHosts', () => {
     beforeEach(async () => {
-      t = await wireApp({
+      t = await wireApp(adapter, {
         http: { allowedOrigins: ['https://app.example.com'], allowedHosts: ['mcp.example.com'] },
       });
     });

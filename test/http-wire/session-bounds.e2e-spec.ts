@@ -1,8 +1,8 @@
 import { McpHttpSessions } from '../../src/testing/index.js';
-import { initializeParams, type HttpTestApp } from '../support/http-app.js';
+import { initializeParams, type HttpTestApp, HTTP_VARIANTS } from '../support/http-app.js';
 import { wireApp, expectRefusal } from './wire-app.js';
 
-describe('session bounds', () => {
+describe.each(HTTP_VARIANTS)('session bounds on %s', (adapter) => {
   let t: HttpTestApp;
 
   afterEach(() => t.close());
@@ -10,7 +10,7 @@ describe('session bounds', () => {
   it('an idle session expires (404); one with an open stream does not', async () => {
     // An idle limit the interval sweeper cannot reach during the test: the test drives the sweep.
     const idleMs = 60_000;
-    t = await wireApp({ bounds: { sessionIdleMs: idleMs } });
+    t = await wireApp(adapter, { bounds: { sessionIdleMs: idleMs } });
     const idle = await t.initialize();
     const streaming = await t.initialize();
     const stream = await t.openStandalone(streaming.sessionId);
@@ -29,7 +29,7 @@ describe('session bounds', () => {
   });
 
   it('past http.maxSessions, initialize is 503 with a JSON-RPC error body; a DELETE frees a slot', async () => {
-    t = await wireApp({ bounds: { maxSessions: 2 } });
+    t = await wireApp(adapter, { bounds: { maxSessions: 2 } });
     const first = await t.initialize();
     await t.initialize();
     await expectRefusal(await t.post(t.message('initialize', initializeParams())), 503);

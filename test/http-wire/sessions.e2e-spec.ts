@@ -1,4 +1,9 @@
-import { ACCEPT_BOTH, initializeParams, type HttpTestApp } from '../support/http-app.js';
+import {
+  ACCEPT_BOTH,
+  initializeParams,
+  type HttpTestApp,
+  HTTP_VARIANTS,
+} from '../support/http-app.js';
 import {
   runs,
   MAX_BODY,
@@ -8,12 +13,12 @@ import {
   VISIBLE_ASCII,
 } from './wire-app.js';
 
-describe('Streamable HTTP sessions', () => {
+describe.each(HTTP_VARIANTS)('Streamable HTTP sessions on %s', (adapter) => {
   let t: HttpTestApp;
 
   beforeEach(async () => {
     runs.length = 0;
-    t = await wireApp();
+    t = await wireApp(adapter);
   });
   afterEach(() => t.close());
 
@@ -76,6 +81,26 @@ describe('Streamable HTTP sessions', () => {
     const response = await t.fetch('/mcp', { method: 'PUT', body: '{}' });
     expect(response.headers.get('allow')).toBe('GET, POST, DELETE');
     await expectRefusal(response, 405);
+  });
+
+  it("a trailing slash follows the adapter's router: served on Express, Fastify's 404", async () => {
+    const slashed = await t.fetch('/mcp/', {
+      method: 'POST',
+      headers: { accept: ACCEPT_BOTH, 'content-type': 'application/json' },
+      body: JSON.stringify(t.message('initialize', initializeParams())),
+    });
+    if (adapter === 'fastify') {
+      // Fastify's router matches paths exactly (ignoreTrailingSlash is off by default): /mcp/
+      // is no route there, so Fastify answers its own 404 before any MCP code runs.
+      expect(slashed.status).toBe(404);
+      expect(slashed.headers.get('mcp-session-id')).toBeNull();
+      await slashed.arrayBuffer();
+    } else {
+      // Express routes are not strict: /mcp/ is the MCP route, with every rule of /mcp.
+      expect(slashed.status).toBe(200);
+      expect(slashed.headers.get('mcp-session-id')).toMatch(VISIBLE_ASCII);
+      await slashed.json();
+    }
   });
 
   it('a notification POST is 202 with an empty body', async () => {

@@ -1,5 +1,5 @@
 import { McpRegistry } from '../../src/index.js';
-import { type HttpTestApp } from '../support/http-app.js';
+import { type HttpTestApp, HTTP_VARIANTS } from '../support/http-app.js';
 import { SseReader } from '../support/http-sse.js';
 import {
   runs,
@@ -12,13 +12,13 @@ import {
   isPriming,
 } from './wire-app.js';
 
-describe('SSE streams', () => {
+describe.each(HTTP_VARIANTS)('SSE streams on %s', (adapter) => {
   let t: HttpTestApp;
 
   beforeEach(async () => {
     runs.length = 0;
     resetHold();
-    t = await wireApp();
+    t = await wireApp(adapter);
   });
   afterEach(async () => {
     hold.gate.resolve();
@@ -222,5 +222,26 @@ describe('SSE streams', () => {
   it('a Last-Event-ID that names no known event is 404', async () => {
     const { sessionId } = await t.initialize();
     await expectRefusal(await t.get(sessionId, { 'last-event-id': 'nonsense' }), 404);
+  });
+
+  it('app.close() ends every open stream cleanly: the standalone, a POST stream, a legacy stream', async () => {
+    const { sessionId } = await t.initialize();
+    const standalone = await t.openStandalone(sessionId);
+    await standalone.at(0);
+    const call = new SseReader(
+      await t.post(callTool(51, 'hold', withProgress('tok-51')), { 'mcp-session-id': sessionId }),
+    );
+    await hold.started.promise;
+    const legacy = new SseReader(
+      await t.fetch('/sse', { headers: { accept: 'text/event-stream' } }),
+    );
+    await legacy.at(0);
+
+    // Closed by the server, not by the test: each stream ends without an error.
+    const closed = t.app.close();
+    expect(await standalone.ended).toEqual({});
+    expect(await call.ended).toEqual({});
+    expect(await legacy.ended).toEqual({});
+    await closed;
   });
 });

@@ -6,7 +6,7 @@ import {
   type McpModuleOptions,
   type McpToolContext,
 } from '../../src/index.js';
-import { createHttpApp, type RawResponse } from '../support/http-app.js';
+import { createHttpApp, type HttpVariant, type RawResponse } from '../support/http-app.js';
 import { type SseEvent } from '../support/http-sse.js';
 import { deferred } from '../support/deferred.js';
 
@@ -83,15 +83,21 @@ export const MAX_BODY = 4096;
 /** The bounds a test may lower. */
 export type Bounds = { maxBodyBytes?: number; maxSessions?: number; sessionIdleMs?: number };
 
-/** Boots a wire test app; `bounds` (into `limits`) and `http` go on top of the defaults used here. */
-export function wireApp(settings: { bounds?: Bounds; http?: McpModuleOptions['http'] } = {}) {
+/**
+ * Boots a wire test app on `adapter`; `bounds` (into `limits`) and `http` go on
+ * top of the defaults used here.
+ */
+export function wireApp(
+  adapter: HttpVariant,
+  settings: { bounds?: Bounds; http?: McpModuleOptions['http'] } = {},
+) {
   const limits = { maxBodyBytes: MAX_BODY, ...settings.bounds };
   const options: Partial<McpModuleOptions> = {
     ...BASE_OPTIONS,
     http: { retryMs: 1500, ...settings.http },
     limits,
   };
-  return createHttpApp(options, [WireTools]);
+  return createHttpApp(options, [WireTools], adapter);
 }
 
 /** The body every MCP refusal carries: a JSON-RPC error with a null id. */

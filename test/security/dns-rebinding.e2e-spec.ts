@@ -1,14 +1,19 @@
 import { McpHttpSessions } from '../../src/testing/index.js';
-import { createHttpApp, initializeParams, type HttpTestApp } from '../support/http-app.js';
+import {
+  HTTP_VARIANTS,
+  createHttpApp,
+  initializeParams,
+  type HttpTestApp,
+} from '../support/http-app.js';
 import { parseRawAnswer, rawSocketExchange } from '../support/reliability-support.js';
 import { Msg, SecurityTools, HTTP_OPTIONS, errorBody } from './security-app.js';
 
-describe('DNS rebinding: Host and Origin', () => {
+describe.each(HTTP_VARIANTS)('DNS rebinding: Host and Origin on %s', (adapter) => {
   let t: HttpTestApp;
   let sessionId: string;
 
   beforeAll(async () => {
-    t = await createHttpApp(HTTP_OPTIONS, [SecurityTools]);
+    t = await createHttpApp(HTTP_OPTIONS, [SecurityTools], adapter);
     sessionId = (await t.initialize()).sessionId;
   });
   afterAll(() => t?.close());

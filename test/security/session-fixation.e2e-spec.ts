@@ -1,11 +1,16 @@
-import { createHttpApp, initializeParams, type HttpTestApp } from '../support/http-app.js';
+import {
+  HTTP_VARIANTS,
+  createHttpApp,
+  initializeParams,
+  type HttpTestApp,
+} from '../support/http-app.js';
 import { SseReader } from '../support/http-sse.js';
 import { SecurityTools, HTTP_OPTIONS, errorBody } from './security-app.js';
 
-describe('session fixation', () => {
+describe.each(HTTP_VARIANTS)('session fixation on %s', (adapter) => {
   let t: HttpTestApp;
   beforeEach(async () => {
-    t = await createHttpApp(HTTP_OPTIONS, [SecurityTools]);
+    t = await createHttpApp(HTTP_OPTIONS, [SecurityTools], adapter);
   });
   afterEach(() => t?.close());
 

@@ -1,4 +1,5 @@
 import type { INestApplication, Provider } from '@nestjs/common';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -14,34 +15,77 @@ export function initializeParams(protocolVersion = '2025-11-25', capabilities: o
   return { protocolVersion, capabilities, clientInfo: { name: 'jest-http', version: '1.0.0' } };
 }
 
-async function compile(options: Partial<McpModuleOptions>, providers: Provider[]) {
+/** The HTTP adapters every HTTP suite runs on (as throttler runs its e2e). */
+export type AdapterName = 'express' | 'fastify';
+export const ADAPTERS: readonly AdapterName[] = ['express', 'fastify'];
+
+/**
+ * How an MCP request reaches its endpoint: on Express, through the fast path
+ * (the default when nothing is in front of the routes) or through Express's
+ * router with `http.fastPath: false` (body-parser bypass and route binder);
+ * on Fastify, from the `preParsing` hook.
+ */
+export type HttpVariant = AdapterName | 'express (no fast path)';
+export const HTTP_VARIANTS: readonly HttpVariant[] = [
+  'express',
+  'express (no fast path)',
+  'fastify',
+];
+
+/** The adapter a variant runs on, and the module options it implies. */
+function variantOptions(
+  variant: HttpVariant,
+  options: Partial<McpModuleOptions>,
+): { adapter: AdapterName; options: Partial<McpModuleOptions> } {
+  if (variant !== 'express (no fast path)') return { adapter: variant, options };
+  return {
+    adapter: 'express',
+    options: { ...options, http: { ...options.http, fastPath: false } },
+  };
+}
+
+async function compile(
+  variant: HttpVariant,
+  options: Partial<McpModuleOptions>,
+  providers: Provider[],
+): Promise<INestApplication> {
+  const resolved = variantOptions(variant, options);
   const moduleRef = await Test.createTestingModule({
     imports: [
-      McpModule.forRoot({ name: 'http-test', version: '1.0.0', transport: 'http', ...options }),
+      McpModule.forRoot({
+        name: 'http-test',
+        version: '1.0.0',
+        transport: 'http',
+        ...resolved.options,
+      }),
     ],
     providers,
   }).compile();
-  return moduleRef.createNestApplication({ logger: false });
+  return resolved.adapter === 'fastify'
+    ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+    : moduleRef.createNestApplication({ logger: false });
 }
 
-/** Boots an HTTP app on a free loopback port. */
+/** Boots an HTTP app on `adapter` (Express unless given) on a free loopback port. */
 export async function createHttpApp(
   options: Partial<McpModuleOptions>,
   providers: Provider[] = [],
+  adapter: HttpVariant = 'express',
 ): Promise<HttpTestApp> {
-  const app = await compile(options, providers);
+  const app = await compile(adapter, options, providers);
   await app.listen(0, '127.0.0.1');
   // getUrl() may name [::1]; the server is bound to 127.0.0.1, so build the URL from the port.
   const { port } = app.getHttpServer().address() as AddressInfo;
   return new HttpTestApp(app, port, options.http?.path ?? '/mcp');
 }
 
-/** Builds an HTTP app and runs `app.init()`: the rejection, or undefined when it booted. */
+/** Builds an HTTP app on `adapter` and runs `app.init()`: the rejection, or undefined when it booted. */
 export async function httpBootOutcome(
   options: Partial<McpModuleOptions>,
   providers: Provider[] = [],
+  adapter: HttpVariant = 'express',
 ): Promise<Error | undefined> {
-  return bootOutcome(await compile(options, providers));
+  return bootOutcome(await compile(adapter, options, providers));
 }
 
 /** The result of a request made with node:http (full control over Host and Accept). */
@@ -62,6 +106,7 @@ export class HttpTestApp {
   private readonly aborts = new Set<AbortController>();
   private socketCloseWaiters: (() => void)[] = [];
   private nextId = 1;
+  private closing?: Promise<void>;
 
   constructor(
     readonly app: INestApplication,
@@ -196,10 +241,16 @@ export class HttpTestApp {
     });
   }
 
-  /** Aborts every fetch still open, then closes the app. */
-  async close(): Promise<void> {
-    for (const abort of this.aborts) abort.abort();
-    this.aborts.clear();
-    await this.app.close();
+  /**
+   * Aborts every fetch still open, then closes the app. Idempotent: a test
+   * that closed the app itself leaves `afterEach` nothing to do.
+   */
+  close(): Promise<void> {
+    if (!this.closing) {
+      for (const abort of this.aborts) abort.abort();
+      this.aborts.clear();
+      this.closing = this.app.close();
+    }
+    return this.closing;
   }
 }
