@@ -20,10 +20,15 @@ export function installFastPath(
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const kind = routes.get(pathnameOf(req.url));
-    if (kind) void serve(kind, req, res);
+    if (kind && servesMethod(kind, req.method)) void serve(kind, req, res);
     else for (const listener of adapter) listener(req, res);
   });
   return true;
+}
+
+/* The legacy pair is two routes of one method each; the Streamable endpoint answers every method. */
+function servesMethod(kind: McpRouteKind, method: string | undefined): boolean {
+  return kind === 'streamable' || method === (kind === 'sse' ? 'GET' : 'POST');
 }
 
 function pathnameOf(url = '/'): string {
