@@ -7,12 +7,24 @@ import { McpWarden } from './server/mcp-warden.service.js';
  * Each alias is the same class, so `app.get(McpServer)` and `instanceof` keep working.
  */
 
-/** @deprecated Use `McpWarden`; this alias goes in the next major release. */
+/**
+ * @deprecated Use `McpWarden`; this alias goes in the next major release.
+ * @publicApi
+ */
 export const McpServer = McpWarden;
-/** @deprecated Use `McpWarden`; this alias goes in the next major release. */
+/**
+ * @deprecated Use `McpWarden`; this alias goes in the next major release.
+ * @publicApi
+ */
 export type McpServer = McpWarden;
 
-/** @deprecated Use `McpWardenError`; this alias goes in the next major release. */
+/**
+ * @deprecated Use `McpWardenError`; this alias goes in the next major release.
+ * @publicApi
+ */
 export const McpError = McpWardenError;
-/** @deprecated Use `McpWardenError`; this alias goes in the next major release. */
+/**
+ * @deprecated Use `McpWardenError`; this alias goes in the next major release.
+ * @publicApi
+ */
 export type McpError = McpWardenError;

@@ -5,8 +5,14 @@ export const MCP_RESOURCE_TEMPLATE_METADATA = Symbol('mcp:resource-template');
 export const MCP_PROMPT_METADATA = Symbol('mcp:prompt');
 export const MCP_METHOD_METADATA = Symbol('mcp:method');
 
-/** The execution context type guards and interceptors see for MCP handlers. */
+/**
+ * The execution context type guards and interceptors see for MCP handlers.
+ * @publicApi
+ */
 export const MCP_CONTEXT_TYPE = 'mcp';
 
-/** The connection id used when a caller does not name one (stdio, direct callers). */
+/**
+ * The connection id used when a caller does not name one (stdio, direct callers).
+ * @publicApi
+ */
 export const DEFAULT_CONN_ID = 'default';

@@ -6,6 +6,7 @@ import { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 import type { McpModuleOptions } from './options/mcp-options.interface.js';
 import { McpRegistry } from './registry/mcp-registry.service.js';
 import { McpWarden } from './server/mcp-warden.service.js';
+import { initializeParams } from '../../test/support/http-app.js';
 
 @Injectable()
 class PolicyConfig {
@@ -55,11 +56,7 @@ describe('McpModule', () => {
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'c', version: '1' },
-      },
+      params: initializeParams(),
     })) as { result: { serverInfo: object } };
     expect(reply.result.serverInfo).toEqual({ name: 'async', version: '2' });
     await app.close();
@@ -118,11 +115,7 @@ describe('McpModule wiring', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'c', version: '1' },
-        },
+        params: initializeParams(),
       }),
     });
     expect(response.status).toBe(200);

@@ -3,16 +3,13 @@ import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { McpModule, type McpHttpOptions } from '../../src/index.js';
 import { EchoTools } from './nest-app.fixture.js';
+import { initializeParams } from '../support/http-app.js';
 
 const INIT = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 't', version: '1' },
-  },
+  params: initializeParams(),
 });
 
 /** An Express app with a global prefix and, when asked, one `app.use()` middleware. */

@@ -1,19 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ADAPTERS, bootNativeApp, type NativeApp } from './nest-app.fixture.js';
+import { initializeParams } from '../support/http-app.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 const API_KEY = { 'x-api-key': 'k' };
-const INIT = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 't', version: '1' },
-  },
-};
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams() };
 
 function post(url: string, body: string, headers: Record<string, string> = {}) {
   return fetch(url, {

@@ -4,6 +4,7 @@ import type { McpPrincipal } from './principal.interface.js';
 /**
  * The built-in OAuth 2.1 resource server: bearer JWTs issued by `issuer` for
  * this server (`audience`, RFC 8707), verified with the issuer's keys.
+ * @publicApi
  */
 export interface McpBearerAuthOptions {
   /** The expected `iss`. */
@@ -27,6 +28,7 @@ export interface McpBearerAuthOptions {
 /**
  * Custom authentication (API keys, a gateway's identity headers, mTLS): the
  * caller for `request`, or undefined to refuse it with 401.
+ * @publicApi
  */
 export type McpAuthenticate = (
   request: IncomingMessage,

@@ -2,6 +2,7 @@
  * Who is calling, as established from verified credentials (a bearer token's
  * claims, the operator's `authenticate` hook, or the environment on stdio).
  * The server builds it; nothing a client puts in a body or `_meta` can set it.
+ * @publicApi
  */
 export interface McpPrincipal {
   /** Stable caller id: the token's `sub`, or the hook's choice. */

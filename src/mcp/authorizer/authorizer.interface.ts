@@ -1,15 +1,22 @@
 import type { McpPrincipal } from '../auth/principal.interface.js';
 
-/** Which transport carries a server's clients, as declared by whoever started it. */
+/**
+ * Which transport carries a server's clients, as declared by whoever started it.
+ * @publicApi
+ */
 export type McpTransportKind = 'stdio' | 'http' | 'unknown';
 
-/** What an authorizer decided for one call or read. */
+/**
+ * What an authorizer decided for one call or read.
+ * @publicApi
+ */
 export type AuthorizerDecision =
   { kind: 'allow' } | { kind: 'ask'; prompt: string } | { kind: 'deny'; reason: string };
 
 /**
  * Built by the server for every decision; nothing a client sends goes into it,
  * which is what makes it safe to base a policy on.
+ * @publicApi
  */
 export interface AuthorizerContext {
   connId: string;
@@ -23,6 +30,7 @@ export interface AuthorizerContext {
  * An authorization seam: `(name, args, context) => decision`. On the tool seam
  * `name` is the tool's name and `args` its raw (untrusted, unvalidated)
  * arguments; on the read seam `name` is the JSON-RPC method.
+ * @publicApi
  */
 export type Authorizer = (
   name: string,
@@ -30,5 +38,8 @@ export type Authorizer = (
   context: AuthorizerContext,
 ) => AuthorizerDecision | Promise<AuthorizerDecision>;
 
-/** Where the tool authorizer came from: chosen by an operator, or a framework fallback. */
+/**
+ * Where the tool authorizer came from: chosen by an operator, or a framework fallback.
+ * @publicApi
+ */
 export type AuthorizerSource = 'configured' | 'default';

@@ -2,6 +2,7 @@
  * Every bound the server enforces, in one place. Each has a safe default;
  * raise one only with a reason (they are what keeps one client's bad input,
  * or a slow reader, from costing other clients anything).
+ * @publicApi
  */
 export interface McpLimits {
   /** Largest HTTP request body, in bytes (413 above). Default 4 MiB. */
@@ -41,5 +42,8 @@ export interface McpLimits {
   callsPerSecondPerPrincipal?: number;
 }
 
-/** The limits with every default applied. */
+/**
+ * The limits with every default applied.
+ * @publicApi
+ */
 export type ResolvedMcpLimits = Required<McpLimits>;

@@ -6,7 +6,10 @@ import type {
   McpTransportKind,
 } from '../authorizer/authorizer.interface.js';
 
-/** HTTP transport settings (used when `transport` is `'http'`). */
+/**
+ * HTTP transport settings (used when `transport` is `'http'`).
+ * @publicApi
+ */
 export interface McpHttpOptions {
   /** Streamable HTTP endpoint path. Default `/mcp`. */
   path?: string;
@@ -34,7 +37,10 @@ export interface McpHttpOptions {
   authenticate?: McpAuthenticate;
 }
 
-/** Options of `McpModule.forRoot()` / `forRootAsync()`. */
+/**
+ * Options of `McpModule.forRoot()` / `forRootAsync()`.
+ * @publicApi
+ */
 export interface McpModuleOptions {
   /** Server name announced in `initialize`. */
   name: string;

@@ -1,6 +1,7 @@
 /**
  * JSON-RPC and MCP error codes used on the wire. Only the dispatcher and the
  * transports turn errors into these codes; core code throws typed errors.
+ * @publicApi
  */
 export const JsonRpcErrorCode = {
   ParseError: -32700,

@@ -2,6 +2,7 @@
  * The handshake-era protocol revisions this server speaks, newest first.
  * `initialize` echoes the client's version when it is listed here and answers
  * the newest otherwise; an unknown version is never an error (spec: lifecycle).
+ * @publicApi
  */
 export const SUPPORTED_PROTOCOL_VERSIONS = [
   '2025-11-25',
@@ -12,6 +13,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS = [
 
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
+/** @publicApi */
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
 
 /** The only revision whose clients may send JSON-RPC batches (it says servers MUST accept them). */

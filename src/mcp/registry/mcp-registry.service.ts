@@ -20,7 +20,10 @@ import {
 } from './registry-entry.factory.js';
 import { McpDefinitionError } from './registry.errors.js';
 
-/** Which list changed; the server turns it into `notifications/<kind>/list_changed`. */
+/**
+ * Which list changed; the server turns it into `notifications/<kind>/list_changed`.
+ * @publicApi
+ */
 export type McpListKind = 'tools' | 'resources' | 'prompts';
 
 /**
@@ -29,6 +32,7 @@ export type McpListKind = 'tools' | 'resources' | 'prompts';
  * the same `registerX` methods providers call at runtime; every change is
  * announced on `changes$`. Entries hold their own compiled schemas, so
  * unregistering releases everything a definition cost.
+ * @publicApi
  */
 @Injectable()
 export class McpRegistry {

@@ -1,6 +1,7 @@
 /**
  * An invalid tool, resource or prompt definition. Thrown at registration, so a
  * bad decorator makes `app.init()` reject with a message naming its method.
+ * @publicApi
  */
 export class McpDefinitionError extends Error {
   constructor(kind: string, source: string, problem: string) {
@@ -9,7 +10,10 @@ export class McpDefinitionError extends Error {
   }
 }
 
-/** A sensitive tool would be served with no tool authorizer. */
+/**
+ * A sensitive tool would be served with no tool authorizer.
+ * @publicApi
+ */
 export class McpUnguardedSensitiveToolsError extends Error {
   constructor(names: string[]) {
     super(

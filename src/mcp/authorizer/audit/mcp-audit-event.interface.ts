@@ -1,11 +1,15 @@
 import type { McpTransportKind } from '../authorizer.interface.js';
 
-/** Which seam (or which elicitation outcome) an audit event records. */
+/**
+ * Which seam (or which elicitation outcome) an audit event records.
+ * @publicApi
+ */
 export type McpAuditSeam = 'tool' | 'read' | 'elicitation';
 
 /**
  * One authorization decision or elicitation outcome. `decision` is what the
  * authorizer (or the user) decided; `detail` the reason, prompt or outcome.
+ * @publicApi
  */
 export interface McpAuditEvent {
   time: string;

@@ -9,6 +9,7 @@ import type { McpPromptOptions } from '../interfaces/prompt.interface.js';
  * @example
  * @McpPrompt({ description: 'Summarise a note', arguments: [{ name: 'id', required: true }] })
  * summarise({ id }: Record<string, string>) { return [{ role: 'user', content: { ... } }]; }
+ * @publicApi
  */
 export const McpPrompt = (options: McpPromptOptions): MethodDecorator =>
   SetMetadata(MCP_PROMPT_METADATA, options);

@@ -9,6 +9,7 @@ import type { McpResourceTemplateOptions } from '../interfaces/resource.interfac
  * @example
  * @McpResourceTemplate({ uriTemplate: 'notes://{id}', completions: { id: (v) => ids(v) } })
  * note(uri: string, { id }: Record<string, string>) { ... }
+ * @publicApi
  */
 export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator =>
   SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options);

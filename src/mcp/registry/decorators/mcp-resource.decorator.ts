@@ -9,6 +9,7 @@ import type { McpResourceOptions } from '../interfaces/resource.interface.js';
  * @example
  * @McpResource({ uri: 'notes://index', mimeType: 'application/json' })
  * index() { return JSON.stringify(this.store.list()); }
+ * @publicApi
  */
 export const McpResource = (options: McpResourceOptions): MethodDecorator =>
   SetMetadata(MCP_RESOURCE_METADATA, options);

@@ -10,6 +10,7 @@ import type { McpToolOptions } from '../interfaces/tool.interface.js';
  * @example
  * @McpTool({ description: 'Find notes by text', inputSchema: SearchNotesDto })
  * search(args: SearchNotesDto, ctx: McpToolContext) { ... }
+ * @publicApi
  */
 export const McpTool = (options: McpToolOptions): MethodDecorator =>
   SetMetadata(MCP_TOOL_METADATA, options);

@@ -14,6 +14,7 @@ import type {
  * What a tool, resource or prompt handler receives besides its arguments.
  * Every outbound message it triggers goes to the caller's connection only and
  * is tagged with the caller's request id.
+ * @publicApi
  */
 export interface McpToolContext {
   /** The calling connection. */
@@ -54,12 +55,16 @@ export interface McpToolContext {
   listRoots(): Promise<ListRootsResult>;
 }
 
-/** The context of resource and prompt handlers (the same shape as a tool's). */
+/**
+ * The context of resource and prompt handlers (the same shape as a tool's).
+ * @publicApi
+ */
 export type McpRequestContext = McpToolContext;
 
 /**
  * Completes one argument: returns candidate values for `value` (the text typed
  * so far). At most 100 are sent; `total` and `hasMore` tell the client the rest.
+ * @publicApi
  */
 export type McpCompleter = (
   value: string,
@@ -70,5 +75,6 @@ export type McpCompleter = (
  * A completer in decorator options: a function, or the name of a method on the
  * same provider (decorator arguments are evaluated before any instance exists,
  * so a method name is how a completer reaches injected services).
+ * @publicApi
  */
 export type McpCompleterRef = McpCompleter | string;

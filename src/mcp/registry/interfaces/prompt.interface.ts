@@ -1,7 +1,10 @@
 import type { GetPromptResult, PromptMessage } from '../../protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
 
-/** One declared prompt argument; `complete` serves `completion/complete`. */
+/**
+ * One declared prompt argument; `complete` serves `completion/complete`.
+ * @publicApi
+ */
 export interface McpPromptArgument {
   name: string;
   description?: string;
@@ -9,18 +12,30 @@ export interface McpPromptArgument {
   complete?: McpCompleterRef;
 }
 
-/** A prompt argument as registered: its completer, if any, is a function. */
+/**
+ * A prompt argument as registered: its completer, if any, is a function.
+ * @publicApi
+ */
 export interface McpPromptArgumentDefinition extends Omit<McpPromptArgument, 'complete'> {
   complete?: McpCompleter;
 }
 
-/** What a prompt handler may return. */
+/**
+ * What a prompt handler may return.
+ * @publicApi
+ */
 export type McpPromptReturn = GetPromptResult | PromptMessage[];
 
-/** A prompt handler: the (string) arguments and the request context. */
+/**
+ * A prompt handler: the (string) arguments and the request context.
+ * @publicApi
+ */
 export type McpPromptHandler = (args: Record<string, string>, ctx: McpRequestContext) => unknown;
 
-/** Options of `@McpPrompt()`. */
+/**
+ * Options of `@McpPrompt()`.
+ * @publicApi
+ */
 export interface McpPromptOptions {
   /** Defaults to the method name. */
   name?: string;
@@ -29,7 +44,10 @@ export interface McpPromptOptions {
   arguments?: McpPromptArgument[];
 }
 
-/** A prompt registered at runtime. */
+/**
+ * A prompt registered at runtime.
+ * @publicApi
+ */
 export interface McpPromptDefinition extends Omit<McpPromptOptions, 'arguments'> {
   name: string;
   arguments?: McpPromptArgumentDefinition[];

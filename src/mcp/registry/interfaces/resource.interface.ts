@@ -1,12 +1,16 @@
 import type { ReadResourceResult } from '../../protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
 
-/** What a resource handler may return: text, bytes (sent as a blob) or a full result. */
+/**
+ * What a resource handler may return: text, bytes (sent as a blob) or a full result.
+ * @publicApi
+ */
 export type McpResourceReturn = string | Uint8Array | ReadResourceResult;
 
 /**
  * A resource handler: the requested URI, the template's variables (empty for a
  * static resource) and the request context.
+ * @publicApi
  */
 export type McpResourceHandler = (
   uri: string,
@@ -14,7 +18,10 @@ export type McpResourceHandler = (
   ctx: McpRequestContext,
 ) => unknown;
 
-/** Options of `@McpResource()`. */
+/**
+ * Options of `@McpResource()`.
+ * @publicApi
+ */
 export interface McpResourceOptions {
   uri: string;
   /** Defaults to the method name. */
@@ -24,7 +31,10 @@ export interface McpResourceOptions {
   mimeType?: string;
 }
 
-/** Options of `@McpResourceTemplate()`. */
+/**
+ * Options of `@McpResourceTemplate()`.
+ * @publicApi
+ */
 export interface McpResourceTemplateOptions {
   /** An RFC 6570 level-1/2 template such as `notes://{id}` or `files://{+path}`. */
   uriTemplate: string;
@@ -38,16 +48,25 @@ export interface McpResourceTemplateOptions {
   complete?: Record<string, McpCompleterRef>;
 }
 
-/** `@McpResourceTemplate()` options as stored: the deprecated alias resolved. */
+/**
+ * `@McpResourceTemplate()` options as stored: the deprecated alias resolved.
+ * @publicApi
+ */
 export type McpResourceTemplateMetadata = Omit<McpResourceTemplateOptions, 'complete'>;
 
-/** A static resource registered at runtime. */
+/**
+ * A static resource registered at runtime.
+ * @publicApi
+ */
 export interface McpResourceDefinition extends McpResourceOptions {
   name: string;
   handler: McpResourceHandler;
 }
 
-/** A resource template registered at runtime. */
+/**
+ * A resource template registered at runtime.
+ * @publicApi
+ */
 export interface McpResourceTemplateDefinition extends Omit<
   McpResourceTemplateOptions,
   'complete' | 'completions'

@@ -10,13 +10,20 @@ import type { McpCompleter, McpCompleterRef, McpToolContext } from './mcp-contex
  * A tool's input: a class-validator DTO (its JSON Schema is derived; arguments
  * are validated and transformed into an instance) or a raw JSON Schema object
  * (listed verbatim and validated with a JSON Schema validator).
+ * @publicApi
  */
 export type McpToolInput = Type<object> | JsonSchemaObject;
 
-/** What a tool handler may return; see the README for how each is sent. */
+/**
+ * What a tool handler may return; see the README for how each is sent.
+ * @publicApi
+ */
 export type McpToolReturn = string | unknown[] | CallToolResult | Record<string, unknown> | void;
 
-/** Options of `@McpTool()`. */
+/**
+ * Options of `@McpTool()`.
+ * @publicApi
+ */
 export interface McpToolOptions {
   /** Tool name; defaults to the method name. 1–128 of `[A-Za-z0-9_.-]`. */
   name?: string;
@@ -43,13 +50,22 @@ export interface McpToolOptions {
   completions?: Record<string, McpCompleterRef>;
 }
 
-/** `@McpTool()` options as stored: the deprecated aliases resolved to their new names. */
+/**
+ * `@McpTool()` options as stored: the deprecated aliases resolved to their new names.
+ * @publicApi
+ */
 export type McpToolMetadata = Omit<McpToolOptions, 'input' | 'output'>;
 
-/** A tool handler: validated arguments in, a result out. */
+/**
+ * A tool handler: validated arguments in, a result out.
+ * @publicApi
+ */
 export type McpToolHandler = (args: never, ctx: McpToolContext) => unknown;
 
-/** A tool registered at runtime through `McpRegistry.registerTool()`. */
+/**
+ * A tool registered at runtime through `McpRegistry.registerTool()`.
+ * @publicApi
+ */
 export interface McpToolDefinition extends Omit<
   McpToolOptions,
   'name' | 'input' | 'output' | 'inputSchema' | 'completions'

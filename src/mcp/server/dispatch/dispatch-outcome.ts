@@ -7,6 +7,7 @@ import type { JsonRpcMessage } from '../../protocol/jsonrpc.js';
  *   come later on the connection's outbound channel, related to its id;
  * - `none`: nothing will ever answer it (a notification, a response, or a
  *   request cancelled before it finished).
+ * @publicApi
  */
 export type McpDispatchOutcome =
   | { readonly kind: 'reply'; readonly message: JsonRpcMessage | JsonRpcMessage[] }

@@ -7,6 +7,7 @@ import type { McpTransportKind } from '../../authorizer/authorizer.interface.js'
  * Only transports (and in-process callers, which are the application itself)
  * build it; it is what the seams' context and the handlers' context are made
  * of, so nothing in the message can change it.
+ * @publicApi
  */
 export interface McpMessageOrigin {
   /** The transport the message really arrived on. */

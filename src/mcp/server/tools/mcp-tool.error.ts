@@ -4,6 +4,7 @@
  *
  * @example
  * if (!note) throw new McpToolError(`No note with id ${id}`);
+ * @publicApi
  */
 export class McpToolError extends Error {
   constructor(message: string) {

@@ -3,6 +3,7 @@ import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 /**
  * Nest's console logger, but every level goes to stderr: in stdio mode stdout
  * carries protocol messages and nothing else.
+ * @publicApi
  */
 export class StderrLogger extends ConsoleLogger {
   protected override printMessages(

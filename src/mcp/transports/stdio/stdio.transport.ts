@@ -9,7 +9,10 @@ import type { McpMessageOrigin } from '../../server/dispatch/message-origin.inte
 import type { McpWarden } from '../../server/mcp-warden.service.js';
 import { LineDecoder, type LineEvent } from './line.decoder.js';
 
-/** Options of the stdio transport. */
+/**
+ * Options of the stdio transport.
+ * @publicApi
+ */
 export interface McpStdioTransportOptions {
   input?: Readable;
   output?: Writable;
@@ -34,6 +37,7 @@ const MAX_BACKLOG = 1024;
  * It frames bytes and nothing more: every line goes to `McpWarden` as is, and
  * every reply or outbound message is written as one line. Requests are served
  * concurrently, so a cancellation can overtake the call it cancels.
+ * @publicApi
  */
 export class McpStdioTransport {
   private readonly input: Readable;
