@@ -51,6 +51,11 @@ export class BearerTokenVerifier {
     else if (options.jwksUri) this.keys = remoteKeys(new URL(options.jwksUri));
   }
 
+  /** The caller a token already verified as, while that holds (synchronous: the hot path). */
+  known(token: string): McpPrincipal | undefined {
+    return this.verified.get(token);
+  }
+
   /** The caller the token names; throws `McpInvalidTokenError` for any token that does not verify. */
   async verify(token: string): Promise<McpPrincipal> {
     const known = this.verified.get(token);

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { McpHttpError } from '../transports/http/errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../transports/http/http-settings.js';
 import { BearerTokenVerifier, McpInvalidTokenError } from './bearer-token.verifier.js';
+import type { MaybePromise } from '../common/maybe-promise.js';
 import type { McpPrincipal } from './principal.interface.js';
 import { protectedResourceMetadataUrl } from './protected-resource.metadata.js';
 import { bearerChallenge } from './www-authenticate.js';
@@ -29,9 +30,21 @@ export class McpHttpAuthenticator {
     return this.verifier !== undefined || this.settings.authenticate !== undefined;
   }
 
-  /** The caller, undefined when authentication is off; throws the 401/403 refusal. */
-  async authenticate(req: IncomingMessage): Promise<McpPrincipal | undefined> {
+  /**
+   * The caller, undefined when authentication is off; throws the 401/403
+   * refusal. Synchronous for a bearer token that already verified.
+   */
+  authenticate(req: IncomingMessage): MaybePromise<McpPrincipal | undefined> {
     if (!this.enabled) return undefined;
+    if (!this.settings.authenticate) {
+      const token = bearerTokenOf(req);
+      const known = token === undefined ? undefined : this.verifier?.known(token);
+      if (known) return this.withRequiredScopes(req, known);
+    }
+    return this.authenticateSlowly(req);
+  }
+
+  private async authenticateSlowly(req: IncomingMessage): Promise<McpPrincipal | undefined> {
     const hooked = this.settings.authenticate ? await this.fromHook(req) : undefined;
     if (hooked) return this.withRequiredScopes(req, hooked);
     const token = bearerTokenOf(req);
@@ -69,10 +82,10 @@ export class McpHttpAuthenticator {
   }
 
   private withRequiredScopes(req: IncomingMessage, principal: McpPrincipal): McpPrincipal {
-    const missing = (this.settings.auth?.requiredScopes ?? []).filter(
-      (scope) => !principal.scopes.includes(scope),
-    );
-    if (missing.length > 0) throw this.insufficientScope(req, this.settings.auth!.requiredScopes!);
+    const required = this.settings.auth?.requiredScopes;
+    if (required && !required.every((scope) => principal.scopes.includes(scope))) {
+      throw this.insufficientScope(req, required);
+    }
     return principal;
   }
 
