@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { McpModule, type McpHttpOptions } from '../../src/index.js';
@@ -12,9 +12,19 @@ const INIT = JSON.stringify({
   params: initializeParams(),
 });
 
-/** An Express app with a global prefix and, when asked, one `app.use()` middleware. */
+/** The app's own route, registered before the MCP routes. */
+@Controller('health')
+class HealthController {
+  @Get()
+  health() {
+    return { status: 'ok' };
+  }
+}
+
+/** An Express app with a global prefix, its own route and, when asked, one `app.use()` middleware. */
 async function boot(http: McpHttpOptions, withMiddleware: boolean) {
   const moduleRef = await Test.createTestingModule({
+    controllers: [HealthController],
     imports: [
       McpModule.forRoot({
         name: 'fast',
@@ -56,6 +66,10 @@ describe('the Express fast path (http.fastPath)', () => {
     expect(response.status).toBe(200);
     // Express stamps every response it handles; the fast path answers before it.
     expect(response.headers.get('x-powered-by')).toBeNull();
+    // The app's own route, registered in front of the MCP ones, is served by Express as before.
+    const port = (app.getHttpServer().address() as AddressInfo).port;
+    const health = await fetch(`http://127.0.0.1:${port}/v1/health`);
+    expect(health.headers.get('x-powered-by')).toBe('Express');
     await app.close();
   });
 

@@ -8,6 +8,7 @@ type Handler = ((req: IncomingMessage, res: unknown, next: (error?: unknown) => 
 /** What the binder reads of an Express 5 app: its router's layers. */
 interface ExpressLayer {
   handle: Handler;
+  match?: (path: string) => boolean;
   route?: { path: unknown; methods: Record<string, boolean> };
 }
 
@@ -38,9 +39,14 @@ export function bindExpressRoutes(
   const routes = Array.isArray(stack) ? mcpRoutes(stack, streamablePath) : new Map();
   if (routes.size === 0) return { routes, middlewareInFront: true };
   const first = stack!.findIndex((layer) => layer.route && routes.has(layer.route.path as string));
+  // Another route in front matters only if it would serve an MCP path itself.
   const middlewareInFront = stack!
     .slice(0, first)
-    .some((layer) => !PARSERS.has(layer.handle?.name) && !isAdapterHooks(layer));
+    .some((layer) =>
+      layer.route
+        ? [...routes.keys()].some((path) => layer.match?.(path) === true)
+        : !PARSERS.has(layer.handle?.name) && !isAdapterHooks(layer),
+    );
   for (const layer of stack!) {
     const kind = layer.route && routes.get(layer.route.path as string);
     if (kind) {
