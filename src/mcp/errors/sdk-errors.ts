@@ -9,6 +9,15 @@ import { McpWardenError } from './mcp-warden.error.js';
  */
 const SDK_ERROR_CLASSES = new Set(['McpError', 'ProtocolError']);
 
+/**
+ * The protocol error a thrown value means to answer with: an `McpWardenError`
+ * as it is, an official SDK protocol error as one (same code, message and
+ * data), anything else undefined (which the caller treats as internal).
+ */
+export function protocolErrorOf(error: unknown): McpWardenError | undefined {
+  return error instanceof McpWardenError ? error : fromSdkError(error);
+}
+
 /** The error as an `McpWardenError` keeping its code, message and data, when it is an SDK protocol error. */
 export function fromSdkError(error: unknown): McpWardenError | undefined {
   if (!(error instanceof Error) || !isSdkError(error)) return undefined;

@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { McpWardenError } from '../../errors/mcp-warden.error.js';
-import { fromSdkError } from '../../errors/sdk-errors.js';
+import { protocolErrorOf } from '../../errors/sdk-errors.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
 import { jsonRpcError, type JsonRpcMessage, type RequestId } from '../../protocol/jsonrpc.js';
 
@@ -17,7 +16,7 @@ export function errorResponse(
   error: unknown,
   method: string,
 ): JsonRpcMessage {
-  const known = error instanceof McpWardenError ? error : fromSdkError(error);
+  const known = protocolErrorOf(error);
   if (known) return jsonRpcError(id, known.code, known.message, known.data);
   logger.error(`${method} failed: ${(error as Error)?.stack ?? String(error)}`);
   return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'Internal error');

@@ -3,8 +3,7 @@ import type { McpResolvedOptions } from '../../options/resolved-options.interfac
 import { ForbiddenException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { withTimeout } from '../../common/with-timeout.js';
 import { toolDenial } from '../../authorizer/tool-denial.js';
-import { McpWardenError } from '../../errors/mcp-warden.error.js';
-import { fromSdkError } from '../../errors/sdk-errors.js';
+import { protocolErrorOf } from '../../errors/sdk-errors.js';
 import { isPromiseLike } from '../../common/maybe-promise.js';
 import type { CallToolResult } from '../../protocol/mcp-types.js';
 import type { McpToolEntry } from '../../registry/interfaces/registry-entry.interface.js';
@@ -77,9 +76,9 @@ export class McpToolInvoker {
     // A server→client request the tool made ended without an answer (timeout, closed, ...).
     if (error instanceof McpOutboundRequestError)
       return toolErrorResult(`Tool ${name}: ${error.message}`);
-    if (error instanceof McpWardenError) throw error;
-    const sdkError = fromSdkError(error);
-    if (sdkError) throw sdkError;
+    // A protocol error thrown on purpose keeps its code (the dispatcher answers it as one).
+    const protocolError = protocolErrorOf(error);
+    if (protocolError) throw protocolError;
     // A user's own guard on the tool method refused (a guard returning false throws this).
     if (error instanceof ForbiddenException) return toolDenial(name, 'deny', 'forbidden');
     // Nest's HTTP exceptions carry a message written for the caller.
