@@ -39,17 +39,17 @@ export class McpApprovals {
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
-  /** Why `request`'s connection cannot be asked now, or undefined when it can. */
-  refusal(request: McpRequest): string | undefined {
-    if (!canElicit(request, 'form') || !request.connection.live) return 'cannot ask';
+  /** Whether `request`'s caller can be asked at all: it declared form elicitation and is connected. */
+  canAsk(request: McpRequest): boolean {
+    return canElicit(request, 'form') && request.connection.live;
+  }
+
+  /** Whether one more call of this caller may wait for approval (per connection, caller, and in all). */
+  hasRoom(request: McpRequest): boolean {
     const held = this.perCaller.get(callerOf(request)) ?? 0;
-    if (
-      !this.outbound.hasRoom(request.connection) ||
-      held >= this.options.limits.maxPendingPerPrincipal
-    ) {
-      return 'too many calls awaiting approval';
-    }
-    return undefined;
+    return (
+      this.outbound.hasRoom(request.connection) && held < this.options.limits.maxPendingPerPrincipal
+    );
   }
 
   /** Asks the caller to approve running `tool`; resolves (never rejects) with the verdict. */

@@ -39,7 +39,7 @@ import { McpNotificationsHandler } from './mcp-notifications.handler.js';
 @Injectable()
 export class McpDispatcher {
   /** Where a message comes from when an in-process caller names nothing: the declared transport. */
-  readonly declaredOrigin: McpMessageOrigin;
+  private readonly declaredOrigin: McpMessageOrigin;
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,

@@ -73,9 +73,10 @@ export class McpToolsHandler {
     }
     if (decision.kind === 'allow') return this.run(entry, request);
 
-    const refusal = this.approvals.refusal(request);
-    if (refusal === 'cannot ask') return toolDenial(name, 'ask', decision.prompt);
-    if (refusal) return toolDenial(name, 'ask', refusal);
+    if (!this.approvals.canAsk(request)) return toolDenial(name, 'ask', decision.prompt);
+    if (!this.approvals.hasRoom(request)) {
+      return toolDenial(name, 'ask', 'too many calls awaiting approval');
+    }
     const closed = this.approvals
       .ask(request, name, decision.prompt)
       .then((approval) =>
