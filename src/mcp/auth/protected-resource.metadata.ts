@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { requestPath } from '../transports/http/request-path.js';
 import type { McpBearerAuthOptions } from './auth-options.interface.js';
 
 /** RFC 9728's well-known path prefix. */
@@ -43,6 +44,5 @@ function resourceOfMetadataRequest(req: IncomingMessage): string {
 
 function requestUrl(req: IncomingMessage): URL {
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  return new URL(url.split('?')[0], `${encrypted ? 'https' : 'http'}://${req.headers.host}`);
+  return new URL(requestPath(req), `${encrypted ? 'https' : 'http'}://${req.headers.host}`);
 }

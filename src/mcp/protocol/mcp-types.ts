@@ -23,6 +23,8 @@ import type {
  * Protocol types, inferred from the official MCP schema package so the wire
  * shapes are never hand-written here.
  */
+
+/** @publicApi */
 export type Tool = z.infer<typeof ToolSchema>;
 /** @publicApi */
 export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;

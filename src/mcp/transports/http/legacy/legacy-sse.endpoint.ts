@@ -5,6 +5,7 @@ import { McpHttpError } from '../errors/mcp-http.error.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import type { RawExchange } from '../mount/raw-exchange.js';
+import { requestPath } from '../request-path.js';
 import { readJsonBody } from '../security/json-body.reader.js';
 import { quotaKeyOf } from '../../../auth/quota-key.js';
 import { McpCallRateLimiter } from '../security/call-rate.limiter.js';
@@ -60,15 +61,9 @@ export class LegacySseEndpoint {
   }
 }
 
-function pathnameOf(req: IncomingMessage): string {
-  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
-
 /* `/api/sse` → `/api/messages`: the announced endpoint keeps the app's global prefix. */
 function messagesPathOf(req: IncomingMessage): string {
-  return pathnameOf(req).replace(/\/sse\/?$/, '/messages');
+  return requestPath(req).replace(/\/sse\/?$/, '/messages');
 }
 
 function sessionIdOf(req: IncomingMessage): string | undefined {

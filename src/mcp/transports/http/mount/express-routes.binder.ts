@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { routePath } from '../request-path.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 
 type Handler = ((req: IncomingMessage, res: unknown, next: (error?: unknown) => void) => void) & {
@@ -56,7 +57,7 @@ export function bindExpressRoutes(
     } else if (!layer.route && PARSERS.has(layer.handle?.name)) {
       const parse = layer.handle;
       layer.handle = named(parse.name, (req, res, next) =>
-        routes.has(pathnameOf(req)) ? next() : parse(req, res, next),
+        routes.has(routePath(req)) ? next() : parse(req, res, next),
       );
     }
   }
@@ -101,12 +102,4 @@ function servesEveryMethod(methods: Record<string, boolean>): boolean {
 function named(name: string, handler: (...args: Parameters<Handler>) => void): Handler {
   // Keep the name: Nest reads it to decide whether a parser is already installed.
   return Object.defineProperty(handler, 'name', { value: name }) as Handler;
-}
-
-function pathnameOf(req: IncomingMessage): string {
-  const url = req.url ?? '/';
-  const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
-  // Express matches with or without one trailing slash; so does the binder.
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { routePath } from '../request-path.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -19,7 +20,7 @@ export function installFastPath(
   const adapter = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const kind = routes.get(pathnameOf(req.url));
+    const kind = routes.get(routePath(req));
     if (kind && servesMethod(kind, req.method)) void serve(kind, req, res);
     else for (const listener of adapter) listener(req, res);
   });
@@ -29,9 +30,4 @@ export function installFastPath(
 /* The legacy pair is two routes of one method each; the Streamable endpoint answers every method. */
 function servesMethod(kind: McpRouteKind, method: string | undefined): boolean {
   return kind === 'streamable' || method === (kind === 'sse' ? 'GET' : 'POST');
-}
-
-function pathnameOf(url = '/'): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }

@@ -30,9 +30,4 @@ export class McpHttpGate {
     if (refusal) throw new McpHttpError(403, `Forbidden: ${refusal}`);
     return this.authenticator.enabled ? this.authenticator.authenticate(req) : undefined;
   }
-
-  /** The 403 step-up answer for a call that needs `scopes`. */
-  insufficientScope(req: IncomingMessage, scopes: readonly string[]): McpHttpError {
-    return this.authenticator.insufficientScope(req, scopes);
-  }
 }

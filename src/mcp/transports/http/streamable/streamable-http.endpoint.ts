@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpHttpAuthenticator } from '../../../auth/http-authenticator.service.js';
 import type { McpPrincipal } from '../../../auth/principal.interface.js';
 import { McpInsufficientScopeError } from '../../../auth/scopes.js';
 import { isPromiseLike } from '../../../common/maybe-promise.js';
@@ -36,6 +37,7 @@ export class McpStreamableHttpEndpoint {
     private readonly server: McpWarden,
     private readonly sessions: McpHttpSessions,
     private readonly gate: McpHttpGate,
+    private readonly authenticator: McpHttpAuthenticator,
     private readonly rate: McpCallRateLimiter,
     @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
   ) {}
@@ -115,7 +117,7 @@ export class McpStreamableHttpEndpoint {
           const reply = outcome.message as JsonRpcMessage;
           if (initialize) this.initialized(session, reply);
           const scopes = batch ? undefined : McpInsufficientScopeError.scopesOf(reply.error);
-          if (scopes) exchange.refuse(reply, this.gate.insufficientScope(req, scopes));
+          if (scopes) exchange.refuse(reply, this.authenticator.insufficientScope(req, scopes));
           else exchange.deliver(reply);
         } else if (outcome.kind === 'none') {
           // Cancelled: nothing will answer it. A parked call answers later, through the session.
