@@ -56,10 +56,12 @@ export class BearerTokenVerifier {
     return this.verified.get(token);
   }
 
-  /** The caller the token names; throws `McpInvalidTokenError` for any token that does not verify. */
+  /**
+   * The caller the token names, verifying its signature and claims (callers
+   * look in `known()` first); throws `McpInvalidTokenError` for any token that
+   * does not verify.
+   */
   async verify(token: string): Promise<McpPrincipal> {
-    const known = this.verified.get(token);
-    if (known) return known;
     let payload: JWTPayload;
     try {
       const { payload: verified } = await jwtVerify(token, await this.keySet(), {

@@ -49,6 +49,9 @@ export class McpHttpAuthenticator {
     if (hooked) return this.withRequiredScopes(req, hooked);
     const token = bearerTokenOf(req);
     if (!this.verifier || token === undefined) throw this.unauthorized(req, undefined);
+    // Without a hook, `authenticate` already looked the token up among the verified ones.
+    const known = this.settings.authenticate ? this.verifier.known(token) : undefined;
+    if (known) return this.withRequiredScopes(req, known);
     try {
       return this.withRequiredScopes(req, await this.verifier.verify(token));
     } catch (error) {
