@@ -9,8 +9,7 @@ import { McpToolError } from '../tools/mcp-tool.error.js';
 
 /** Whether the caller's client declared elicitation in `mode` (`{}` means form, spec 2025-11-25). */
 export function canElicit(request: McpRequest, mode: 'form' | 'url'): boolean {
-  const declared = request.connection.capabilities?.elicitation as
-    Record<string, unknown> | undefined;
+  const declared = request.clientCapabilities?.elicitation as Record<string, unknown> | undefined;
   if (!declared) return false;
   if (mode === 'form' && Object.keys(declared).length === 0) return true;
   return declared[mode] !== undefined;
@@ -28,7 +27,7 @@ export function requireCapability(
 ): void {
   const ok = mode
     ? canElicit(request, mode)
-    : request.connection.capabilities?.[capability] !== undefined;
+    : request.clientCapabilities?.[capability] !== undefined;
   if (!ok) {
     const what = mode === 'url' ? 'URL-mode elicitation' : `the ${capability} capability`;
     throw new McpToolError(`The client did not declare ${what}`);

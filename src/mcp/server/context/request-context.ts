@@ -69,7 +69,8 @@ export class McpRequestContext implements McpToolContext {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    if (this.ended || !passesLogLevel(level, this.request.connection.logLevel)) return;
+    const threshold = this.request.logLevel;
+    if (this.ended || threshold === undefined || !passesLogLevel(level, threshold)) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
     this.send(jsonRpcNotification('notifications/message', params));

@@ -3,6 +3,7 @@ import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
 import type { ToolSeamVerdict } from '../../authorizer/tool-seam-verdict.interface.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
+import type { ClientCapabilities, LoggingLevel } from '../../protocol/mcp-types.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 import type { RequestCancellation } from '../connection/request-cancellation.js';
 import type { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
@@ -25,6 +26,14 @@ export class DispatchedRequest implements McpRequest {
 
   get transport(): McpTransportKind {
     return this.origin.transport;
+  }
+
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.connection.capabilities;
+  }
+
+  get logLevel(): LoggingLevel | undefined {
+    return this.connection.logLevel;
   }
 
   get principal(): McpPrincipal | undefined {

@@ -3,6 +3,7 @@ import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
 import type { ToolSeamVerdict } from '../../authorizer/tool-seam-verdict.interface.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
+import type { ClientCapabilities, LoggingLevel } from '../../protocol/mcp-types.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 
 /**
@@ -15,6 +16,17 @@ export interface McpRequest<P = Record<string, unknown>> {
   readonly method: string;
   readonly params: P;
   readonly connection: McpConnection;
+  /**
+   * What the client declared for this request: at `initialize` in the
+   * handshake era, in the request's own `_meta` in the modern era. Read it
+   * here, never from the connection, so a handler serves both eras.
+   */
+  readonly clientCapabilities?: ClientCapabilities;
+  /**
+   * The least severe log level the client wants for this request; undefined
+   * means no log notifications at all (a modern request that named none).
+   */
+  readonly logLevel?: LoggingLevel;
   /** The transport this request really arrived on. */
   readonly transport: McpTransportKind;
   /** The caller, when the transport authenticated one. */
