@@ -15,6 +15,7 @@ import { McpTransportCheck } from './options/transport.check.js';
 import { REGISTRY_PROVIDERS } from './registry/registry.providers.js';
 import { McpRegistry } from './registry/mcp-registry.service.js';
 import { SERVER_PROVIDERS } from './server/server.providers.js';
+import { ERA_PROVIDERS } from './era/era.providers.js';
 import { McpWarden } from './server/mcp-warden.service.js';
 import { httpTransport } from './transports/http/http.providers.js';
 
@@ -72,6 +73,7 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       ...REGISTRY_PROVIDERS,
       ...AUTHORIZER_PROVIDERS,
       ...SERVER_PROVIDERS,
+      ...ERA_PROVIDERS,
       ...transport.providers,
     ],
     controllers: [...(module.controllers ?? []), ...transport.controllers],

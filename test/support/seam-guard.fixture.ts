@@ -14,6 +14,7 @@ export function seamRequest<P>(method: string, params: P, principal?: McpRequest
     method,
     params,
     connection: new McpConnection('c1'),
+    era: 'legacy',
     transport: 'http',
     principal,
     signal: new AbortController().signal,

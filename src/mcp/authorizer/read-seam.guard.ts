@@ -60,6 +60,8 @@ export function readArguments(request: McpRequest): Record<string, unknown> {
       return { name: params.name, arguments: params.arguments ?? {} };
     case 'completion/complete':
       return { ref: params.ref };
+    case 'subscriptions/listen':
+      return { notifications: params.notifications };
     default:
       return {};
   }

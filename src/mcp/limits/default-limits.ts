@@ -19,6 +19,7 @@ export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
   maxSessionsPerPrincipal: 100,
   maxPendingPerPrincipal: 256,
   callsPerSecondPerPrincipal: 1_000,
+  maxRequestStates: 100_000,
 });
 
 /** The limits with defaults applied; non-positive or non-numeric values fall back to the default. */

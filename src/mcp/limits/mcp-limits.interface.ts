@@ -40,6 +40,12 @@ export interface McpLimits {
    * holding two seconds' worth; 429 and -31429 with a retry hint above). Default 1 000.
    */
   callsPerSecondPerPrincipal?: number;
+  /**
+   * Modern-era `requestState` nonces the in-memory store remembers until they
+   * expire; past it new states are refused (-31429), never old ones forgotten.
+   * Default 100 000.
+   */
+  maxRequestStates?: number;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { McpAuthenticate, McpBearerAuthOptions } from '../auth/auth-options.interface.js';
 import type { McpLimits } from '../limits/mcp-limits.interface.js';
+import type { McpNonceStore } from '../era/mrtr/nonce-store.interface.js';
 import type {
   Authorizer,
   AuthorizerSource,
@@ -56,8 +57,25 @@ export interface McpModuleOptions {
   authorizerSource?: AuthorizerSource;
   /** The read seam (list, read, get, subscribe and completion methods). */
   readAuthorizer?: Authorizer;
-  /** How long a parked call waits for the client's approval. Default 60 000 ms. */
+  /**
+   * How long a parked call waits for the client's approval, and how long a
+   * modern `requestState` stays valid. Default 60 000 ms.
+   */
   elicitationTimeoutMs?: number;
+  /**
+   * Secret that seals the modern era's `requestState` (AES-256-GCM under a key
+   * derived from it). Instances that share it accept each other's states.
+   * Default: a random key per process.
+   */
+  stateSecret?: string;
+  /** Remembers the single-use nonces of `requestState`. Default: in memory, bounded. */
+  nonceStore?: McpNonceStore;
+  /**
+   * `ttlMs` announced on the modern era's cacheable results (discover, the
+   * lists, `resources/read`). Default 0: clients revalidate every time, so a
+   * list change is never hidden by a cache.
+   */
+  cacheTtlMs?: number;
   /**
    * Network boot guard: an HTTP transport refuses to boot unless both seams are
    * configured. Default true unless `NODE_ENV` is `development` or `test`.

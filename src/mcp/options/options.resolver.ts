@@ -17,6 +17,10 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
     authorizerSource: options.authorizerSource ?? 'default',
     readAuthorizer: options.readAuthorizer,
     elicitationTimeoutMs: positive(options.elicitationTimeoutMs, DEFAULT_ELICITATION_TIMEOUT_MS),
+    stateSecret: options.stateSecret || undefined,
+    nonceStore: options.nonceStore,
+    cacheTtlMs:
+      Number.isInteger(options.cacheTtlMs) && options.cacheTtlMs! >= 0 ? options.cacheTtlMs! : 0,
     requireAuthorization:
       options.requireAuthorization ?? !['development', 'test'].includes(process.env.NODE_ENV ?? ''),
     pageSize: Number.isInteger(options.pageSize)

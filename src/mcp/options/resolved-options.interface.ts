@@ -5,6 +5,7 @@ import type {
   McpTransportKind,
 } from '../authorizer/authorizer.interface.js';
 import type { ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
+import type { McpNonceStore } from '../era/mrtr/nonce-store.interface.js';
 
 /** The HTTP transport's settings with every default applied. */
 export interface ResolvedHttpOptions {
@@ -33,6 +34,9 @@ export interface McpResolvedOptions {
   readonly authorizerSource: AuthorizerSource;
   readonly readAuthorizer?: Authorizer;
   readonly elicitationTimeoutMs: number;
+  readonly stateSecret?: string;
+  readonly nonceStore?: McpNonceStore;
+  readonly cacheTtlMs: number;
   /** Whether the network boot check is armed (the option, else off only in development/test). */
   readonly requireAuthorization: boolean;
   readonly pageSize: number;

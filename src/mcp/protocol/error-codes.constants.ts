@@ -9,6 +9,12 @@ export const JsonRpcErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** Modern era: an HTTP header disagrees with the body, or a required one is missing. */
+  HeaderMismatch: -32020,
+  /** Modern era: the request needs a client capability it did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** Modern era: the request names a protocol version the server does not serve. */
+  UnsupportedProtocolVersion: -32022,
   /** 2025-era "resource not found" (the modern era uses -32602). */
   ResourceNotFound: -32002,
   /** A read seam refused the request: the message is `authorization_required: <method>`. */

@@ -12,6 +12,7 @@ import type { McpDispatchOutcome } from './dispatch/dispatch-outcome.js';
 import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
 import type { McpMessageOrigin } from './dispatch/message-origin.interface.js';
 import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
+import { McpListeners } from '../era/listen/mcp-listeners.service.js';
 
 /**
  * What `McpWarden.stats()` reports.
@@ -47,6 +48,7 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly registry: McpRegistry,
     private readonly authorization: McpAuthorizationService,
     private readonly outbound: McpOutboundRequests,
+    private readonly listeners: McpListeners,
     audit: McpAuditService,
   ) {
     this.audit$ = audit.events$;
@@ -98,12 +100,15 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Sends a notification to every connection; `notifications/resources/updated`
-   * goes only to connections subscribed to its `uri`.
+   * Sends a notification to every handshake-era connection and to every
+   * modern `subscriptions/listen` stream that asked for its kind;
+   * `notifications/resources/updated` goes only to those subscribed to its `uri`.
    */
   notify(method: string, params?: object): void {
     const uri = method === RESOURCE_UPDATED ? (params as { uri?: unknown })?.uri : undefined;
+    this.listeners.notify(method, params);
     for (const connection of this.connections.all()) {
+      if (!connection.broadcasts) continue;
       if (method === RESOURCE_UPDATED && !connection.subscriptions.has(uri as string)) continue;
       connection.send(jsonRpcNotification(method, params));
     }

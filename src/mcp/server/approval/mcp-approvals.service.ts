@@ -7,6 +7,8 @@ import { canElicit } from '../context/client-requests.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
+import { approvalInRound } from '../../era/mrtr/approval-round.js';
+import type { McpInputRound } from '../../era/mrtr/input-round.js';
 
 /** How an approval ended: approved, or not, with the deny's detail. */
 export type McpApprovalVerdict = { approved: true } | { approved: false; detail: string };
@@ -21,12 +23,17 @@ const FAILURE_DETAIL: Record<string, string> = {
 
 const APPROVED: McpApprovalVerdict = Object.freeze({ approved: true });
 
+/** A round that asked: the request answers input-required, so this verdict is never shown. */
+const ASKED: McpApprovalVerdict = Object.freeze({ approved: false, detail: 'approval requested' });
+
 /**
  * Human approval for `ask` decisions on the tool seam: one
  * `elicitation/create` to the caller's connection only, turned into a
  * verdict. Only an explicit approval approves; every other ending (decline,
  * cancel, accept without approval, an error reply, a timeout, the connection
- * closing) is a verdict with the reason. Silence is never consent.
+ * closing) is a verdict with the reason. Silence is never consent. In the
+ * modern era the question rides the input-required result instead, and the
+ * answer comes back with the retry (DESIGN §5.2).
  */
 @Injectable()
 export class McpApprovals {
@@ -41,11 +48,13 @@ export class McpApprovals {
 
   /** Whether `request`'s caller can be asked at all: it declared form elicitation and is connected. */
   canAsk(request: McpRequest): boolean {
-    return canElicit(request, 'form') && request.connection.live;
+    return canElicit(request, 'form') && (request.input !== undefined || request.connection.live);
   }
 
   /** Whether one more call of this caller may wait for approval (per connection, caller, and in all). */
   hasRoom(request: McpRequest): boolean {
+    // A modern round holds nothing on the server while the client decides.
+    if (request.input) return true;
     const held = this.perCaller.get(callerOf(request)) ?? 0;
     return (
       this.outbound.hasRoom(request.connection) && held < this.options.limits.maxPendingPerPrincipal
@@ -54,16 +63,8 @@ export class McpApprovals {
 
   /** Asks the caller to approve running `tool`; resolves (never rejects) with the verdict. */
   async ask(request: McpRequest, tool: string, prompt: string): Promise<McpApprovalVerdict> {
-    const params = {
-      message: prompt,
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          approve: { type: 'boolean', description: `Approve running the ${tool} tool` },
-        },
-        required: ['approve'],
-      },
-    };
+    const params = approvalQuestion(tool, prompt);
+    if (request.input) return this.askInRound(request, request.input, tool, params);
     const caller = callerOf(request);
     this.perCaller.set(caller, (this.perCaller.get(caller) ?? 0) + 1);
     let verdict: McpApprovalVerdict;
@@ -86,6 +87,33 @@ export class McpApprovals {
     this.audit.record(request, 'elicitation', tool, decision, detail);
     return verdict;
   }
+
+  private askInRound(
+    request: McpRequest,
+    round: McpInputRound,
+    tool: string,
+    question: object,
+  ): McpApprovalVerdict {
+    const outcome = approvalInRound(round, question, verdictOf);
+    if ('asked' in outcome) return ASKED;
+    const detail = outcome.approved ? 'user approved' : outcome.detail;
+    this.audit.record(request, 'elicitation', tool, outcome.approved ? 'allow' : 'deny', detail);
+    return outcome;
+  }
+}
+
+/** The approval question (DESIGN §4): one required boolean. */
+function approvalQuestion(tool: string, prompt: string): object {
+  return {
+    message: prompt,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        approve: { type: 'boolean', description: `Approve running the ${tool} tool` },
+      },
+      required: ['approve'],
+    },
+  };
 }
 
 function callerOf(request: McpRequest): string {

@@ -15,6 +15,8 @@ export class McpConnection {
   capabilities?: ClientCapabilities;
   protocolVersion?: string;
   initialized = false;
+  /** Set once the connection carried a modern request (see `broadcasts`). */
+  servedModern = false;
   /** `notifications/message` below this level are not sent. */
   logLevel: LoggingLevel = 'info';
   /** URIs this connection subscribed to with `resources/subscribe`. */
@@ -29,6 +31,15 @@ export class McpConnection {
   /** True while a transport is draining `outbound`. */
   get live(): boolean {
     return !this.closed && this.outbound.observed;
+  }
+
+  /**
+   * Whether server-wide notifications (list changes, resource updates) go to
+   * it: not to a connection that only ever spoke the modern era, which gets
+   * exactly what it asked for on its `subscriptions/listen` streams.
+   */
+  get broadcasts(): boolean {
+    return !this.servedModern || this.protocolVersion !== undefined;
   }
 
   /** Pushes a message to the client, if anyone is listening. */

@@ -4,6 +4,9 @@ import type { McpTransportKind } from '../../authorizer/authorizer.interface.js'
 import type { ToolSeamVerdict } from '../../authorizer/tool-seam-verdict.interface.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities, LoggingLevel } from '../../protocol/mcp-types.js';
+import type { McpEra } from '../../era/era.constants.js';
+import type { McpInputRound } from '../../era/mrtr/input-round.js';
+import type { McpRequestEnvelope } from '../../era/request-envelope.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 import type { RequestCancellation } from '../connection/request-cancellation.js';
 import type { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
@@ -22,18 +25,26 @@ export class DispatchedRequest implements McpRequest {
     private readonly origin: McpMessageOrigin,
     private readonly cancellation: RequestCancellation,
     private readonly outbound: McpOutboundRequests,
+    /** A modern request's own declaration; absent in the handshake era. */
+    private readonly envelope?: McpRequestEnvelope,
+    /** A modern request's multi round-trip state (tools/call, prompts/get, resources/read). */
+    readonly input?: McpInputRound,
   ) {}
+
+  get era(): McpEra {
+    return this.envelope ? 'modern' : 'legacy';
+  }
 
   get transport(): McpTransportKind {
     return this.origin.transport;
   }
 
   get clientCapabilities(): ClientCapabilities | undefined {
-    return this.connection.capabilities;
+    return this.envelope ? this.envelope.clientCapabilities : this.connection.capabilities;
   }
 
   get logLevel(): LoggingLevel | undefined {
-    return this.connection.logLevel;
+    return this.envelope ? this.envelope.logLevel : this.connection.logLevel;
   }
 
   get principal(): McpPrincipal | undefined {
@@ -57,6 +68,8 @@ export class DispatchedRequest implements McpRequest {
   }
 
   requestClient(method: string, params: object): Promise<unknown> {
+    // The modern era sends no requests to the client: the round asks in its result.
+    if (this.input) return this.input.request(method, params);
     return this.outbound.request(this.connection, method, params, {
       relatedRequestId: this.id,
       signal: this.signal,

@@ -26,15 +26,19 @@ import { NONE, PARKED, reply, type McpDispatchOutcome } from './dispatch-outcome
 import { DispatchedRequest } from './dispatched-request.js';
 import { errorResponse } from './error-response.js';
 import type { McpMessageOrigin } from './message-origin.interface.js';
-import { McpMethodExplorer } from './mcp-method.explorer.js';
+import { McpMethodExplorer, type McpRoute } from './mcp-method.explorer.js';
 import { McpNotificationsHandler } from './mcp-notifications.handler.js';
+import { McpModernEra } from '../../era/modern-era.service.js';
+import { readEra, type McpRequestEnvelope } from '../../era/request-envelope.js';
 
 /**
  * One decoded JSON-RPC message in, its outcome out. It checks the envelope,
  * routes notifications and responses, validates a request's params against
  * the official schema, runs the method's (guarded) handler and maps whatever
  * it returns or throws to the right wire shape: now, or (for a parked call)
- * later on the connection's outbound channel.
+ * later on the connection's outbound channel. The era is read from each
+ * request's own `_meta`; a modern request passes through `McpModernEra` on
+ * the way in and out, and the handlers serve both eras alike.
  */
 @Injectable()
 export class McpDispatcher {
@@ -47,6 +51,7 @@ export class McpDispatcher {
     private readonly methods: McpMethodExplorer,
     private readonly notifications: McpNotificationsHandler,
     private readonly outbound: McpOutboundRequests,
+    private readonly modern: McpModernEra,
   ) {
     this.declaredOrigin = Object.freeze({ transport: options.transport });
   }
@@ -108,7 +113,10 @@ export class McpDispatcher {
     connection: McpConnection,
     origin: McpMessageOrigin,
   ): Promise<McpDispatchOutcome> {
-    const route = this.methods.route(method);
+    const reading = readEra(rawParams);
+    if ('error' in reading) return reply(errorResponse(id, reading.error, method));
+    const envelope = reading.era === 'modern' ? reading.envelope : undefined;
+    const route = McpModernEra.serves(method, reading.era) ? this.methods.route(method) : undefined;
     if (!route) return reply(errorResponse(id, new McpMethodNotFoundError(method), method));
     const params = rawParams === undefined ? {} : rawParams;
     if (!isJsonObject(params)) {
@@ -131,6 +139,22 @@ export class McpDispatcher {
       if (connection.inflight.get(id) === cancellation) connection.inflight.delete(id);
     };
     const data = parsed.data as Record<string, unknown>;
+    if (envelope) {
+      connection.servedModern = true;
+      const answer = await this.modernRequest(
+        id,
+        method,
+        params,
+        data,
+        connection,
+        origin,
+        envelope,
+        cancellation,
+        route,
+      );
+      release();
+      return answer ? reply(answer) : NONE;
+    }
     const request = new DispatchedRequest(
       id,
       method,
@@ -154,6 +178,49 @@ export class McpDispatcher {
     }
     release();
     return answer ? reply(answer) : NONE;
+  }
+
+  /**
+   * A modern request: nothing parks (the client answers questions by
+   * retrying), a round that asked for input answers input-required, and
+   * results and errors take the era's shape.
+   */
+  private async modernRequest(
+    id: RequestId,
+    method: string,
+    raw: Record<string, unknown>,
+    params: Record<string, unknown>,
+    connection: McpConnection,
+    origin: McpMessageOrigin,
+    envelope: McpRequestEnvelope,
+    cancellation: RequestCancellation,
+    route: McpRoute,
+  ): Promise<JsonRpcMessage | null> {
+    let request: DispatchedRequest | undefined;
+    try {
+      const input = await this.modern.round(method, raw, params, origin.principal);
+      request = new DispatchedRequest(
+        id,
+        method,
+        params,
+        connection,
+        origin,
+        cancellation,
+        this.outbound,
+        envelope,
+        input,
+      );
+      let result = await route.invoke(request);
+      // Only `subscriptions/listen` waits here, until the stream ends.
+      if (result instanceof McpParkedCall) result = await result.result;
+      if (request.cancelled) return null;
+      return jsonRpcResult(id, await this.modern.result(request, result as object));
+    } catch (error) {
+      if (request?.cancelled) return null;
+      const instead = request && (await this.modern.inputRequiredInstead(request));
+      if (instead) return jsonRpcResult(id, instead);
+      return this.modern.error(errorResponse(id, error, method));
+    }
   }
 
   /* A parked call's answer, on its connection's channel, tagged as related to it. */

@@ -5,6 +5,8 @@ import type { ToolSeamVerdict } from '../../authorizer/tool-seam-verdict.interfa
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { ClientCapabilities, LoggingLevel } from '../../protocol/mcp-types.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
+import type { McpEra } from '../../era/era.constants.js';
+import type { McpInputRound } from '../../era/mrtr/input-round.js';
 
 /**
  * One client request as the server's method handlers (and the seam guards,
@@ -16,6 +18,13 @@ export interface McpRequest<P = Record<string, unknown>> {
   readonly method: string;
   readonly params: P;
   readonly connection: McpConnection;
+  /** The protocol era this request was sent in (decided per message). */
+  readonly era: McpEra;
+  /**
+   * A modern `tools/call`, `prompts/get` or `resources/read`: what the client
+   * answered in earlier rounds and what this round asks (spec: MRTR).
+   */
+  readonly input?: McpInputRound;
   /**
    * What the client declared for this request: at `initialize` in the
    * handshake era, in the request's own `_meta` in the modern era. Read it
@@ -41,7 +50,9 @@ export interface McpRequest<P = Record<string, unknown>> {
   readonly cancelled: boolean;
   /**
    * Sends a request to this request's client, related to this request and
-   * cancelled with it; resolves with the client's result.
+   * cancelled with it; resolves with the client's result. In the modern era
+   * it resolves with the client's answer from an earlier round, or asks in
+   * this round's input-required result and rejects.
    */
   requestClient(method: string, params: object): Promise<unknown>;
   /** Aborts `signal` (the work must stop) while the request still gets a response. */

@@ -1,0 +1,27 @@
+import type { Provider } from '@nestjs/common';
+import { MCP_OPTIONS } from '../options/options.constants.js';
+import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
+import { McpDiscoverHandler } from './discover.handler.js';
+import { McpModernEra } from './modern-era.service.js';
+import { McpInputRounds } from './mrtr/input-rounds.service.js';
+import { MemoryNonceStore } from './mrtr/memory-nonce.store.js';
+import { MCP_NONCE_STORE } from './mrtr/nonce-store.interface.js';
+import { McpRequestStateSealer } from './mrtr/request-state.sealer.js';
+import { McpListeners } from './listen/mcp-listeners.service.js';
+import { McpListenHandler } from './listen/listen.handler.js';
+
+/** The modern era (2026-07-28): its own methods, its results, and its multi round-trip state. */
+export const ERA_PROVIDERS: Provider[] = [
+  McpModernEra,
+  McpInputRounds,
+  McpRequestStateSealer,
+  {
+    provide: MCP_NONCE_STORE,
+    useFactory: (options: McpResolvedOptions) =>
+      options.nonceStore ?? new MemoryNonceStore(options.limits.maxRequestStates),
+    inject: [MCP_OPTIONS],
+  },
+  McpDiscoverHandler,
+  McpListeners,
+  McpListenHandler,
+];

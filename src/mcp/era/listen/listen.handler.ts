@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { SubscriptionsListenRequestParamsSchema } from '@modelcontextprotocol/core';
+import type { z } from 'zod';
+import { ReadSeam } from '../../authorizer/seam.decorators.js';
+import { jsonRpcNotification } from '../../protocol/jsonrpc.js';
+import { relateToRequest } from '../../protocol/related-request.js';
+import { McpParkedCall } from '../../server/approval/parked-call.js';
+import { McpMethod } from '../../server/dispatch/mcp-method.decorator.js';
+import type { McpRequest } from '../../server/dispatch/mcp-request.interface.js';
+import { META } from '../era.constants.js';
+import { McpListeners, type McpSubscriptionFilter } from './mcp-listeners.service.js';
+
+type ListenParams = z.infer<typeof SubscriptionsListenRequestParamsSchema>;
+
+/**
+ * `subscriptions/listen` (modern era): the long-lived request that replaces
+ * the handshake era's session-wide notifications and `resources/subscribe`.
+ * Its first message is the acknowledgement of what it accepted; it stays
+ * open until the client cancels it (closing the HTTP stream, or
+ * `notifications/cancelled` on stdio) or the server shuts down. Behind the
+ * read seam, which sees what it asks to hear about.
+ */
+@Injectable()
+export class McpListenHandler {
+  constructor(private readonly listeners: McpListeners) {}
+
+  @McpMethod('subscriptions/listen', SubscriptionsListenRequestParamsSchema)
+  @ReadSeam()
+  listen(request: McpRequest<ListenParams>): McpParkedCall {
+    const accepted = acceptedOf(request.params.notifications);
+    const tag = { [META.subscriptionId]: request.id };
+    const ack = jsonRpcNotification('notifications/subscriptions/acknowledged', {
+      notifications: accepted,
+      _meta: tag,
+    });
+    request.connection.send(relateToRequest(ack, request.id));
+    const final = { _meta: tag };
+    const ended = new Promise<object>((resolve) => {
+      const close = this.listeners.add(request.connection, request.id, accepted, () =>
+        resolve(final),
+      );
+      request.signal.addEventListener(
+        'abort',
+        () => {
+          close();
+          resolve(final);
+        },
+        { once: true },
+      );
+    });
+    return new McpParkedCall(ended);
+  }
+}
+
+/* Only the kinds this server can send, each only when asked for. */
+function acceptedOf(asked: ListenParams['notifications']): McpSubscriptionFilter {
+  const accepted: McpSubscriptionFilter = {};
+  if (asked.toolsListChanged) accepted.toolsListChanged = true;
+  if (asked.promptsListChanged) accepted.promptsListChanged = true;
+  if (asked.resourcesListChanged) accepted.resourcesListChanged = true;
+  if (asked.resourceSubscriptions?.length) {
+    accepted.resourceSubscriptions = [...new Set(asked.resourceSubscriptions)];
+  }
+  return accepted;
+}
