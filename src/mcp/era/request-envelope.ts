@@ -43,12 +43,6 @@ export function readEra(params: unknown): McpEraReading {
   if (typeof version !== 'string') {
     return invalid(`${META.protocolVersion}: expected a protocol version string`);
   }
-  if (!SUPPORTED_MODERN_PROTOCOL_VERSIONS.includes(version)) {
-    return {
-      era: 'modern',
-      error: new McpUnsupportedProtocolVersionError(SUPPORTED_MODERN_PROTOCOL_VERSIONS, version),
-    };
-  }
   if (!(META.clientCapabilities in meta)) {
     return invalid(`${META.clientCapabilities}: missing`);
   }
@@ -59,6 +53,14 @@ export function readEra(params: unknown): McpEraReading {
     const level = LoggingLevelSchema.safeParse(meta[META.logLevel]);
     if (!level.success) return invalid(`${META.logLevel}: not a log level`);
     logLevel = level.data;
+  }
+  // A well-formed envelope naming a revision this server does not serve.
+  if (!SUPPORTED_MODERN_PROTOCOL_VERSIONS.includes(version)) {
+    const error = new McpUnsupportedProtocolVersionError(
+      SUPPORTED_MODERN_PROTOCOL_VERSIONS,
+      version,
+    );
+    return { era: 'modern', error };
   }
   return {
     era: 'modern',

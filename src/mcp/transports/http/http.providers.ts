@@ -13,6 +13,7 @@ import { McpCallRateLimiter } from './security/call-rate.limiter.js';
 import { McpHttpGate } from './security/http-gate.service.js';
 import { McpHttpSessions } from './session/http-sessions.service.js';
 import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint.js';
+import { McpModernHttpPost } from './modern/modern-post.service.js';
 
 /** What `transport: 'http'` adds to the MCP module. */
 export interface McpHttpTransportParts {
@@ -44,6 +45,7 @@ export function httpTransport(): McpHttpTransportParts {
       McpHttpSessions,
       LegacySseSessions,
       McpStreamableHttpEndpoint,
+      McpModernHttpPost,
       LegacySseEndpoint,
       McpHttpRouter,
       McpRouteBinder,

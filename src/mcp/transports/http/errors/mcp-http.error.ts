@@ -1,5 +1,5 @@
 import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
-import { jsonRpcError } from '../../../protocol/jsonrpc.js';
+import { jsonRpcError, type RequestId } from '../../../protocol/jsonrpc.js';
 
 /**
  * An HTTP-level refusal. The transport answers it with `status` and a
@@ -7,6 +7,9 @@ import { jsonRpcError } from '../../../protocol/jsonrpc.js';
  * tell a modern server from an old one).
  */
 export class McpHttpError extends Error {
+  /** The id of the request refused, once the body was read (the error body echoes it). */
+  requestId: RequestId | null = null;
+
   constructor(
     readonly status: number,
     message: string,
@@ -21,6 +24,6 @@ export class McpHttpError extends Error {
   }
 
   toBody(): object {
-    return jsonRpcError(null, this.code, this.message, this.data);
+    return jsonRpcError(this.requestId, this.code, this.message, this.data);
   }
 }

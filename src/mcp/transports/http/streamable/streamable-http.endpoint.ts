@@ -22,6 +22,7 @@ import { requireAccept } from './accept.js';
 import { classify } from './message-kind.js';
 import { sendJson } from '../send-json.js';
 import { checkProtocolVersionHeader } from './protocol-version.header.js';
+import { McpModernHttpPost } from '../modern/modern-post.service.js';
 
 const JSON_AND_SSE = ['application/json', 'text/event-stream'];
 
@@ -39,6 +40,7 @@ export class McpStreamableHttpEndpoint {
     private readonly gate: McpHttpGate,
     private readonly authenticator: McpHttpAuthenticator,
     private readonly rate: McpCallRateLimiter,
+    private readonly modern: McpModernHttpPost,
     @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
   ) {}
 
@@ -75,8 +77,34 @@ export class McpStreamableHttpEndpoint {
     principal: McpPrincipal | undefined,
   ): Promise<void> {
     requireAccept(req, JSON_AND_SSE);
-    checkProtocolVersionHeader(req);
     const body = await readJsonBody(req, this.options.maxBodyBytes);
+    try {
+      await this.serveBody(req, res, body, adapterRequest, principal);
+    } catch (error) {
+      // Once the body is read, a refusal names the request it refuses.
+      const id = classify(body);
+      if (error instanceof McpHttpError && id.kind === 'request') error.requestId = id.id;
+      throw error;
+    }
+  }
+
+  private async serveBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    adapterRequest: object,
+    principal: McpPrincipal | undefined,
+  ): Promise<void> {
+    if (McpModernHttpPost.claims(req, body)) {
+      const origin: McpMessageOrigin = {
+        transport: 'http',
+        principal,
+        httpRequest: adapterRequest as IncomingMessage,
+      };
+      return this.modern.serve(req, res, body as Record<string, unknown>, origin, principal);
+    }
+    // The modern path checks its header against the envelope; the handshake era's is checked here.
+    checkProtocolVersionHeader(req);
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
     const kinds = messages.map(classify);
