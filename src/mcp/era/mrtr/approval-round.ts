@@ -1,13 +1,10 @@
-import type { McpInputRound } from './input-round.js';
+import { APPROVAL_KEY, type McpInputRound } from './input-round.js';
 
 /** How one modern round answers an approval: a verdict now, or a question for the client. */
 export type McpRoundApproval =
   | { readonly approved: true }
   | { readonly approved: false; readonly detail: string }
   | { readonly asked: true };
-
-/** The input key of the approval question (DESIGN §5.2). */
-export const APPROVAL_KEY = 'approval';
 
 /**
  * The approval of an `ask` in the modern era (DESIGN §5.2): a refused state
@@ -22,7 +19,7 @@ export function approvalInRound(
 ): McpRoundApproval {
   if (round.problem) return { approved: false, detail: round.problem };
   if (round.approved) return { approved: true };
-  const answer = round.answerOf(APPROVAL_KEY, 'elicitation/create');
+  const answer = round.verifiedAnswerOf(APPROVAL_KEY, 'elicitation/create');
   if (answer !== undefined) {
     const verdict = verdictOf(answer);
     if (verdict.approved) round.approve();

@@ -33,17 +33,25 @@ const KEY_PREFIX: Record<string, string> = {
 
 /**
  * The multi round-trip state of one modern request (spec: MRTR): the
- * answers the client has given (in this retry, and in earlier rounds as the
- * verified `requestState` carries them), and what this round asks for.
- * A handler's inputs are keyed by the order it asks for them, so a handler
- * that runs again asks for the same keys and gets its earlier answers.
+ * client's answers in this retry, the answers of earlier rounds (which only
+ * a verified `requestState` carries), and what this round asks for. A
+ * handler's inputs are keyed by the handler (`ctx.elicit(…, { key })`) or by
+ * the order it asks for them, so a handler that runs again asks for the same
+ * keys and gets its answers. A handler's input may be answered without a
+ * state (the client answers a question the handler asks again anyway); the
+ * approval never is: only a state this server sealed proves it asked.
  */
 export class McpInputRound {
   private readonly asked = new Map<string, McpInputRequest>();
+  /** The answers the handler used this round: the next state carries them. */
+  private readonly used = new Map<string, unknown>();
   private sequence = 0;
 
   constructor(
-    private readonly answers: Readonly<Record<string, unknown>>,
+    /** This retry's `inputResponses` (attacker-controlled: each is shape-checked before use). */
+    private readonly responses: Readonly<Record<string, unknown>>,
+    /** Answers the verified state carries, and this retry's answers to the keys it asked. */
+    private readonly verified: Readonly<Record<string, unknown>>,
     private approvedBefore: boolean,
     /** Set when the client presented a state this server refused. */
     readonly problem?: McpStateProblem,
@@ -63,11 +71,9 @@ export class McpInputRound {
     return this.asked.size > 0;
   }
 
-  /** The answer the client gave for `key`, when it has the shape its method's result must have. */
-  answerOf(key: string, method: string): unknown {
-    const answer = this.answers[key];
-    if (answer === undefined) return undefined;
-    return ANSWER_SCHEMAS[method]?.safeParse(answer).success ? answer : undefined;
+  /** The answer to a question only a verified state proves was asked (the approval). */
+  verifiedAnswerOf(key: string, method: string): unknown {
+    return validAnswer(this.verified[key], method);
   }
 
   /** Asks the client for `key` in this round's input-required result. */
@@ -77,18 +83,22 @@ export class McpInputRound {
 
   /**
    * What a handler's `ctx.elicit` / `sample` / `listRoots` resolves with: the
-   * client's answer when it gave one, else it is asked for, and the call
-   * rejects so the handler stops here until the retry.
+   * client's answer when it gave one of the right shape, else it is asked
+   * for, and the call rejects so the handler stops here until the retry.
    */
-  request(method: string, params: object): Promise<unknown> {
-    const key = `${KEY_PREFIX[method] ?? 'input'}-${this.sequence++}`;
+  request(method: string, params: object, key?: string): Promise<unknown> {
+    const name = key ?? `${KEY_PREFIX[method] ?? 'input'}-${this.sequence++}`;
     if (this.problem) {
       return Promise.reject(new McpInvalidParamsError('Invalid or expired requestState'));
     }
-    const answer = this.answerOf(key, method);
-    if (answer !== undefined) return Promise.resolve(answer);
-    this.ask(key, { method, params });
-    return Promise.reject(new McpInputRequiredError(key));
+    const answer =
+      validAnswer(this.responses[name], method) ?? validAnswer(this.verified[name], method);
+    if (answer !== undefined) {
+      this.used.set(name, answer);
+      return Promise.resolve(answer);
+    }
+    this.ask(name, { method, params: modernParams(params) });
+    return Promise.reject(new McpInputRequiredError(name));
   }
 
   /** The input requests of this round's input-required result, by key. */
@@ -98,6 +108,22 @@ export class McpInputRound {
 
   /** The keys asked this round, and every answer so far: what the next state carries. */
   carried(): { asked: string[]; answers: Record<string, unknown> } {
-    return { asked: [...this.asked.keys()], answers: { ...this.answers } };
+    const answers: Record<string, unknown> = { ...this.verified, ...Object.fromEntries(this.used) };
+    return { asked: [...this.asked.keys()], answers };
   }
+}
+
+/** The approval's input key (DESIGN §5.2); never answered without a verified state. */
+export const APPROVAL_KEY = 'approval';
+
+function validAnswer(answer: unknown, method: string): unknown {
+  if (answer === undefined || answer === null) return undefined;
+  return ANSWER_SCHEMAS[method]?.safeParse(answer).success ? answer : undefined;
+}
+
+/* The modern era has no elicitation ids: a URL-mode request is judged from the retry itself. */
+function modernParams(params: object): object {
+  if (!('elicitationId' in params)) return params;
+  const { elicitationId: _dropped, ...rest } = params as Record<string, unknown>;
+  return rest;
 }

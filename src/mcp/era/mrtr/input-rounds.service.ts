@@ -5,7 +5,7 @@ import type { McpPrincipal } from '../../auth/principal.interface.js';
 import { MCP_OPTIONS } from '../../options/options.constants.js';
 import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import { isJsonObject } from '../../protocol/jsonrpc.js';
-import { McpInputRound } from './input-round.js';
+import { McpInputRound, type McpStateProblem } from './input-round.js';
 import { MCP_NONCE_STORE, type McpNonceStore } from './nonce-store.interface.js';
 import { bindingOf } from './request-state.js';
 import { McpRequestStateSealer } from './request-state.sealer.js';
@@ -22,8 +22,8 @@ export interface McpInputRequiredResult {
  * `inputResponses` it carries, and seals the state of the next round. The
  * state is attacker-controlled input: it is accepted only when this server
  * sealed it, for this method, target and arguments, for this caller, before
- * its expiry, and only once. Answers count only for the keys the state's
- * round asked for; anything else the client sends is ignored.
+ * its expiry, and only once. Through a state, answers count only for the
+ * keys its round asked for.
  */
 @Injectable()
 export class McpInputRounds {
@@ -39,28 +39,27 @@ export class McpInputRounds {
     params: Record<string, unknown>,
     principal: McpPrincipal | undefined,
   ): Promise<McpInputRound> {
+    const responses = isJsonObject(raw.inputResponses) ? raw.inputResponses : {};
     const state = raw.requestState;
-    // Answers without a state prove nothing about what was asked: start afresh.
-    if (state === undefined) return new McpInputRound({}, false);
-    if (typeof state !== 'string') return new McpInputRound({}, false, 'approval state invalid');
+    if (state === undefined) return new McpInputRound(responses, {}, false);
+    if (typeof state !== 'string') return refused('approval state invalid');
     const payload = await this.sealer.open(state);
     if (
       !payload ||
       payload.b !== bindingOf(method, params) ||
       payload.p !== principalKey(principal)
     ) {
-      return new McpInputRound({}, false, 'approval state invalid');
+      return refused('approval state invalid');
     }
-    if (!(payload.exp > Date.now())) return new McpInputRound({}, false, 'approval expired');
+    if (!(payload.exp > Date.now())) return refused('approval expired');
     if (!(await this.nonces.consume(payload.n, payload.exp))) {
-      return new McpInputRound({}, false, 'approval already used');
+      return refused('approval already used');
     }
-    const responses = isJsonObject(raw.inputResponses) ? raw.inputResponses : {};
-    const answers: Record<string, unknown> = { ...payload.a };
+    const verified: Record<string, unknown> = { ...payload.a };
     for (const key of payload.q) {
-      if (Object.hasOwn(responses, key)) answers[key] = responses[key];
+      if (Object.hasOwn(responses, key)) verified[key] = responses[key];
     }
-    return new McpInputRound(answers, payload.ok === true);
+    return new McpInputRound(responses, verified, payload.ok === true);
   }
 
   /** The input-required result for a round that asked, with the sealed state of the next one. */
@@ -83,4 +82,9 @@ export class McpInputRounds {
     });
     return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState };
   }
+}
+
+/* A presented state this server refuses: nothing the client sent counts. */
+function refused(problem: McpStateProblem): McpInputRound {
+  return new McpInputRound({}, {}, false, problem);
 }

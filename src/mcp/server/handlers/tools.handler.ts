@@ -62,27 +62,52 @@ export class McpToolsHandler {
     const { name } = request.params;
     const verdict = request.toolSeam;
     const decision = verdict?.decision ?? { kind: 'deny', reason: SEAM_NOT_APPLIED };
-    if (decision.kind === 'deny') return toolDenial(name, 'deny', decision.reason);
+    if (decision.kind === 'deny') return this.seamDenial(request, verdict?.entry, decision.reason);
     const entry = verdict?.entry;
     if (!entry) throw new McpInvalidParamsError(`Unknown tool: ${name}`);
+    // The caller may call it (allow or ask), so it may see its output schema: respect it.
+    const structured = entry.tool.outputSchema === undefined;
     // Before any approval: a call the caller's scopes cannot cover is not worth asking about.
     if (!hasScopes(entry.scopes, request.principal)) {
       // Over HTTP the transport turns this into the 403 step-up challenge.
       if (request.transport === 'http') throw new McpInsufficientScopeError(name, entry.scopes);
-      return toolDenial(name, 'deny', 'insufficient_scope');
+      return toolDenial(name, 'deny', 'insufficient_scope', structured);
     }
     if (decision.kind === 'allow') return this.run(entry, request);
 
-    if (!this.approvals.canAsk(request)) return toolDenial(name, 'ask', decision.prompt);
+    if (!this.approvals.canAsk(request)) {
+      return toolDenial(name, 'ask', decision.prompt, structured);
+    }
     if (!this.approvals.hasRoom(request)) {
-      return toolDenial(name, 'ask', 'too many calls awaiting approval');
+      return toolDenial(name, 'ask', 'too many calls awaiting approval', structured);
     }
     const closed = this.approvals
       .ask(request, name, decision.prompt)
       .then((approval) =>
-        approval.approved ? this.run(entry, request) : toolDenial(name, 'ask', approval.detail),
+        approval.approved
+          ? this.run(entry, request)
+          : toolDenial(name, 'ask', approval.detail, structured),
       );
     return new McpParkedCall(closed);
+  }
+
+  /**
+   * A seam deny. It leaves out `structuredContent` only for a tool with an
+   * output schema the caller can see (and so validate against); for any
+   * other, hidden or unknown, it is the same as for a tool that does not
+   * exist, so a denied caller learns nothing from its shape.
+   */
+  private async seamDenial(
+    request: McpRequest<CallParams>,
+    entry: McpToolEntry | undefined,
+    reason: string,
+  ): Promise<CallToolResult> {
+    const { name } = request.params;
+    if (entry?.tool.outputSchema === undefined) return toolDenial(name, 'deny', reason);
+    const visible =
+      hasScopes(entry.scopes, request.principal) &&
+      (await this.authorization.isToolVisible(name, entry.sensitive, contextOf(request)));
+    return toolDenial(name, 'deny', reason, !visible);
   }
 
   /** The tools this caller may call (see `McpAuthorizationService.isToolVisible`). */

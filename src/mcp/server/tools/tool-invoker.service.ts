@@ -49,7 +49,7 @@ export class McpToolInvoker {
     } catch (error) {
       // A cancelled call gets no response; its abort is not a failure worth logging.
       if (request.cancelled) return toolErrorResult(`Tool ${name} was cancelled`);
-      return this.failure(name, error);
+      return this.failure(entry, error);
     } finally {
       context.end();
     }
@@ -71,7 +71,8 @@ export class McpToolInvoker {
     });
   }
 
-  private failure(name: string, error: unknown): CallToolResult {
+  private failure(entry: McpToolEntry, error: unknown): CallToolResult {
+    const name = entry.tool.name;
     if (error instanceof McpToolError) return toolErrorResult(error.message);
     // A server→client request the tool made ended without an answer (timeout, closed, ...).
     if (error instanceof McpOutboundRequestError)
@@ -80,7 +81,9 @@ export class McpToolInvoker {
     const protocolError = protocolErrorOf(error);
     if (protocolError) throw protocolError;
     // A user's own guard on the tool method refused (a guard returning false throws this).
-    if (error instanceof ForbiddenException) return toolDenial(name, 'deny', 'forbidden');
+    if (error instanceof ForbiddenException) {
+      return toolDenial(name, 'deny', 'forbidden', entry.tool.outputSchema === undefined);
+    }
     // Nest's HTTP exceptions carry a message written for the caller.
     if (error instanceof HttpException) return toolErrorResult(error.message);
     this.logger.error(`Tool ${name} failed: ${(error as Error)?.stack ?? String(error)}`);
