@@ -71,6 +71,20 @@ export {
 } from './mcp/protocol/protocol-version.js';
 export type * from './mcp/protocol/mcp-types.js';
 
+// The modern era (2026-07-28)
+export {
+  MODERN_PROTOCOL_VERSION,
+  SUPPORTED_MODERN_PROTOCOL_VERSIONS,
+  type McpEra,
+} from './mcp/era/era.constants.js';
+export {
+  McpHeaderMismatchError,
+  McpMissingClientCapabilityError,
+  McpUnsupportedProtocolVersionError,
+} from './mcp/era/era.errors.js';
+export { McpInputRequiredError } from './mcp/era/mrtr/input-required.error.js';
+export { MCP_NONCE_STORE, type McpNonceStore } from './mcp/era/mrtr/nonce-store.interface.js';
+
 // Transports
 export { serveStdio } from './mcp/transports/stdio/stdio.bootstrap.js';
 export {

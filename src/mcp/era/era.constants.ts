@@ -22,7 +22,10 @@ export const META = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
-/** Which era a message belongs to, decided per message (spec: versioning, backward compatibility). */
+/**
+ * Which era a message belongs to, decided per message (spec: versioning, backward compatibility).
+ * @publicApi
+ */
 export type McpEra = 'legacy' | 'modern';
 
 /** Handshake-era methods the modern revision removed: a modern request for one is -32601. */

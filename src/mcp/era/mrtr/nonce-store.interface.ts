@@ -12,5 +12,8 @@ export interface McpNonceStore {
   consume(nonce: string, expiresAt: number): Promise<boolean> | boolean;
 }
 
-/** Injection token of the nonce store (`McpModuleOptions.nonceStore`, else the in-memory one). */
+/**
+ * Injection token of the nonce store (`McpModuleOptions.nonceStore`, else the in-memory one).
+ * @publicApi
+ */
 export const MCP_NONCE_STORE = 'McpWarden:nonceStore';

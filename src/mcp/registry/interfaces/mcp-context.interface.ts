@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
+import type { McpEra } from '../../era/era.constants.js';
 import type {
+  ClientCapabilities,
   CreateMessageParams,
   CreateMessageResult,
   ElicitResult,
@@ -27,6 +29,14 @@ export interface McpToolContext {
   readonly httpRequest?: IncomingMessage;
   /** The id of the request being served. */
   readonly requestId: RequestId;
+  /** The protocol era of the request: `'legacy'` (handshake) or `'modern'` (2026-07-28). */
+  readonly era: McpEra;
+  /**
+   * What the client declared: at `initialize` in the handshake era, in this
+   * request's own `_meta` in the modern era. A handler asks only for what is
+   * declared here (spec: never rely on an undeclared client capability).
+   */
+  readonly clientCapabilities?: ClientCapabilities;
   /** Aborted when the client cancels the request or its connection closes. */
   readonly signal: AbortSignal;
   /**
@@ -40,19 +50,38 @@ export interface McpToolContext {
    * Asks the user for input (`elicitation/create`, form mode) on the caller's
    * connection. `requestedSchema` must be the spec's flat primitive subset.
    * Rejects if the client did not declare `elicitation`, on timeout, on
-   * cancellation, or when the connection closes.
+   * cancellation, or when the connection closes. In the modern era the
+   * question rides an input-required result and the handler runs again with
+   * the answer when the client retries (see `McpInputOptions`).
    */
-  elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitResult>;
+  elicit(
+    message: string,
+    requestedSchema: Record<string, unknown>,
+    options?: McpInputOptions,
+  ): Promise<ElicitResult>;
   /**
    * Sends the user to `url` (`elicitation/create`, URL mode), for input that
    * must not pass through the client, such as credentials. Only for clients
    * that declared URL-mode elicitation.
    */
-  elicitUrl(message: string, url: string): Promise<ElicitResult>;
+  elicitUrl(message: string, url: string, options?: McpInputOptions): Promise<ElicitResult>;
   /** Asks the caller's client to sample its model (`sampling/createMessage`). */
-  sample(params: CreateMessageParams): Promise<CreateMessageResult>;
+  sample(params: CreateMessageParams, options?: McpInputOptions): Promise<CreateMessageResult>;
   /** Asks the caller's client for its roots (`roots/list`). */
-  listRoots(): Promise<ListRootsResult>;
+  listRoots(options?: McpInputOptions): Promise<ListRootsResult>;
+}
+
+/**
+ * How a question to the client is named in the modern era, where it travels
+ * in an input-required result (`inputRequests[key]`) and its answer comes
+ * back in the retry (`inputResponses[key]`). A handler asking the same
+ * question must use the same key on every run; without one, questions are
+ * keyed by the order they are asked (`elicit-0`, `sample-1`, …). Ignored in
+ * the handshake era.
+ * @publicApi
+ */
+export interface McpInputOptions {
+  key?: string;
 }
 
 /**

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ElicitResult } from '../../protocol/mcp-types.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolError } from '../tools/mcp-tool.error.js';
+import { McpMissingClientCapabilityError } from '../../era/era.errors.js';
 
 /** Whether the caller's client declared elicitation in `mode` (`{}` means form, spec 2025-11-25). */
 export function canElicit(request: McpRequest, mode: 'form' | 'url'): boolean {
@@ -28,6 +29,10 @@ export function requireCapability(
   const ok = mode
     ? canElicit(request, mode)
     : request.clientCapabilities?.[capability] !== undefined;
+  if (!ok && request.era === 'modern') {
+    // Modern era: the request itself must declare it, and the spec's answer is -32021.
+    throw new McpMissingClientCapabilityError({ [capability]: mode === 'url' ? { url: {} } : {} });
+  }
   if (!ok) {
     const what = mode === 'url' ? 'URL-mode elicitation' : `the ${capability} capability`;
     throw new McpToolError(`The client did not declare ${what}`);
@@ -39,13 +44,14 @@ export async function elicitForm(
   request: McpRequest,
   message: string,
   requestedSchema: Record<string, unknown>,
+  key?: string,
 ): Promise<ElicitResult> {
   requireCapability(request, 'elicitation', 'form');
   const params = { message, requestedSchema };
   if (!ElicitRequestFormParamsSchema.safeParse(params).success) {
     throw new TypeError(`elicit(): requestedSchema is outside the spec's primitive subset`);
   }
-  return (await request.requestClient('elicitation/create', params)) as ElicitResult;
+  return (await request.requestClient('elicitation/create', params, key)) as ElicitResult;
 }
 
 /** `elicitation/create` in URL mode. */
@@ -53,11 +59,12 @@ export async function elicitUrl(
   request: McpRequest,
   message: string,
   url: string,
+  key?: string,
 ): Promise<ElicitResult> {
   requireCapability(request, 'elicitation', 'url');
   const params = { mode: 'url' as const, message, url, elicitationId: randomUUID() };
   if (!ElicitRequestURLParamsSchema.safeParse(params).success) {
     throw new TypeError('elicitUrl(): url must be a valid URL');
   }
-  return (await request.requestClient('elicitation/create', params)) as ElicitResult;
+  return (await request.requestClient('elicitation/create', params, key)) as ElicitResult;
 }

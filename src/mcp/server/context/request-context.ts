@@ -3,6 +3,7 @@ import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
 import { jsonRpcNotification, type RequestId } from '../../protocol/jsonrpc.js';
 import type {
+  ClientCapabilities,
   CreateMessageParams,
   CreateMessageResult,
   ElicitResult,
@@ -10,7 +11,11 @@ import type {
   LoggingLevel,
 } from '../../protocol/mcp-types.js';
 import { relateToRequest } from '../../protocol/related-request.js';
-import type { McpToolContext } from '../../registry/interfaces/mcp-context.interface.js';
+import type {
+  McpInputOptions,
+  McpToolContext,
+} from '../../registry/interfaces/mcp-context.interface.js';
+import type { McpEra } from '../../era/era.constants.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { elicitForm, elicitUrl, requireCapability } from './client-requests.js';
 import { passesLogLevel } from './log-level.js';
@@ -47,6 +52,14 @@ export class McpRequestContext implements McpToolContext {
     return this.request.id;
   }
 
+  get era(): McpEra {
+    return this.request.era;
+  }
+
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.request.clientCapabilities;
+  }
+
   get signal(): AbortSignal {
     return this.request.signal;
   }
@@ -76,25 +89,33 @@ export class McpRequestContext implements McpToolContext {
     this.send(jsonRpcNotification('notifications/message', params));
   }
 
-  elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitResult> {
-    return elicitForm(this.request, message, requestedSchema);
+  elicit(
+    message: string,
+    requestedSchema: Record<string, unknown>,
+    options?: McpInputOptions,
+  ): Promise<ElicitResult> {
+    return elicitForm(this.request, message, requestedSchema, options?.key);
   }
 
-  elicitUrl(message: string, url: string): Promise<ElicitResult> {
-    return elicitUrl(this.request, message, url);
+  elicitUrl(message: string, url: string, options?: McpInputOptions): Promise<ElicitResult> {
+    return elicitUrl(this.request, message, url, options?.key);
   }
 
-  async sample(params: CreateMessageParams): Promise<CreateMessageResult> {
+  async sample(
+    params: CreateMessageParams,
+    options?: McpInputOptions,
+  ): Promise<CreateMessageResult> {
     requireCapability(this.request, 'sampling');
     return (await this.request.requestClient(
       'sampling/createMessage',
       params,
+      options?.key,
     )) as CreateMessageResult;
   }
 
-  async listRoots(): Promise<ListRootsResult> {
+  async listRoots(options?: McpInputOptions): Promise<ListRootsResult> {
     requireCapability(this.request, 'roots');
-    return (await this.request.requestClient('roots/list', {})) as ListRootsResult;
+    return (await this.request.requestClient('roots/list', {}, options?.key)) as ListRootsResult;
   }
 
   private send(message: Record<string, unknown>): void {

@@ -7,6 +7,7 @@ import type { ClientCapabilities, LoggingLevel } from '../../protocol/mcp-types.
 import type { McpEra } from '../../era/era.constants.js';
 import type { McpInputRound } from '../../era/mrtr/input-round.js';
 import type { McpRequestEnvelope } from '../../era/request-envelope.js';
+import { McpToolError } from '../tools/mcp-tool.error.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 import type { RequestCancellation } from '../connection/request-cancellation.js';
 import type { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
@@ -67,9 +68,12 @@ export class DispatchedRequest implements McpRequest {
     this.cancellation.expire(new Error(reason));
   }
 
-  requestClient(method: string, params: object): Promise<unknown> {
+  requestClient(method: string, params: object, key?: string): Promise<unknown> {
     // The modern era sends no requests to the client: the round asks in its result.
-    if (this.input) return this.input.request(method, params);
+    if (this.input) return this.input.request(method, params, key);
+    if (this.envelope) {
+      return Promise.reject(new McpToolError(`${this.method} cannot ask the client in this era`));
+    }
     return this.outbound.request(this.connection, method, params, {
       relatedRequestId: this.id,
       signal: this.signal,

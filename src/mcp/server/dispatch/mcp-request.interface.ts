@@ -54,7 +54,7 @@ export interface McpRequest<P = Record<string, unknown>> {
    * it resolves with the client's answer from an earlier round, or asks in
    * this round's input-required result and rejects.
    */
-  requestClient(method: string, params: object): Promise<unknown>;
+  requestClient(method: string, params: object, key?: string): Promise<unknown>;
   /** Aborts `signal` (the work must stop) while the request still gets a response. */
   expire(reason: string): void;
 }

@@ -1,5 +1,6 @@
 /** SEP-2243: a header value outside visible ASCII travels as `=?base64?<base64 of UTF-8>?=`. */
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+const SENTINEL = /^=\?base64\?(.*)\?=$/s;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * A standard or `Mcp-Param-*` header's value: the decoded text when it uses
@@ -10,7 +11,9 @@ const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 export function decodeHeaderValue(raw: string): string | undefined {
   const value = raw.trim();
   const match = SENTINEL.exec(value);
-  if (!match) return value.startsWith('=?base64?') ? undefined : value;
+  // Without both the prefix and the suffix it is not the sentinel: the value is literal.
+  if (!match) return value;
+  if (match[1].length % 4 !== 0 || !BASE64.test(match[1])) return undefined;
   const bytes = Buffer.from(match[1], 'base64');
   // Canonical only: re-encoding must give back exactly what was sent.
   if (bytes.toString('base64') !== match[1]) return undefined;

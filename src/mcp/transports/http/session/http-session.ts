@@ -73,7 +73,12 @@ export class McpHttpSession {
   }
 
   /** Opens the exchange that will answer the requests `ids` of one POST on `res`. */
-  openExchange(res: ServerResponse, ids: RequestId[], batch: boolean): PostExchange {
+  openExchange(
+    res: ServerResponse,
+    ids: RequestId[],
+    batch: boolean,
+    stream = false,
+  ): PostExchange {
     // Stream ids only need to be unique within the session (event ids carry them).
     const streamId = (++this.streams).toString(36);
     const exchange = new PostExchange(
@@ -85,6 +90,7 @@ export class McpHttpSession {
       this.sseOptions(),
       { 'mcp-session-id': this.id },
       (done) => this.closeExchange(done),
+      stream,
     );
     this.exchanges.set(streamId, exchange);
     for (const id of ids) this.byRequest.set(requestKey(id), exchange);

@@ -34,6 +34,8 @@ export class PostExchange {
     private readonly sse: SseStreamOptions,
     private readonly headers: Record<string, string>,
     private readonly onDone: (exchange: PostExchange) => void,
+    /** Answer as a stream even when nothing else precedes the responses (the client prefers it). */
+    private readonly streamAlways = false,
   ) {
     for (const id of ids) this.pending.add(requestKey(id));
   }
@@ -54,7 +56,7 @@ export class PostExchange {
     if (this.done) return;
     const key = isResponse(message) ? requestKey(message.id as RequestId) : undefined;
     const answers = key !== undefined && this.pending.has(key);
-    if (answers && !this.stream && this.live) {
+    if (answers && !this.stream && this.live && !this.streamAlways) {
       // Plain JSON while no event had to be streamed: the fast, common path.
       this.replies.push(message);
       this.pending.delete(key!);

@@ -18,7 +18,7 @@ import { McpCallRateLimiter } from '../security/call-rate.limiter.js';
 import { McpHttpGate } from '../security/http-gate.service.js';
 import type { McpHttpSession } from '../session/http-session.js';
 import { McpHttpSessions } from '../session/http-sessions.service.js';
-import { requireAccept } from './accept.js';
+import { prefersEventStream, requireAccept } from './accept.js';
 import { classify } from './message-kind.js';
 import { sendJson } from '../send-json.js';
 import { checkProtocolVersionHeader } from './protocol-version.header.js';
@@ -136,7 +136,7 @@ export class McpStreamableHttpEndpoint {
       res.writeHead(202).end();
       return;
     }
-    const exchange = session.openExchange(res, ids, batch);
+    const exchange = session.openExchange(res, ids, batch, prefersEventStream(req));
     messages.forEach((message, index) => {
       const kind = kinds[index];
       void this.server.dispatch(message, session.connId, origin).then((outcome) => {
