@@ -20,6 +20,7 @@ export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
   maxPendingPerPrincipal: 256,
   callsPerSecondPerPrincipal: 1_000,
   maxRequestStates: 100_000,
+  maxListensPerPrincipal: 32,
 });
 
 /** The limits with defaults applied; non-positive or non-numeric values fall back to the default. */

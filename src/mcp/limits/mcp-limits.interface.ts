@@ -46,6 +46,8 @@ export interface McpLimits {
    * Default 100 000.
    */
   maxRequestStates?: number;
+  /** Open modern `subscriptions/listen` streams one caller may hold (-31429 past it). Default 32. */
+  maxListensPerPrincipal?: number;
 }
 
 /**

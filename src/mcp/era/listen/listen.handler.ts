@@ -8,6 +8,7 @@ import { McpParkedCall } from '../../server/approval/parked-call.js';
 import { McpMethod } from '../../server/dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../../server/dispatch/mcp-request.interface.js';
 import { META } from '../era.constants.js';
+import { quotaKeyOf } from '../../auth/quota-key.js';
 import { McpListeners, type McpSubscriptionFilter } from './mcp-listeners.service.js';
 
 type ListenParams = z.infer<typeof SubscriptionsListenRequestParamsSchema>;
@@ -28,27 +29,29 @@ export class McpListenHandler {
   @ReadSeam()
   listen(request: McpRequest<ListenParams>): McpParkedCall {
     const accepted = acceptedOf(request.params.notifications);
+    const owner = quotaKeyOf(request.principal, request.httpRequest, request.connection.id);
+    // Refused before anything is sent: the caller holds too many streams already.
+    let serverEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (serverEnded = resolve));
+    const close = this.listeners.add(owner, request.connection, request.id, accepted, () =>
+      serverEnded(),
+    );
     const tag = { [META.subscriptionId]: request.id };
     const ack = jsonRpcNotification('notifications/subscriptions/acknowledged', {
       notifications: accepted,
       _meta: tag,
     });
     request.connection.send(relateToRequest(ack, request.id));
-    const final = { _meta: tag };
-    const ended = new Promise<object>((resolve) => {
-      const close = this.listeners.add(request.connection, request.id, accepted, () =>
-        resolve(final),
-      );
-      request.signal.addEventListener(
-        'abort',
-        () => {
-          close();
-          resolve(final);
-        },
-        { once: true },
-      );
+    const cancelled = new Promise<void>((resolve) => {
+      request.signal.addEventListener('abort', () => resolve(), { once: true });
     });
-    return new McpParkedCall(ended);
+    const final = { _meta: tag };
+    return new McpParkedCall(
+      Promise.race([ended, cancelled]).then(() => {
+        close();
+        return final;
+      }),
+    );
   }
 }
 

@@ -1,4 +1,7 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { McpTooManyRequestsError } from '../../errors/protocol.errors.js';
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import { jsonRpcNotification, type RequestId } from '../../protocol/jsonrpc.js';
 import { relateToRequest } from '../../protocol/related-request.js';
 import type { McpConnection } from '../../server/connection/mcp-connection.js';
@@ -14,6 +17,7 @@ export interface McpSubscriptionFilter {
 
 /** One open listen stream. */
 interface Listener {
+  readonly owner: string;
   readonly connection: McpConnection;
   readonly id: RequestId;
   readonly filter: McpSubscriptionFilter;
@@ -35,14 +39,40 @@ const FLAG: Record<string, keyof McpSubscriptionFilter> = {
  * final, complete result (spec: cancellation, subscriptions).
  */
 @Injectable()
-export class McpListeners implements OnApplicationShutdown {
+export class McpListeners implements BeforeApplicationShutdown {
   private readonly open = new Set<Listener>();
+  /* Open streams per caller: each holds a response open, so each caller gets a bounded share. */
+  private readonly perOwner = new Map<string, number>();
 
-  /** Opens a stream; `end` is called when the server ends it. Returns the function that closes it. */
-  add(connection: McpConnection, id: RequestId, filter: McpSubscriptionFilter, end: () => void) {
-    const listener: Listener = { connection, id, filter, end };
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+
+  /**
+   * Opens a stream for `owner` (the caller's quota key); `end` is called
+   * when the server ends it. Returns the function that closes it. Throws
+   * -31429 past `limits.maxListensPerPrincipal` open streams of one caller.
+   */
+  add(
+    owner: string,
+    connection: McpConnection,
+    id: RequestId,
+    filter: McpSubscriptionFilter,
+    end: () => void,
+  ): () => void {
+    const held = this.perOwner.get(owner) ?? 0;
+    if (held >= this.options.limits.maxListensPerPrincipal) {
+      throw new McpTooManyRequestsError('Too many open subscriptions/listen streams');
+    }
+    this.perOwner.set(owner, held + 1);
+    const listener: Listener = { owner, connection, id, filter, end };
     this.open.add(listener);
-    return () => this.open.delete(listener);
+    return () => this.remove(listener);
+  }
+
+  private remove(listener: Listener): void {
+    if (!this.open.delete(listener)) return;
+    const left = (this.perOwner.get(listener.owner) ?? 1) - 1;
+    if (left > 0) this.perOwner.set(listener.owner, left);
+    else this.perOwner.delete(listener.owner);
   }
 
   get size(): number {
@@ -64,9 +94,14 @@ export class McpListeners implements OnApplicationShutdown {
     }
   }
 
-  onApplicationShutdown(): void {
+  /**
+   * Before the connections close (their hooks run later): every stream hears
+   * that it ends, then gets its final result, flushed before the turn ends.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.open.size === 0) return;
     for (const listener of [...this.open]) {
-      this.open.delete(listener);
+      this.remove(listener);
       const cancelled = jsonRpcNotification('notifications/cancelled', {
         requestId: listener.id,
         reason: 'server shutting down',
@@ -74,6 +109,8 @@ export class McpListeners implements OnApplicationShutdown {
       listener.connection.send(relateToRequest(cancelled, listener.id));
       listener.end();
     }
+    // The final results are produced in promise callbacks: let them reach the transports.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
