@@ -1,26 +1,49 @@
 #!/usr/bin/env node
 /*
- * Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
- * pinned to 0.1.13: later 0.1.x releases do not start on Node 20) against the
+ * Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against the
  * conformance fixture app (test/fixtures/conformance) over Streamable HTTP.
  *
  *   node scripts/conformance.mjs [--suite active|all|pending] [--scenario <name>]
- *                                [--no-build] [any other `conformance server` option]
+ *                                [--suite-version current|alpha] [--next]
+ *                                [--requirements <revision>] [--no-build]
+ *                                [any other `conformance server` option]
+ *
+ * Which suite:
+ *   current (default)  0.1.13 from the main node_modules, run on this script's own Node (Node 20
+ *                      works: later 0.1.x releases do not start on it);
+ *   alpha (or --next)  0.2.0-alpha.12 from tools/runtimes (`npm run tools:install`), run on the
+ *                      Node 22 binary installed there. The fixture always runs on this script's
+ *                      own Node (process.execPath).
  *
  * 1. compiles the fixture with tsconfig.fixtures.json (skipped with --no-build);
  * 2. starts it on 127.0.0.1 with PORT=0 and reads the URL line it prints;
- * 3. runs `conformance server --url <url>` (default `--suite active`), streaming its output;
+ * 3. runs `conformance server --url <url>` (default `--suite active`; not with --requirements,
+ *    which chooses the scenarios itself), streaming its output;
  * 4. stops the fixture by PID, whatever happened;
  * 5. exits with the suite's exit code, after one closing line `Total: N passed, M failed`
  *    (checks, as the suite counts them; a harness failure is reported as one failed check).
  *
- * Environment: CONFORMANCE_BIN (path to the suite's dist/index.js, default from
- * node_modules), CONFORMANCE_BOOT_TIMEOUT_MS (default 30 s), CONFORMANCE_TIMEOUT_MS
- * (the whole suite run, default 10 min).
+ * With --requirements <revision> (alpha only) the suite runs the scenarios of its frozen
+ * requirement set (requirements/<revision>.yaml in the package): the `server:` list, which is
+ * scored, and the `not_scored` server scenarios (extensions, pending ones), which it runs for
+ * visibility only. The suite's own `Total:` line sums both, so it is echoed relabelled
+ * ("all scenarios run, scored or not"), and the closing `Total:` line counts only the checks of
+ * the scored scenarios, read from the checks.json files of the results folder (-o; default
+ * .tmp/conformance-results/requirements-<revision>, emptied first). A scored scenario without a
+ * checks.json (it crashed) counts as the suite counts it in its summary, or as one failed
+ * check when it did not run at all. The not-scored ones are listed with their counts, for
+ * information. The exit code is the suite's, which only scored scenarios decide; it is checked
+ * against the scored count.
+ *
+ * Environment: CONFORMANCE_BIN (path to the suite's dist/index.js, default from node_modules
+ * or, for alpha, tools/runtimes), CONFORMANCE_NODE (the Node that runs the suite; default this
+ * one, or tools/runtimes' Node 22 for alpha), CONFORMANCE_BOOT_TIMEOUT_MS (default 30 s),
+ * CONFORMANCE_TIMEOUT_MS (the whole suite run, default 10 min).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -29,9 +52,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE_MAIN = join(ROOT, 'dist-fixtures/test/fixtures/conformance/main.js');
 const CONFORMANCE_PACKAGE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance');
-const CONFORMANCE_BIN = process.env.CONFORMANCE_BIN
-  ? resolve(process.env.CONFORMANCE_BIN)
-  : join(CONFORMANCE_PACKAGE, 'dist/index.js');
+const RUNTIMES = join(ROOT, 'tools/runtimes');
+const RESULTS_ROOT = join(ROOT, '.tmp/conformance-results');
 const BOOT_TIMEOUT_MS = Number(process.env.CONFORMANCE_BOOT_TIMEOUT_MS ?? 30_000);
 const RUN_TIMEOUT_MS = Number(process.env.CONFORMANCE_TIMEOUT_MS ?? 600_000);
 const STOP_TIMEOUT_MS = 5_000;
@@ -52,15 +74,88 @@ function say(line) {
 function parseArgs(argv) {
   const passthrough = [];
   let build = true;
-  for (const arg of argv) {
+  let suiteVersion = 'current';
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
     if (arg === '--no-build') build = false;
-    else if (arg === '--url' || arg.startsWith('--url=')) {
+    else if (arg === '--next') suiteVersion = 'alpha';
+    else if (arg === '--suite-version' || arg.startsWith('--suite-version=')) {
+      suiteVersion = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (suiteVersion !== 'current' && suiteVersion !== 'alpha') {
+        throw new HarnessError(`--suite-version is current or alpha, not ${suiteVersion}`);
+      }
+    } else if (arg === '--url' || arg.startsWith('--url=')) {
       throw new HarnessError('--url is set by this script (it starts the fixture itself)');
     } else passthrough.push(arg);
   }
-  const chosen = (flag) => passthrough.some((a) => a === flag || a.startsWith(`${flag}=`));
-  if (!chosen('--suite') && !chosen('--scenario')) passthrough.push('--suite', 'active');
-  return { build, passthrough };
+  const chosen = (...flags) =>
+    passthrough.some((a) => flags.some((flag) => a === flag || a.startsWith(`${flag}=`)));
+  const valueOf = (...flags) => {
+    const at = passthrough.findIndex((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
+    if (at < 0) return undefined;
+    const arg = passthrough[at];
+    return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : passthrough[at + 1];
+  };
+  const requirements = valueOf('--requirements');
+  if (chosen('--requirements')) {
+    if (suiteVersion !== 'alpha') {
+      throw new HarnessError(
+        '--requirements needs --suite-version alpha (0.1.13 has no requirement sets)',
+      );
+    }
+    if (!requirements || requirements.startsWith('-') || requirements.includes(',')) {
+      throw new HarnessError('--requirements takes one revision, e.g. --requirements 2026-07-28');
+    }
+    const other = ['--suite', '--scenario', '--spec-version'].find((flag) => chosen(flag));
+    if (other) {
+      throw new HarnessError(
+        `--requirements cannot be combined with ${other}: it chooses the scenarios`,
+      );
+    }
+  } else if (!chosen('--suite') && !chosen('--scenario')) {
+    passthrough.push('--suite', 'active');
+  }
+  let outputDir = valueOf('-o', '--output-dir');
+  if (requirements && outputDir === undefined) {
+    // Our own results folder for this run, emptied first, so every checks.json is this run's.
+    outputDir = join(RESULTS_ROOT, `requirements-${requirements}`);
+    rmSync(outputDir, { recursive: true, force: true });
+    mkdirSync(outputDir, { recursive: true });
+    passthrough.push('-o', outputDir);
+  }
+  return {
+    build,
+    passthrough,
+    suiteVersion,
+    requirements,
+    outputDir: outputDir === undefined ? undefined : resolve(ROOT, outputDir),
+  };
+}
+
+/** The suite's entry and the Node that runs it, for the chosen suite version. */
+async function suiteRuntime(suiteVersion) {
+  if (suiteVersion === 'current') {
+    const bin = process.env.CONFORMANCE_BIN
+      ? resolve(process.env.CONFORMANCE_BIN)
+      : join(CONFORMANCE_PACKAGE, 'dist/index.js');
+    if (!existsSync(bin)) {
+      throw new HarnessError(
+        `${bin} is missing: npm install -D @modelcontextprotocol/conformance@0.1.13`,
+      );
+    }
+    return { bin, node: process.env.CONFORMANCE_NODE || process.execPath };
+  }
+  const { requireRuntime } = await import('../tools/runtimes/paths.mjs');
+  try {
+    const bin = process.env.CONFORMANCE_BIN
+      ? resolve(process.env.CONFORMANCE_BIN)
+      : requireRuntime('conformance');
+    const node = process.env.CONFORMANCE_NODE || requireRuntime('node22');
+    if (!existsSync(bin)) throw new Error(`${bin} is missing`);
+    return { bin, node };
+  } catch (error) {
+    throw new HarnessError(error.message);
+  }
 }
 
 function compileFixture() {
@@ -147,28 +242,40 @@ async function stopProcess(child) {
   clearTimeout(timer);
 }
 
-function conformanceVersion() {
+function conformanceVersion(bin) {
   try {
-    const manifest = join(dirname(dirname(CONFORMANCE_BIN)), 'package.json');
+    const manifest = join(dirname(dirname(bin)), 'package.json');
     return JSON.parse(readFileSync(manifest, 'utf8')).version;
   } catch {
     return 'unknown';
   }
 }
 
-/** Runs the suite against `url`, streaming its stdout; resolves with its exit code and output. */
-function runSuite(url, passthrough) {
-  const args = [CONFORMANCE_BIN, 'server', '--url', url, ...passthrough];
-  say(`@modelcontextprotocol/conformance ${conformanceVersion()}: ${args.slice(1).join(' ')}`);
-  const suite = spawn(process.execPath, args, {
+/**
+ * Runs the suite against `url`, streaming its stdout; resolves with its exit code and output.
+ * `relabel` rewrites a stdout line before it is echoed (the output kept is the suite's own).
+ */
+function runSuite(url, passthrough, { bin, node }, relabel = (line) => line) {
+  const args = [bin, 'server', '--url', url, ...passthrough];
+  const shown = args.slice(1).map((arg) => (isAbsolute(arg) ? relative(ROOT, arg) || '.' : arg));
+  say(`@modelcontextprotocol/conformance ${conformanceVersion(bin)}: ${shown.join(' ')}`);
+  if (node !== process.execPath) say(`suite on ${node}`);
+  const suite = spawn(node, args, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.add(suite);
   let output = '';
+  let partial = '';
   suite.stdout.on('data', (chunk) => {
-    process.stdout.write(chunk);
-    output += chunk.toString('utf8');
+    const text = chunk.toString('utf8');
+    output += text;
+    const lines = (partial + text).split('\n');
+    partial = lines.pop();
+    for (const line of lines) process.stdout.write(`${relabel(line)}\n`);
+  });
+  suite.stdout.on('end', () => {
+    if (partial) process.stdout.write(relabel(partial));
   });
   return new Promise((done, reject) => {
     const timer = setTimeout(() => {
@@ -197,26 +304,184 @@ function totalsOf(output) {
   return undefined;
 }
 
+/** The requirement set `revision` of the suite at `bin`: scored and not-scored server scenarios. */
+function requirementSet(bin, revision) {
+  const file = join(dirname(dirname(bin)), 'requirements', `${revision}.yaml`);
+  if (!existsSync(file))
+    throw new HarnessError(`no requirement set ${revision} (${file} is missing)`);
+  let parse;
+  try {
+    ({ parse } = createRequire(join(RUNTIMES, 'package.json'))('yaml'));
+  } catch {
+    throw new HarnessError(
+      'the yaml package is missing from tools/runtimes: npm run tools:install',
+    );
+  }
+  const doc = parse(readFileSync(file, 'utf8'));
+  const scored = doc?.server;
+  if (
+    !Array.isArray(scored) ||
+    scored.length === 0 ||
+    !scored.every((s) => typeof s === 'string')
+  ) {
+    throw new HarnessError(`${file} has no server: list of scenarios`);
+  }
+  const notScored = (Array.isArray(doc.not_scored) ? doc.not_scored : [])
+    .filter((entry) => entry?.leg === 'server' && typeof entry.scenario === 'string')
+    .map((entry) => ({ scenario: entry.scenario, reason: String(entry.reason ?? 'not scored') }));
+  return { file, scored, notScored };
+}
+
+/** The suite's per-scenario summary lines (`✓ name: N passed, M failed`), by scenario. */
+function summaryLinesOf(output) {
+  const plain = output.replace(ANSI, '');
+  const summary = plain.slice(Math.max(0, plain.lastIndexOf('=== SUMMARY ===')));
+  const lines = new Map();
+  for (const m of summary.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gm)) {
+    lines.set(m[1], { passed: Number(m[2]), failed: Number(m[3]) });
+  }
+  return lines;
+}
+
+/** Counts from each scenario's checks.json in `dir` (the newest folder when there are several). */
+function checksFilesOf(dir) {
+  const counts = new Map();
+  const folders = existsSync(dir) ? readdirSync(dir).sort() : [];
+  for (const folder of folders) {
+    const match = /^server-(.+)-(\d{4}-\d{2}-\d{2}T[\d-]+Z)$/.exec(folder);
+    if (!match) continue;
+    let checks;
+    try {
+      checks = JSON.parse(readFileSync(join(dir, folder, 'checks.json'), 'utf8'));
+    } catch {
+      counts.set(match[1], undefined); // created, but no checks.json: the scenario crashed
+      continue;
+    }
+    if (!Array.isArray(checks)) continue;
+    const by = (status) => checks.filter((check) => check?.status === status).length;
+    counts.set(match[1], { passed: by('SUCCESS'), failed: by('FAILURE') });
+  }
+  return counts;
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The scored totals of a --requirements run: the checks of the set's server scenarios only,
+ * from checks.json, with the summary line for a scenario that crashed before it wrote one.
+ * Prints the not-scored scenarios for information.
+ */
+function scoredTotalsOf(set, output, outputDir) {
+  const lines = summaryLinesOf(output);
+  const files = checksFilesOf(outputDir);
+  const countOf = (scenario) => {
+    const file = files.get(scenario);
+    const line = lines.get(scenario);
+    if (file && line && (file.passed !== line.passed || file.failed !== line.failed)) {
+      say(
+        `${scenario}: checks.json has ${file.passed} passed, ${file.failed} failed but the ` +
+          `summary line ${line.passed} passed, ${line.failed} failed; counting checks.json`,
+      );
+    }
+    if (file) return { ...file, source: 'checks.json' };
+    if (line) return { ...line, source: 'summary (no checks.json)' };
+    return undefined;
+  };
+
+  let passed = 0;
+  let failed = 0;
+  const missing = [];
+  for (const scenario of set.scored) {
+    const count = countOf(scenario);
+    if (!count) {
+      missing.push(scenario);
+      failed += 1;
+      continue;
+    }
+    if (count.source !== 'checks.json') say(`${scenario}: ${count.source}`);
+    passed += count.passed;
+    failed += count.failed;
+  }
+  if (missing.length > 0) {
+    say(`scored, but did not run (one failed check each): ${missing.join(', ')}`);
+  }
+
+  const listed = new Set([...set.scored, ...set.notScored.map((entry) => entry.scenario)]);
+  const unlisted = [...new Set([...lines.keys(), ...files.keys()])]
+    .filter((scenario) => !listed.has(scenario))
+    .map((scenario) => ({ scenario, reason: 'not in the requirement set' }));
+  const info = [...set.notScored, ...unlisted]
+    .map((entry) => ({ ...entry, count: countOf(entry.scenario) }))
+    .filter((entry) => entry.count);
+  if (info.length > 0) {
+    let infoPassed = 0;
+    let infoFailed = 0;
+    process.stdout.write(
+      `\nNot scored (information only, outside the totals and the exit code):\n`,
+    );
+    for (const { scenario, reason, count } of info) {
+      infoPassed += count.passed;
+      infoFailed += count.failed;
+      const mark = count.failed === 0 ? '✓' : '✗';
+      process.stdout.write(
+        `  ${mark} ${scenario} (${reason}): ${count.passed} passed, ${count.failed} failed\n`,
+      );
+    }
+    process.stdout.write(
+      `  not scored, ${plural(info.length, 'scenario')}: ${infoPassed} passed, ${infoFailed} failed\n`,
+    );
+  }
+  process.stdout.write(
+    `\nScored for ${set.revision} (${plural(set.scored.length, 'scenario')} in the server: list ` +
+      `of requirements/${set.revision}.yaml):\n`,
+  );
+  return { passed, failed };
+}
+
 async function main() {
   let exitCode;
   let totals;
   let server;
   try {
-    const { build, passthrough } = parseArgs(process.argv.slice(2));
-    if (!existsSync(CONFORMANCE_BIN)) {
-      throw new HarnessError(
-        `${CONFORMANCE_BIN} is missing: npm install -D @modelcontextprotocol/conformance@0.1.13`,
-      );
-    }
+    const { build, passthrough, suiteVersion, requirements, outputDir } = parseArgs(
+      process.argv.slice(2),
+    );
+    const runtime = await suiteRuntime(suiteVersion);
+    const set = requirements
+      ? { ...requirementSet(runtime.bin, requirements), revision: requirements }
+      : undefined;
     if (build) compileFixture();
     const fixture = startFixture();
     server = fixture.server;
     const url = await fixture.url;
-    say(`fixture (pid ${server.pid}) serving ${url}`);
-    const run = await runSuite(url, passthrough);
-    totals = totalsOf(run.output);
-    exitCode = run.signal || !totals ? 1 : run.code;
-    if (!totals) say('the suite printed no totals');
+    say(`fixture (pid ${server.pid}, Node ${process.version}) serving ${url}`);
+    // With a requirement set the suite's own Total sums scored and not-scored scenarios alike:
+    // echo it under another name, so the only `Total:` line is the scored one printed below.
+    const relabel = set
+      ? (line) =>
+          line.replace(/^Total: (\d+ passed, \d+ failed)/, 'All scenarios run, scored or not: $1')
+      : undefined;
+    const run = await runSuite(url, passthrough, runtime, relabel);
+    if (set) {
+      if (run.signal) say(`the suite was stopped (${run.signal})`);
+      else if (!summaryLinesOf(run.output).size) say('the suite printed no summary');
+      totals = scoredTotalsOf(set, run.output, outputDir);
+      exitCode = run.signal ? 1 : run.code;
+      const suiteSaysFailed = run.code !== 0;
+      if (!run.signal && suiteSaysFailed !== totals.failed > 0) {
+        say(
+          `the suite exited ${run.code} but the scored checks count ${totals.failed} failed; ` +
+            'counting the run as failed',
+        );
+        exitCode = 1;
+        if (totals.failed === 0) totals.failed = 1;
+      }
+      if (run.signal && totals.failed === 0) totals.failed = 1;
+    } else {
+      totals = totalsOf(run.output);
+      exitCode = run.signal || !totals ? 1 : run.code;
+      if (!totals) say('the suite printed no totals');
+    }
   } catch (error) {
     say(error instanceof HarnessError ? error.message : (error?.stack ?? String(error)));
     exitCode = 1;
