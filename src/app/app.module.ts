@@ -30,6 +30,8 @@ export class AppModule {
           authorizer: notesToolPolicy,
           authorizerSource: 'configured',
           readAuthorizer: notesReadPolicy,
+          // Instances that share it accept each other's modern requestState.
+          stateSecret: process.env.MCP_STATE_SECRET,
           http:
             transport === 'http' ? { auth: serviceAuthFromEnv(), ...serviceHostsFromEnv() } : {},
           limits: serviceLimitsFromEnv(),
