@@ -54,7 +54,11 @@ export class McpModernHttpPost {
   /** Whether `body` is modern traffic: its `_meta` claims the envelope, or the header names a modern revision. */
   static claims(req: IncomingMessage, body: unknown): boolean {
     if (!isJsonObject(body) || Array.isArray(body)) return false;
-    if (readEra(body.params).era === 'modern') return true;
+    return readEra(body.params).era === 'modern' || McpModernHttpPost.namedByHeader(req);
+  }
+
+  /** Whether the `MCP-Protocol-Version` header names a modern revision. */
+  static namedByHeader(req: IncomingMessage): boolean {
     const header = req.headers['mcp-protocol-version'];
     return typeof header === 'string' && SUPPORTED_MODERN_PROTOCOL_VERSIONS.includes(header.trim());
   }

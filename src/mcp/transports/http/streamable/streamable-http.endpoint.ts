@@ -53,6 +53,11 @@ export class McpStreamableHttpEndpoint {
     try {
       const admitted = this.gate.admit(req);
       const principal = isPromiseLike(admitted) ? await admitted : admitted;
+      if (req.method !== 'POST' && McpModernHttpPost.namedByHeader(req)) {
+        // The modern era is POST only: no standalone stream, no session to delete.
+        res.setHeader('Allow', 'POST');
+        throw new McpHttpError(405, 'Method Not Allowed: the 2026-07-28 era is POST only');
+      }
       switch (req.method) {
         case 'POST':
           return await this.post(req, res, adapterRequest, principal);
