@@ -377,10 +377,13 @@ export function expectStatus(response: Response, status: number): void {
   }
 }
 
-/** The body of every MCP HTTP refusal: a JSON-RPC error with a null id. */
-export const errorBody = (code?: number) => ({
+/**
+ * The body of every MCP HTTP refusal: a JSON-RPC error whose id is `id` (the
+ * refused request's once the POST body was read; null before that, as for a 401).
+ */
+export const errorBody = (code?: number, id: number | string | null = null) => ({
   jsonrpc: '2.0',
-  id: null,
+  id,
   error: expect.objectContaining({
     code: code ?? expect.any(Number),
     message: expect.any(String),

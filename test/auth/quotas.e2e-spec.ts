@@ -7,6 +7,7 @@ import {
   initializeParams,
   callTool,
   denial,
+  errorBody,
   resetSeen,
   rpc,
   seen,
@@ -72,11 +73,15 @@ function postFrom(
   });
 }
 
-async function expectTooMany(response: Response) {
+/**
+ * Asserts a 429 with a -31429 JSON-RPC error whose id is `id`: the refused
+ * request's on a Streamable HTTP POST (its body was read), null on a legacy one.
+ */
+async function expectTooMany(response: Response, id: number | string | null = null) {
   expect(response.status).toBe(429);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   const body = (await response.json()) as { error: { data: { retryAfterMs: number } } };
-  expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -31429 } });
+  expect(body).toEqual(errorBody(-31429, id));
   return body;
 }
 
@@ -90,6 +95,7 @@ describe('maxSessionsPerPrincipal', () => {
       await t.post(rpc(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} }), {
         token: alice,
       }),
+      0,
     );
     const bobs = await t.initialize(bob);
     expect(bobs).toEqual(expect.any(String));
@@ -116,6 +122,7 @@ describe('maxSessionsPerPrincipal', () => {
     await t.initialize();
     await expectTooMany(
       await t.post(rpc(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {} })),
+      0,
     );
     // Another client address (still loopback) has its own quota.
     const other = await postFrom('127.0.0.2', t, rpc(0, 'initialize', initializeParams()));
@@ -135,10 +142,10 @@ describe('callsPerSecondPerPrincipal', () => {
     throw new Error(`no 429 within ${max} requests`);
   }
 
-  async function expectRateRefusal(response: Response) {
+  async function expectRateRefusal(response: Response, id: number | null = null) {
     const retryAfter = Number(response.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
-    const body = await expectTooMany(response);
+    const body = await expectTooMany(response, id);
     expect(body.error.data.retryAfterMs).toBeGreaterThan(0);
   }
 
@@ -154,7 +161,8 @@ describe('callsPerSecondPerPrincipal', () => {
       40,
     );
     expect(n).toBeGreaterThanOrEqual(9);
-    await expectRateRefusal(refused);
+    // The refused ping is the last one sent: its id is n.
+    await expectRateRefusal(refused, n);
     const bobs = await t.request(rpc(1, 'ping'), { token: bob, session: bobSession });
     expect(bobs.result).toEqual({});
   });
@@ -174,7 +182,9 @@ describe('callsPerSecondPerPrincipal', () => {
   it('anonymous callers are rate limited too', async () => {
     t = await bootAuthApp({ options: { limits: { callsPerSecondPerPrincipal: 5 } } });
     const session = await t.initialize();
-    await expectRateRefusal(await burst(() => t!.post(rpc(1, 'ping'), { session }), 40));
+    let n = 0;
+    const refused = await burst(() => t!.post(rpc(++n, 'ping'), { session }), 40);
+    await expectRateRefusal(refused, n);
   });
 });
 

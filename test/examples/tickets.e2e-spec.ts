@@ -62,7 +62,13 @@ describe('examples/tickets', () => {
     // With nothing queued, the client declines: silence is never consent.
     const declined = await client.callTool('close_ticket', { id: 'T-2' });
     expect(declined.isError).toBe(true);
-    expect(declined.structuredContent).toEqual({
+    // close_ticket declares an output schema the caller can see: its deny is text only, since
+    // clients validate structuredContent against that schema even on an isError result.
+    expect(declined.structuredContent).toBeUndefined();
+    expect(declined.content).toHaveLength(1);
+    const text = declined.content[0] as { type: string; text: string };
+    expect(text.type).toBe('text');
+    expect(JSON.parse(text.text)).toEqual({
       error: 'authorization_required',
       tool: 'close_ticket',
       decision: 'ask',

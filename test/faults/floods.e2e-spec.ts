@@ -29,16 +29,17 @@ describe.each(ADAPTERS)('floods on %s', (adapter) => {
   it('a flood of sessions: past maxSessions, 503 with a JSON-RPC body; live sessions keep working', async () => {
     t = await createHttpApp({ ...HTTP_OPTIONS, limits: { maxSessions: 3 } }, [FaultTools], adapter);
     const first = await t.initialize();
-    const flood = await Promise.all(
-      Array.from({ length: 12 }, () => t.post(t.message('initialize', initializeParams()))),
-    );
+    const inits = Array.from({ length: 12 }, () => t.message('initialize', initializeParams()));
+    const flood = await Promise.all(inits.map((init) => t.post(init)));
     const statuses = flood.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, ...Array(10).fill(503)]);
-    for (const refused of flood.filter((r) => r.status === 503)) {
+    for (const [index, refused] of flood.entries()) {
+      if (refused.status !== 503) continue;
       expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+      // Each refusal names the initialize it refuses.
       expect(await refused.json()).toEqual({
         jsonrpc: '2.0',
-        id: null,
+        id: inits[index].id,
         error: { code: expect.any(Number), message: expect.stringMatching(/too many sessions/) },
       });
     }

@@ -32,7 +32,8 @@ describe.each(HTTP_VARIANTS)('session bounds on %s', (adapter) => {
     t = await wireApp(adapter, { bounds: { maxSessions: 2 } });
     const first = await t.initialize();
     await t.initialize();
-    await expectRefusal(await t.post(t.message('initialize', initializeParams())), 503);
+    const third = t.message('initialize', initializeParams());
+    await expectRefusal(await t.post(third), 503, undefined, third.id);
 
     const deleted = await t.fetch('/mcp', {
       method: 'DELETE',

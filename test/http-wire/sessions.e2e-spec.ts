@@ -8,6 +8,7 @@ import {
   runs,
   MAX_BODY,
   wireApp,
+  errorBody,
   expectRefusal,
   expectRawRefusal,
   VISIBLE_ASCII,
@@ -46,17 +47,44 @@ describe.each(HTTP_VARIANTS)('Streamable HTTP sessions on %s', (adapter) => {
     expect(init.status).toBe(200);
     expect(init.headers.get('mcp-session-id')).not.toBe(chosen);
     await init.json();
-    await expectRefusal(await t.post(t.message('ping'), { 'mcp-session-id': chosen }), 404);
+    const ping = t.message('ping');
+    await expectRefusal(await t.post(ping, { 'mcp-session-id': chosen }), 404, undefined, ping.id);
   });
 
   it('a non-initialize POST without a session id is 400 with a JSON-RPC error body', async () => {
-    await expectRefusal(await t.post(t.message('tools/list')), 400);
+    const list = t.message('tools/list');
+    await expectRefusal(await t.post(list), 400, undefined, list.id);
+  });
+
+  it('an HTTP refusal after the body is read echoes the request id (string and number ids)', async () => {
+    for (const id of ['list-tools-0001', 42, 0]) {
+      const response = await t.post(t.message('tools/list', undefined, id));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = (await response.json()) as { id: unknown };
+      expect(body).toEqual(errorBody(undefined, id));
+      // The exact id, its type kept: a string is not turned into a number, nor a number into a string.
+      expect(typeof body.id).toBe(typeof id);
+    }
+    // Refused before the body is read (406 Accept), the same request has nothing to echo.
+    await expectRefusal(
+      await t.post(t.message('tools/list', undefined, 'list-tools-0002'), {
+        accept: 'application/json',
+      }),
+      406,
+    );
+    // A notification has no id to echo.
+    await expectRefusal(await t.post({ jsonrpc: '2.0', method: 'notifications/initialized' }), 400);
+    expect(runs).toEqual([]);
   });
 
   it('an unknown session id is 404 with a JSON-RPC error body', async () => {
+    const ping = t.message('ping');
     await expectRefusal(
-      await t.post(t.message('ping'), { 'mcp-session-id': 'no-such-session-0123456789abcdef' }),
+      await t.post(ping, { 'mcp-session-id': 'no-such-session-0123456789abcdef' }),
       404,
+      undefined,
+      ping.id,
     );
   });
 
@@ -73,7 +101,13 @@ describe.each(HTTP_VARIANTS)('Streamable HTTP sessions on %s', (adapter) => {
     await deleted.arrayBuffer();
     expect(await stream.ended).toEqual({});
 
-    await expectRefusal(await t.post(t.message('ping'), { 'mcp-session-id': sessionId }), 404);
+    const ping = t.message('ping');
+    await expectRefusal(
+      await t.post(ping, { 'mcp-session-id': sessionId }),
+      404,
+      undefined,
+      ping.id,
+    );
     await expectRefusal(await t.get(sessionId), 404);
   });
 
@@ -182,12 +216,15 @@ describe.each(HTTP_VARIANTS)('Streamable HTTP sessions on %s', (adapter) => {
   it('an unsupported MCP-Protocol-Version header is 400', async () => {
     const { sessionId } = await t.initialize();
     for (const version of ['2099-01-01', 'bogus']) {
+      const ping = t.message('ping');
       await expectRefusal(
-        await t.post(t.message('ping'), {
+        await t.post(ping, {
           'mcp-session-id': sessionId,
           'mcp-protocol-version': version,
         }),
         400,
+        undefined,
+        ping.id,
       );
     }
   });

@@ -100,27 +100,42 @@ export function wireApp(
   return createHttpApp(options, [WireTools], adapter);
 }
 
-/** The body every MCP refusal carries: a JSON-RPC error with a null id. */
-export function errorBody(code: number = expect.any(Number) as unknown as number) {
-  return { jsonrpc: '2.0', id: null, error: { code, message: expect.any(String) } };
+/**
+ * The body every MCP refusal carries: a JSON-RPC error whose id is `id`. A
+ * refusal made once the POST body was read names the request it refuses (its
+ * id); one made before (or of a batch, a GET, a DELETE) has a null id.
+ */
+export function errorBody(
+  code: number = expect.any(Number) as unknown as number,
+  id: number | string | null = null,
+) {
+  return { jsonrpc: '2.0', id, error: { code, message: expect.any(String) } };
 }
 
-/** Asserts a fetch response is `status` with a JSON-RPC error body (and `code`, if given). */
+/**
+ * Asserts a fetch response is `status` with a JSON-RPC error body (and `code`,
+ * if given) whose id is `id` (null unless given).
+ */
 export async function expectRefusal(
   response: Response,
   status: number,
   code?: number,
+  id: number | string | null = null,
 ): Promise<void> {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(await response.json()).toEqual(errorBody(code));
+  expect(await response.json()).toEqual(errorBody(code, id));
 }
 
 /** The same for a node:http response. */
-export function expectRawRefusal(response: RawResponse, status: number): void {
+export function expectRawRefusal(
+  response: RawResponse,
+  status: number,
+  id: number | string | null = null,
+): void {
   expect(response.status).toBe(status);
   expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
-  expect(JSON.parse(response.body)).toEqual(errorBody());
+  expect(JSON.parse(response.body)).toEqual(errorBody(undefined, id));
 }
 
 export const callTool = (id: number | string, name: string, extra: object = {}) => ({

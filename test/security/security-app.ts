@@ -90,10 +90,14 @@ export const HTTP_OPTIONS: Partial<McpModuleOptions> = {
   elicitationTimeoutMs: 10_000,
 };
 
-export function errorBody() {
+/**
+ * The body of an MCP HTTP refusal: a JSON-RPC error whose id is `id` (the
+ * refused request's, once its body was read; null before that).
+ */
+export function errorBody(id: number | string | null = null) {
   return {
     jsonrpc: '2.0',
-    id: null,
+    id,
     error: { code: expect.any(Number), message: expect.any(String) },
   };
 }

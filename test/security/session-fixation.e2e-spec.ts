@@ -24,9 +24,10 @@ describe.each(HTTP_VARIANTS)('session fixation on %s', (adapter) => {
     expect(minted).toBeTruthy();
     expect(minted).not.toBe(chosen);
     await response.json();
-    const probe = await t.post(t.message('ping'), { 'mcp-session-id': chosen });
+    const ping = t.message('ping');
+    const probe = await t.post(ping, { 'mcp-session-id': chosen });
     expect(probe.status).toBe(404);
-    expect(await probe.json()).toEqual(errorBody());
+    expect(await probe.json()).toEqual(errorBody(ping.id));
   });
 
   it("initialize carrying a victim's session id mints a new session; the victim's is untouched", async () => {
