@@ -10,12 +10,20 @@ export interface SseStreamOptions {
 
 /**
  * One Server-Sent Events response. It owns its keep-alive timer and bounds
- * what a slow reader can make the server buffer: past `maxQueued` unflushed
- * writes the stream is closed (the session and its other streams go on).
+ * what a slow reader can make the server buffer: once the socket is behind
+ * (Node buffers what the kernel would not take), every write counts, and
+ * past `maxQueued` of them without a drain the stream is closed (the session
+ * and its other streams go on). Writes made in the same turn as the one that
+ * fell behind do not count: a burst (a thousand progress notifications from
+ * one loop) says nothing about the reader, which drains it as fast as any.
  */
 export class SseStream {
   private keepAlive?: NodeJS.Timeout;
-  private queued = 0;
+  /** Writes made while behind, after the turn it fell behind in. */
+  private backlog = 0;
+  private behind = false;
+  /** Set one turn after falling behind: from then on writes count against the reader. */
+  private stalled = false;
   private ended = false;
   private readonly closeHooks: (() => void)[] = [];
 
@@ -33,6 +41,11 @@ export class SseStream {
     });
     res.flushHeaders();
     res.once('close', () => this.finish());
+    res.on('drain', () => {
+      this.behind = false;
+      this.stalled = false;
+      this.backlog = 0;
+    });
     this.keepAlive = setInterval(() => this.write(': keep-alive\n\n'), options.keepAliveMs);
     this.keepAlive.unref();
   }
@@ -66,14 +79,18 @@ export class SseStream {
 
   private write(chunk: string): void {
     if (this.ended) return;
-    if (this.queued >= this.options.maxQueued) {
+    if (this.stalled && ++this.backlog > this.options.maxQueued) {
       // A reader this slow would make us buffer without bound: drop the stream.
       this.res.destroy();
       this.finish();
       return;
     }
-    this.queued++;
-    this.res.write(chunk, () => this.queued--);
+    if (!this.res.write(chunk) && !this.behind) {
+      this.behind = true;
+      setImmediate(() => {
+        if (this.behind) this.stalled = true;
+      });
+    }
   }
 
   private finish(): void {
