@@ -69,7 +69,11 @@ export class McpDispatcher {
       return reply(invalidRequest(null, 'Invalid Request: batches are not supported'));
     }
     const outcomes = await Promise.all(
-      message.map((item) => this.handleOne(item, connection, origin)),
+      message.map((item) =>
+        isInitialize(item)
+          ? reply(invalidRequest(idOf(item), 'Invalid Request: initialize cannot be batched'))
+          : this.handleOne(item, connection, origin),
+      ),
     );
     const replies = outcomes.flatMap((outcome) =>
       outcome.kind === 'reply' ? [outcome.message as JsonRpcMessage] : [],
@@ -128,6 +132,12 @@ export class McpDispatcher {
       const detail = describeIssues(parsed.error);
       const error = new McpInvalidParamsError(`Invalid params for ${method}: ${detail}`);
       return reply(errorResponse(id, error, method));
+    }
+    if (connection.inflight.has(id)) {
+      // A reused id would share one cancellation and one answer slot with the first.
+      return reply(
+        invalidRequest(id, 'Invalid Request: a request with this id is already in flight'),
+      );
     }
     if (connection.inflight.size >= this.options.limits.maxInFlightPerConnection) {
       return reply(errorResponse(id, new McpTooManyRequestsError(), method));
@@ -248,6 +258,11 @@ function failed(request: DispatchedRequest, error: unknown): JsonRpcMessage | nu
 
 function invalidRequest(id: RequestId | null, message: string): JsonRpcMessage {
   return jsonRpcError(id, JsonRpcErrorCode.InvalidRequest, message);
+}
+
+/* Spec 2025-03-26: a batch never carries `initialize` (it would reset the session mid-batch). */
+function isInitialize(message: unknown): boolean {
+  return isJsonObject(message) && message.method === 'initialize';
 }
 
 function idOf(message: unknown): RequestId | null {

@@ -73,6 +73,11 @@ export class McpHttpSession {
   }
 
   /** Opens the exchange that will answer the requests `ids` of one POST on `res`. */
+  /** Whether a request with this id is still being answered on this session. */
+  inFlight(id: RequestId): boolean {
+    return this.byRequest.has(requestKey(id));
+  }
+
   openExchange(
     res: ServerResponse,
     ids: RequestId[],

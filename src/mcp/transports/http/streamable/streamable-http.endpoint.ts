@@ -22,6 +22,7 @@ import { prefersEventStream, requireAccept } from './accept.js';
 import { classify } from './message-kind.js';
 import { sendJson } from '../send-json.js';
 import { checkProtocolVersionHeader } from './protocol-version.header.js';
+import { requestKey } from './post-exchange.js';
 import { McpModernHttpPost } from '../modern/modern-post.service.js';
 
 const JSON_AND_SSE = ['application/json', 'text/event-stream'];
@@ -126,6 +127,10 @@ export class McpStreamableHttpEndpoint {
       : this.sessionOf(req, principal);
     if (batch && session.protocolVersion !== BATCHING_PROTOCOL_VERSION) {
       throw new McpHttpError(400, 'Invalid Request: batches are not supported by this session');
+    }
+    // An id still being answered (or repeated in the batch) would cross-wire the answers.
+    if (new Set(ids.map(requestKey)).size < ids.length || ids.some((id) => session.inFlight(id))) {
+      throw new McpHttpError(400, 'Invalid Request: a request with this id is already in flight');
     }
     const origin: McpMessageOrigin = {
       transport: 'http',
