@@ -22,7 +22,7 @@ import { McpConnections } from '../connection/mcp-connections.service.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 import { RequestCancellation } from '../connection/request-cancellation.js';
 import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
-import { NONE, PARKED, reply, type McpDispatchOutcome } from './dispatch-outcome.js';
+import { NONE, PARKED, parked, reply, type McpDispatchOutcome } from './dispatch-outcome.js';
 import { DispatchedRequest } from './dispatched-request.js';
 import { errorResponse } from './error-response.js';
 import type { McpMessageOrigin } from './message-origin.interface.js';
@@ -179,8 +179,7 @@ export class McpDispatcher {
       const result = await route.invoke(request);
       if (result instanceof McpParkedCall) {
         // It stays in flight (so it can be cancelled) until it is closed, then answers later.
-        this.answerLater(request, result, release);
-        return PARKED;
+        return parked(this.answerLater(request, result, release));
       }
       answer = settled(request, result);
     } catch (error) {
@@ -233,17 +232,22 @@ export class McpDispatcher {
     }
   }
 
-  /* A parked call's answer, on its connection's channel, tagged as related to it. */
-  private answerLater(request: DispatchedRequest, parked: McpParkedCall, release: () => void) {
-    parked.result
+  /* A parked call's answer, on its connection's channel, tagged as related to it; whether one went out. */
+  private answerLater(
+    request: DispatchedRequest,
+    call: McpParkedCall,
+    release: () => void,
+  ): Promise<boolean> {
+    return call.result
       .then(
         (result) => settled(request, result),
         (error: unknown) => failed(request, error),
       )
       .then((answer) => {
+        release();
         if (answer) request.connection.send(relateToRequest(answer, request.id));
-      })
-      .finally(release);
+        return answer !== null;
+      });
   }
 }
 

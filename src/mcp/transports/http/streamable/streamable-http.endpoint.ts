@@ -158,8 +158,11 @@ export class McpStreamableHttpEndpoint {
           if (scopes) exchange.refuse(reply, this.authenticator.insufficientScope(req, scopes));
           else exchange.deliver(reply);
         } else if (outcome.kind === 'none') {
-          // Cancelled: nothing will answer it. A parked call answers later, through the session.
+          // Cancelled: nothing will answer it.
           exchange.abandon(kind.id);
+        } else {
+          // A parked call answers later, through the session; cancelled, it never will.
+          void outcome.answered?.then((answered) => answered || exchange.abandon(kind.id));
         }
       });
     });
