@@ -3,6 +3,10 @@ import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
 import { jsonRpcNotification, type RequestId } from '../../protocol/jsonrpc.js';
 import type {
+  McpElicitationUrl,
+  McpUrlElicitResult,
+} from '../../elicitation/url-elicitation.interface.js';
+import type {
   CreateMessageParams,
   CreateMessageResult,
   ElicitResult,
@@ -12,7 +16,7 @@ import type {
 import { relateToRequest } from '../../protocol/related-request.js';
 import type { McpToolContext } from '../../registry/interfaces/mcp-context.interface.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
-import { elicitForm, elicitUrl, requireCapability } from './client-requests.js';
+import { elicitForm, elicitUrl, requireCapability, sampleClient } from './client-requests.js';
 import { passesLogLevel } from './log-level.js';
 
 /**
@@ -79,16 +83,12 @@ export class McpRequestContext implements McpToolContext {
     return elicitForm(this.request, message, requestedSchema);
   }
 
-  elicitUrl(message: string, url: string): Promise<ElicitResult> {
+  elicitUrl(message: string, url: McpElicitationUrl): Promise<McpUrlElicitResult> {
     return elicitUrl(this.request, message, url);
   }
 
-  async sample(params: CreateMessageParams): Promise<CreateMessageResult> {
-    requireCapability(this.request, 'sampling');
-    return (await this.request.requestClient(
-      'sampling/createMessage',
-      params,
-    )) as CreateMessageResult;
+  sample(params: CreateMessageParams): Promise<CreateMessageResult> {
+    return sampleClient(this.request, params);
   }
 
   async listRoots(): Promise<ListRootsResult> {
