@@ -40,12 +40,20 @@ export type * from './mcp/registry/interfaces/tool.interface.js';
 export type * from './mcp/registry/interfaces/resource.interface.js';
 export type * from './mcp/registry/interfaces/prompt.interface.js';
 export type * from './mcp/registry/interfaces/mcp-context.interface.js';
+export type * from './mcp/display/display.interface.js';
 
 // The server
 export { McpWarden, type McpServerStats } from './mcp/server/mcp-warden.service.js';
 export type { McpMessageOrigin } from './mcp/server/dispatch/message-origin.interface.js';
 export type { McpDispatchOutcome } from './mcp/server/dispatch/dispatch-outcome.js';
 export { McpExecutionContext } from './mcp/pipeline/mcp-execution-context.js';
+export type { McpServerInfo } from './mcp/display/server-info.factory.js';
+
+// Talking to clients outside a request
+export { McpClientEvents } from './mcp/client-events/mcp-client-events.service.js';
+export type { McpRootsListChangedEvent } from './mcp/client-events/roots-list-changed.event.js';
+export { McpUrlElicitations } from './mcp/elicitation/mcp-url-elicitations.service.js';
+export type * from './mcp/elicitation/url-elicitation.interface.js';
 
 // Errors
 export { McpWardenError } from './mcp/errors/mcp-warden.error.js';
@@ -56,6 +64,10 @@ export {
   McpResourceNotFoundError,
   McpTooManyRequestsError,
 } from './mcp/errors/protocol.errors.js';
+export {
+  McpUrlElicitationRequiredError,
+  type McpUrlElicitation,
+} from './mcp/errors/url-elicitation-required.error.js';
 export { McpReadDeniedError } from './mcp/authorizer/read-denied.error.js';
 export { McpToolError } from './mcp/server/tools/mcp-tool.error.js';
 export {

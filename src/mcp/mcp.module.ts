@@ -2,6 +2,9 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { McpTransportKind } from './authorizer/authorizer.interface.js';
 import { AUTHORIZER_PROVIDERS } from './authorizer/authorizer.providers.js';
+import { CLIENT_EVENTS_PROVIDERS } from './client-events/client-events.providers.js';
+import { McpClientEvents } from './client-events/mcp-client-events.service.js';
+import { McpUrlElicitations } from './elicitation/mcp-url-elicitations.service.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
   MCP_MODULE_OPTIONS,
@@ -74,9 +77,18 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       ...AUTHORIZER_PROVIDERS,
       ...SERVER_PROVIDERS,
       ...ERA_PROVIDERS,
+      ...CLIENT_EVENTS_PROVIDERS,
       ...transport.providers,
     ],
     controllers: [...(module.controllers ?? []), ...transport.controllers],
-    exports: [MCP_MODULE_OPTIONS, MCP_OPTIONS, McpWarden, McpRegistry, ...transport.exports],
+    exports: [
+      MCP_MODULE_OPTIONS,
+      MCP_OPTIONS,
+      McpWarden,
+      McpRegistry,
+      McpClientEvents,
+      McpUrlElicitations,
+      ...transport.exports,
+    ],
   };
 }

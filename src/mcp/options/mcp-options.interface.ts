@@ -1,4 +1,5 @@
 import type { McpAuthenticate, McpBearerAuthOptions } from '../auth/auth-options.interface.js';
+import type { McpIcon } from '../display/display.interface.js';
 import type { McpLimits } from '../limits/mcp-limits.interface.js';
 import type { McpNonceStore } from '../era/mrtr/nonce-store.interface.js';
 import type {
@@ -47,6 +48,14 @@ export interface McpModuleOptions {
   name: string;
   /** Server version announced in `initialize`. */
   version: string;
+  /** A human-readable server name for UIs, announced in `serverInfo`. */
+  title?: string;
+  /** What the server is for, announced in `serverInfo`. */
+  description?: string;
+  /** Icons a client may show for the server (`src`: https:, http: or a base64 data: image). */
+  icons?: McpIcon[];
+  /** The server's home page (https: or http:), announced in `serverInfo`. */
+  websiteUrl?: string;
   /** Optional instructions for the model, announced in `initialize`. */
   instructions?: string;
   /** The transport that will carry clients, declared at start. Default `'unknown'`. */

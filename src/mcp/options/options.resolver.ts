@@ -1,3 +1,4 @@
+import { buildServerInfo } from '../display/server-info.factory.js';
 import { resolveLimits } from '../limits/default-limits.js';
 import type { McpModuleOptions } from './mcp-options.interface.js';
 import type { McpResolvedOptions, ResolvedHttpOptions } from './resolved-options.interface.js';
@@ -12,6 +13,7 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
   const resolved: McpResolvedOptions = {
     name: options.name,
     version: options.version,
+    serverInfo: buildServerInfo(options),
     transport: options.transport ?? 'unknown',
     authorizer: options.authorizer,
     authorizerSource: options.authorizerSource ?? 'default',

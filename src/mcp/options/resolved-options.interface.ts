@@ -4,6 +4,7 @@ import type {
   AuthorizerSource,
   McpTransportKind,
 } from '../authorizer/authorizer.interface.js';
+import type { McpServerInfo } from '../display/server-info.factory.js';
 import type { ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
 import type { McpNonceStore } from '../era/mrtr/nonce-store.interface.js';
 
@@ -28,6 +29,8 @@ export interface ResolvedHttpOptions {
 export interface McpResolvedOptions {
   readonly name: string;
   readonly version: string;
+  /** What `initialize` announces: name, version and the optional display fields, checked once. */
+  readonly serverInfo: McpServerInfo;
   readonly instructions?: string;
   readonly transport: McpTransportKind;
   readonly authorizer?: Authorizer;

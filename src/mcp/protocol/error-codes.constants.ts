@@ -17,6 +17,8 @@ export const JsonRpcErrorCode = {
   UnsupportedProtocolVersion: -32022,
   /** 2025-era "resource not found" (the modern era uses -32602). */
   ResourceNotFound: -32002,
+  /** 2025-era `URLElicitationRequiredError`: the user must finish URL elicitations first. */
+  UrlElicitationRequired: -32042,
   /** A read seam refused the request: the message is `authorization_required: <method>`. */
   AuthorizationRequired: -31403,
   /** A connection has too many requests in flight (`limits.maxInFlightPerConnection`). */

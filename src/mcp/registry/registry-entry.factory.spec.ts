@@ -1,11 +1,62 @@
 import { McpDefinitionError } from './registry.errors.js';
 import {
   createPromptEntry,
+  createResourceEntry,
   createResourceTemplateEntry,
   createToolEntry,
 } from './registry-entry.factory.js';
 
 const handler = () => 'ok';
+const icons = [{ src: 'https://example.com/i.png', sizes: ['48x48'] }];
+const _meta = { 'com.example/owner': 'team-a' };
+
+describe('display fields on every kind of definition', () => {
+  it('lists title, icons and _meta on tools, resources, templates and prompts', () => {
+    const display = { title: 'T', icons, _meta };
+    const tool = createToolEntry(
+      { name: 't', description: 'd', inputSchema: { type: 'object' }, handler, ...display },
+      'A.t',
+    ).tool;
+    const resource = createResourceEntry({ uri: 'x://r', name: 'r', handler, ...display }, 'A.r');
+    const template = createResourceTemplateEntry(
+      { uriTemplate: 'x://{id}', name: 'x', handler, ...display },
+      'A.x',
+    );
+    const prompt = createPromptEntry({ name: 'p', description: 'd', handler, ...display }, 'A.p');
+    for (const listed of [tool, resource.resource, template.template, prompt.prompt]) {
+      expect(listed).toMatchObject(display);
+    }
+  });
+
+  it('lists annotations and size on a resource, annotations alone on a template', () => {
+    const annotations = { audience: ['user' as const], priority: 1 };
+    const resource = createResourceEntry(
+      { uri: 'x://r', name: 'r', handler, annotations, size: 12 },
+      'A.r',
+    );
+    expect(resource.resource).toEqual({ uri: 'x://r', name: 'r', annotations, size: 12 });
+    const template = createResourceTemplateEntry(
+      { uriTemplate: 'x://{id}', name: 'x', handler, annotations, size: 12 } as never,
+      'A.x',
+    );
+    expect(template.template).toEqual({ uriTemplate: 'x://{id}', name: 'x', annotations });
+  });
+
+  it('names the definition whose display field is bad', () => {
+    expect(() =>
+      createPromptEntry(
+        { name: 'p', description: 'd', handler, icons: [{ src: 'javascript:x' }] },
+        'Prompts.p',
+      ),
+    ).toThrow(/Invalid MCP prompt at Prompts\.p: icons\[0\]\.src/);
+    expect(() =>
+      createResourceTemplateEntry(
+        { uriTemplate: 'x://{id}', name: 'x', handler, annotations: { priority: 5 } },
+        'Res.x',
+      ),
+    ).toThrow(/Invalid MCP resource template at Res\.x: annotations\.priority/);
+  });
+});
 
 describe('createToolEntry', () => {
   it.each([

@@ -1,3 +1,5 @@
+import { displayFieldsOf } from '../display/display-fields.js';
+import { resourceHintsOf } from '../display/resource-annotations.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/mcp-types.js';
 import type {
   McpPromptEntry,
@@ -55,7 +57,7 @@ export function createToolEntry(def: McpToolDefinition, source: string): McpTool
   }
   const inputSchema = input.schema as Tool['inputSchema'];
   const tool: Tool = { name: def.name, description: def.description, inputSchema };
-  if (def.title !== undefined) tool.title = def.title;
+  Object.assign(tool, displayFieldsOf(def, fail));
   if (def.outputSchema !== undefined) tool.outputSchema = def.outputSchema as Tool['outputSchema'];
   if (def.annotations !== undefined) tool.annotations = def.annotations;
   return {
@@ -118,7 +120,8 @@ export function createResourceEntry(def: McpResourceDefinition, source: string):
   }
   if (typeof def.name !== 'string' || def.name === '') throw fail('name must be non-empty');
   const resource: Resource = { uri: def.uri, name: def.name };
-  copyOptional(resource, def, ['title', 'description', 'mimeType']);
+  copyOptional(resource, def, ['description', 'mimeType']);
+  Object.assign(resource, displayFieldsOf(def, fail), resourceHintsOf(def, fail));
   return { resource, invoke: lift(def.handler), source };
 }
 
@@ -147,7 +150,10 @@ export function createResourceTemplateEntry(
       throw fail(`completer for unknown variable ${variable}`);
   }
   const template: ResourceTemplate = { uriTemplate: def.uriTemplate, name: def.name };
-  copyOptional(template, def, ['title', 'description', 'mimeType']);
+  copyOptional(template, def, ['description', 'mimeType']);
+  // The schema gives a template annotations but no size (a template's resources vary).
+  const hints = resourceHintsOf({ annotations: def.annotations }, fail);
+  Object.assign(template, displayFieldsOf(def, fail), hints);
   return { template, matcher, completions, invoke: lift(def.handler), source };
 }
 
@@ -169,7 +175,7 @@ export function createPromptEntry(def: McpPromptDefinition, source: string): Mcp
     seen.add(arg.name);
   }
   const prompt: Prompt = { name: def.name, description: def.description };
-  if (def.title !== undefined) prompt.title = def.title;
+  Object.assign(prompt, displayFieldsOf(def, fail));
   if (args.length > 0) {
     prompt.arguments = args.map(({ name, description, required }) => {
       const listed: NonNullable<Prompt['arguments']>[number] = { name };

@@ -1,6 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
+import type {
+  McpElicitationUrl,
+  McpUrlElicitResult,
+} from '../../elicitation/url-elicitation.interface.js';
 import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { McpEra } from '../../era/era.constants.js';
 import type {
@@ -49,6 +53,8 @@ export interface McpToolContext {
   /**
    * Asks the user for input (`elicitation/create`, form mode) on the caller's
    * connection. `requestedSchema` must be the spec's flat primitive subset.
+   * An `accept` is checked against it: content that does not match rejects
+   * with a tool error, so what resolves is what the schema asked for.
    * Rejects if the client did not declare `elicitation`, on timeout, on
    * cancellation, or when the connection closes. In the modern era the
    * question rides an input-required result and the handler runs again with
@@ -62,10 +68,22 @@ export interface McpToolContext {
   /**
    * Sends the user to `url` (`elicitation/create`, URL mode), for input that
    * must not pass through the client, such as credentials. Only for clients
-   * that declared URL-mode elicitation.
+   * that declared URL-mode elicitation. `url` may be a function of the
+   * elicitation's id, so the page can tell which one it serves; the result
+   * carries the id. `accept` means the user agreed to go: once they are done,
+   * `McpUrlElicitations.complete(elicitationId)` tells this client.
    */
-  elicitUrl(message: string, url: string, options?: McpInputOptions): Promise<ElicitResult>;
-  /** Asks the caller's client to sample its model (`sampling/createMessage`). */
+  elicitUrl(
+    message: string,
+    url: McpElicitationUrl,
+    options?: McpInputOptions,
+  ): Promise<McpUrlElicitResult>;
+  /**
+   * Asks the caller's client to sample its model (`sampling/createMessage`).
+   * `tools` / `toolChoice` need the client's `sampling.tools`, and an
+   * `includeContext` other than `'none'` its `sampling.context`: otherwise
+   * it rejects with a tool error and nothing is sent.
+   */
   sample(params: CreateMessageParams, options?: McpInputOptions): Promise<CreateMessageResult>;
   /** Asks the caller's client for its roots (`roots/list`). */
   listRoots(options?: McpInputOptions): Promise<ListRootsResult>;

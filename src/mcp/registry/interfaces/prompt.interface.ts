@@ -1,3 +1,4 @@
+import type { McpDisplayOptions } from '../../display/display.interface.js';
 import type { GetPromptResult, PromptMessage } from '../../protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
 
@@ -33,13 +34,12 @@ export type McpPromptReturn = GetPromptResult | PromptMessage[];
 export type McpPromptHandler = (args: Record<string, string>, ctx: McpRequestContext) => unknown;
 
 /**
- * Options of `@McpPrompt()`.
+ * Options of `@McpPrompt()`. `title`, `icons` and `_meta` are listed as given.
  * @publicApi
  */
-export interface McpPromptOptions {
+export interface McpPromptOptions extends McpDisplayOptions {
   /** Defaults to the method name. */
   name?: string;
-  title?: string;
   description: string;
   arguments?: McpPromptArgument[];
 }

@@ -1,3 +1,4 @@
+import type { McpDisplayOptions, McpResourceAnnotations } from '../../display/display.interface.js';
 import type { ReadResourceResult } from '../../protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
 
@@ -19,29 +20,35 @@ export type McpResourceHandler = (
 ) => unknown;
 
 /**
- * Options of `@McpResource()`.
+ * Options of `@McpResource()`. `title`, `icons`, `_meta`, `annotations` and
+ * `size` are listed as given.
  * @publicApi
  */
-export interface McpResourceOptions {
+export interface McpResourceOptions extends McpDisplayOptions {
   uri: string;
   /** Defaults to the method name. */
   name?: string;
-  title?: string;
   description?: string;
   mimeType?: string;
+  /** Intended audience, priority (0..1) and last modification (ISO 8601). */
+  annotations?: McpResourceAnnotations;
+  /** Size of the raw content in bytes, when known (lets a client budget its context). */
+  size?: number;
 }
 
 /**
- * Options of `@McpResourceTemplate()`.
+ * Options of `@McpResourceTemplate()`. `title`, `icons`, `_meta` and
+ * `annotations` are listed as given (a template has no `size` in the schema).
  * @publicApi
  */
-export interface McpResourceTemplateOptions {
+export interface McpResourceTemplateOptions extends McpDisplayOptions {
   /** An RFC 6570 level-1/2 template such as `notes://{id}` or `files://{+path}`. */
   uriTemplate: string;
   name?: string;
-  title?: string;
   description?: string;
   mimeType?: string;
+  /** Intended audience, priority (0..1) and last modification of what it serves. */
+  annotations?: McpResourceAnnotations;
   /** Completers for the template's variables, served by `completion/complete`. */
   completions?: Record<string, McpCompleterRef>;
   /** @deprecated Use `completions` (the name tools use); kept for one release. */

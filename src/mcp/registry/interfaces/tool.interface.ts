@@ -4,6 +4,7 @@ import type {
   JsonSchemaObject,
   ToolAnnotations,
 } from '../../protocol/mcp-types.js';
+import type { McpDisplayOptions } from '../../display/display.interface.js';
 import type { McpCompleter, McpCompleterRef, McpToolContext } from './mcp-context.interface.js';
 
 /**
@@ -21,13 +22,12 @@ export type McpToolInput = Type<object> | JsonSchemaObject;
 export type McpToolReturn = string | unknown[] | CallToolResult | Record<string, unknown> | void;
 
 /**
- * Options of `@McpTool()`.
+ * Options of `@McpTool()`. `title`, `icons` and `_meta` are listed as given.
  * @publicApi
  */
-export interface McpToolOptions {
+export interface McpToolOptions extends McpDisplayOptions {
   /** Tool name; defaults to the method name. 1–128 of `[A-Za-z0-9_.-]`. */
   name?: string;
-  title?: string;
   /** Required: what the tool does, for the model. */
   description: string;
   /** The arguments' contract: a DTO class or a JSON Schema (type object). */

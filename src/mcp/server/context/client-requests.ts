@@ -3,7 +3,24 @@ import {
   ElicitRequestURLParamsSchema,
 } from '@modelcontextprotocol/core';
 import { randomUUID } from 'node:crypto';
-import type { ElicitResult } from '../../protocol/mcp-types.js';
+import { isHttpUrl } from '../../display/http-url.js';
+import {
+  checkedElicitAnswer,
+  compileRequestedSchema,
+} from '../../elicitation/elicit-answer.check.js';
+import type {
+  McpElicitationUrl,
+  McpUrlElicitResult,
+} from '../../elicitation/url-elicitation.interface.js';
+import {
+  forgetUrlElicitation,
+  recordUrlElicitation,
+} from '../../elicitation/url-elicitation.ledger.js';
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+} from '../../protocol/mcp-types.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolError } from '../tools/mcp-tool.error.js';
 import { McpMissingClientCapabilityError } from '../../era/era.errors.js';
@@ -39,7 +56,11 @@ export function requireCapability(
   }
 }
 
-/** `elicitation/create` in form mode, its schema checked against the spec's primitive subset. */
+/**
+ * `elicitation/create` in form mode, its schema checked against the spec's
+ * primitive subset and compiled before it is sent; an accepted answer that
+ * does not match it is a tool error, never content.
+ */
 export async function elicitForm(
   request: McpRequest,
   message: string,
@@ -51,20 +72,65 @@ export async function elicitForm(
   if (!ElicitRequestFormParamsSchema.safeParse(params).success) {
     throw new TypeError(`elicit(): requestedSchema is outside the spec's primitive subset`);
   }
-  return (await request.requestClient('elicitation/create', params, key)) as ElicitResult;
+  const check = compileRequestedSchema(requestedSchema);
+  return checkedElicitAnswer(await request.requestClient('elicitation/create', params, key), check);
 }
 
-/** `elicitation/create` in URL mode. */
+/**
+ * `elicitation/create` in URL mode, under a fresh unguessable id that `url`
+ * may embed. The elicitation stays open for `McpUrlElicitations.complete()`
+ * once the user accepted; a decline, a cancel or a failure closes it.
+ */
 export async function elicitUrl(
   request: McpRequest,
   message: string,
-  url: string,
+  url: McpElicitationUrl,
   key?: string,
-): Promise<ElicitResult> {
+): Promise<McpUrlElicitResult> {
   requireCapability(request, 'elicitation', 'url');
-  const params = { mode: 'url' as const, message, url, elicitationId: randomUUID() };
-  if (!ElicitRequestURLParamsSchema.safeParse(params).success) {
-    throw new TypeError('elicitUrl(): url must be a valid URL');
+  const elicitationId = randomUUID();
+  const target = typeof url === 'function' ? url(elicitationId) : url;
+  const params = { mode: 'url' as const, message, url: target, elicitationId };
+  if (!ElicitRequestURLParamsSchema.safeParse(params).success || !isHttpUrl(target)) {
+    throw new TypeError('elicitUrl(): url must be an https: or http: URL');
   }
-  return (await request.requestClient('elicitation/create', params, key)) as ElicitResult;
+  // Recorded before it is sent: the user may reach the page before the answer reaches us.
+  recordUrlElicitation(request, params);
+  let answer: ElicitResult;
+  try {
+    answer = checkedElicitAnswer(await request.requestClient('elicitation/create', params, key));
+  } catch (error) {
+    forgetUrlElicitation(request.connection, elicitationId);
+    throw error;
+  }
+  if (answer.action !== 'accept') forgetUrlElicitation(request.connection, elicitationId);
+  return { ...answer, elicitationId };
+}
+
+/**
+ * `sampling/createMessage`. Tool use (`tools`, `toolChoice`) needs the
+ * client's `sampling.tools` (spec 2025-11-25: MUST NOT send tool-enabled
+ * sampling otherwise), and an `includeContext` other than `none` its
+ * `sampling.context` (SHOULD): without them, a clear tool error and nothing sent.
+ */
+export async function sampleClient(
+  request: McpRequest,
+  params: CreateMessageParams,
+  key?: string,
+): Promise<CreateMessageResult> {
+  requireCapability(request, 'sampling');
+  const sampling = request.clientCapabilities?.sampling;
+  if ((params.tools !== undefined || params.toolChoice !== undefined) && !sampling?.tools) {
+    throw new McpToolError('The client did not declare tool use in sampling (sampling.tools)');
+  }
+  if ((params.includeContext ?? 'none') !== 'none' && !sampling?.context) {
+    throw new McpToolError(
+      `The client did not declare sampling.context, which includeContext "${params.includeContext}" needs`,
+    );
+  }
+  return (await request.requestClient(
+    'sampling/createMessage',
+    params,
+    key,
+  )) as CreateMessageResult;
 }

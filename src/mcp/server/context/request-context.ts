@@ -3,6 +3,10 @@ import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpTransportKind } from '../../authorizer/authorizer.interface.js';
 import { jsonRpcNotification, type RequestId } from '../../protocol/jsonrpc.js';
 import type {
+  McpElicitationUrl,
+  McpUrlElicitResult,
+} from '../../elicitation/url-elicitation.interface.js';
+import type {
   ClientCapabilities,
   CreateMessageParams,
   CreateMessageResult,
@@ -17,7 +21,7 @@ import type {
 } from '../../registry/interfaces/mcp-context.interface.js';
 import type { McpEra } from '../../era/era.constants.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
-import { elicitForm, elicitUrl, requireCapability } from './client-requests.js';
+import { elicitForm, elicitUrl, requireCapability, sampleClient } from './client-requests.js';
 import { passesLogLevel } from './log-level.js';
 
 /**
@@ -97,20 +101,16 @@ export class McpRequestContext implements McpToolContext {
     return elicitForm(this.request, message, requestedSchema, options?.key);
   }
 
-  elicitUrl(message: string, url: string, options?: McpInputOptions): Promise<ElicitResult> {
+  elicitUrl(
+    message: string,
+    url: McpElicitationUrl,
+    options?: McpInputOptions,
+  ): Promise<McpUrlElicitResult> {
     return elicitUrl(this.request, message, url, options?.key);
   }
 
-  async sample(
-    params: CreateMessageParams,
-    options?: McpInputOptions,
-  ): Promise<CreateMessageResult> {
-    requireCapability(this.request, 'sampling');
-    return (await this.request.requestClient(
-      'sampling/createMessage',
-      params,
-      options?.key,
-    )) as CreateMessageResult;
+  sample(params: CreateMessageParams, options?: McpInputOptions): Promise<CreateMessageResult> {
+    return sampleClient(this.request, params, options?.key);
   }
 
   async listRoots(options?: McpInputOptions): Promise<ListRootsResult> {

@@ -93,7 +93,7 @@ export class McpDispatcher {
     const { method, id } = message;
     if (typeof method === 'string') {
       if (!('id' in message)) {
-        this.notifications.handle(method, message.params, connection);
+        this.notifications.handle(method, message.params, connection, origin);
         return NONE;
       }
       if (!isRequestId(id)) {

@@ -31,7 +31,7 @@ export class McpLifecycleHandler {
     const result: Record<string, unknown> = {
       protocolVersion,
       capabilities: buildCapabilities(this.registry),
-      serverInfo: { name: this.options.name, version: this.options.version },
+      serverInfo: this.options.serverInfo,
     };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;

@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { ReadSeam } from '../../authorizer/seam.decorators.js';
+import { answerableError } from '../../elicitation/url-elicitation-required.refusal.js';
 import { McpInvalidParamsError } from '../../errors/protocol.errors.js';
 import { nextCursorOf, paginate } from '../../protocol/pagination.js';
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
@@ -48,6 +49,8 @@ export class McpPromptsHandler {
     const context = new McpRequestContext(request);
     try {
       return normalizePromptResult(await entry.invoke(args, context), entry.prompt.description);
+    } catch (error) {
+      throw answerableError(error, request);
     } finally {
       context.end();
     }

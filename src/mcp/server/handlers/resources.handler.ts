@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { ReadSeam } from '../../authorizer/seam.decorators.js';
+import { answerableError } from '../../elicitation/url-elicitation-required.refusal.js';
 import { McpResourceNotFoundError } from '../../errors/protocol.errors.js';
 import { nextCursorOf, paginate } from '../../protocol/pagination.js';
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
@@ -58,6 +59,8 @@ export class McpResourcesHandler {
         : await matched!.entry.invoke(uri, matched!.variables, context);
       const mimeType = resource ? resource.resource.mimeType : matched!.entry.template.mimeType;
       return normalizeResourceResult(value, uri, mimeType);
+    } catch (error) {
+      throw answerableError(error, request);
     } finally {
       context.end();
     }

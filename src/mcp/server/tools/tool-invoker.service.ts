@@ -3,6 +3,7 @@ import type { McpResolvedOptions } from '../../options/resolved-options.interfac
 import { ForbiddenException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { withTimeout } from '../../common/with-timeout.js';
 import { toolDenial } from '../../authorizer/tool-denial.js';
+import { urlElicitationRefusal } from '../../elicitation/url-elicitation-required.refusal.js';
 import { protocolErrorOf } from '../../errors/sdk-errors.js';
 import { isPromiseLike } from '../../common/maybe-promise.js';
 import type { CallToolResult } from '../../protocol/mcp-types.js';
@@ -49,7 +50,7 @@ export class McpToolInvoker {
     } catch (error) {
       // A cancelled call gets no response; its abort is not a failure worth logging.
       if (request.cancelled) return toolErrorResult(`Tool ${name} was cancelled`);
-      return this.failure(entry, error);
+      return this.failure(entry, error, request);
     } finally {
       context.end();
     }
@@ -71,7 +72,7 @@ export class McpToolInvoker {
     });
   }
 
-  private failure(entry: McpToolEntry, error: unknown): CallToolResult {
+  private failure(entry: McpToolEntry, error: unknown, request: McpRequest): CallToolResult {
     const name = entry.tool.name;
     if (error instanceof McpToolError) return toolErrorResult(error.message);
     // A server→client request the tool made ended without an answer (timeout, closed, ...).
@@ -79,6 +80,9 @@ export class McpToolInvoker {
       return toolErrorResult(`Tool ${name}: ${error.message}`);
     // A protocol error thrown on purpose keeps its code (the dispatcher answers it as one).
     const protocolError = protocolErrorOf(error);
+    // A -32042 only reaches a client that declared URL-mode elicitation; any other is told why.
+    const refused = protocolError && urlElicitationRefusal(protocolError, request);
+    if (refused) return toolErrorResult(refused);
     if (protocolError) throw protocolError;
     // A user's own guard on the tool method refused (a guard returning false throws this).
     if (error instanceof ForbiddenException) {
