@@ -170,3 +170,17 @@ describe('McpInputRound', () => {
     });
   });
 });
+
+describe('the reserved approval key', () => {
+  it('a handler cannot ask under the key the approval uses', async () => {
+    const round = new McpInputRound({}, {}, false);
+    await expect(
+      round.request(
+        'elicitation/create',
+        { message: 'x', requestedSchema: { type: 'object', properties: {} } },
+        'approval',
+      ),
+    ).rejects.toThrow("The input key 'approval' is reserved");
+    expect(round.pending).toBe(false);
+  });
+});

@@ -87,6 +87,10 @@ export class McpInputRound {
    * for, and the call rejects so the handler stops here until the retry.
    */
   request(method: string, params: object, key?: string): Promise<unknown> {
+    if (key === APPROVAL_KEY) {
+      // Reserved: an answer under it would read as the caller's approval of the call.
+      return Promise.reject(new TypeError(`The input key '${APPROVAL_KEY}' is reserved`));
+    }
     const name = key ?? `${KEY_PREFIX[method] ?? 'input'}-${this.sequence++}`;
     if (this.problem) {
       return Promise.reject(new McpInvalidParamsError('Invalid or expired requestState'));

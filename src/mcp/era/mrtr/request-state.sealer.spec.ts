@@ -74,8 +74,37 @@ describe('McpRequestStateSealer', () => {
     await expect(sealer(secret).open(state)).resolves.toBeUndefined();
   });
 
-  it('opens an over-long string (more than 64 KiB) to undefined', async () => {
-    await expect(sealer(secret).open('A'.repeat(64 * 1024 + 1))).resolves.toBeUndefined();
+  it('opens a string longer than limits.maxBodyBytes to undefined, unread', async () => {
+    const small = new McpRequestStateSealer(
+      resolveMcpOptions({
+        name: 't',
+        version: '1',
+        stateSecret: secret,
+        limits: { maxBodyBytes: 1024 },
+      }),
+    );
+    await expect(small.open('A'.repeat(1025))).resolves.toBeUndefined();
+  });
+
+  it('refuses to seal a state that could not come back in a request body (-32603)', async () => {
+    const small = new McpRequestStateSealer(
+      resolveMcpOptions({
+        name: 't',
+        version: '1',
+        stateSecret: secret,
+        limits: { maxBodyBytes: 1024 },
+      }),
+    );
+    const payload = {
+      v: 1 as const,
+      b: 'b',
+      p: '',
+      exp: Date.now() + 1000,
+      n: 'n',
+      q: [],
+      a: { big: 'x'.repeat(2000) },
+    };
+    await expect(small.seal(payload)).rejects.toMatchObject({ code: -32603 });
   });
 
   it('opens a state sealed with another stateSecret to undefined', async () => {

@@ -4,9 +4,9 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { MCP_OPTIONS } from '../../options/options.constants.js';
 import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import type { McpRequestStatePayload } from './request-state.js';
+import { McpWardenError } from '../../errors/mcp-warden.error.js';
+import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
 
-/** A state longer than this is refused unread (it is attacker-controlled input). */
-const MAX_STATE_LENGTH = 64 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -19,22 +19,36 @@ const decoder = new TextDecoder();
 @Injectable()
 export class McpRequestStateSealer {
   private readonly key: Uint8Array;
+  /**
+   * The longest state: it must come back inside a request body, so a state
+   * longer than `limits.maxBodyBytes` is neither issued nor read.
+   */
+  private readonly maxLength: number;
 
   constructor(@Inject(MCP_OPTIONS) options: McpResolvedOptions) {
+    this.maxLength = options.limits.maxBodyBytes;
     this.key = options.stateSecret
       ? new Uint8Array(hkdfSync('sha256', options.stateSecret, 'mcp-warden', 'requestState', 32))
       : new Uint8Array(randomBytes(32));
   }
 
-  seal(payload: McpRequestStatePayload): Promise<string> {
-    return new CompactEncrypt(encoder.encode(JSON.stringify(payload)))
+  /** Seals `payload`; rejects when the state could not come back in a request body. */
+  async seal(payload: McpRequestStatePayload): Promise<string> {
+    const state = await new CompactEncrypt(encoder.encode(JSON.stringify(payload)))
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
       .encrypt(this.key);
+    if (state.length > this.maxLength) {
+      throw new McpWardenError(
+        JsonRpcErrorCode.InternalError,
+        'The answers of this request are too large to carry in its requestState',
+      );
+    }
+    return state;
   }
 
   /** The payload, or undefined for anything this server did not seal unchanged. */
   async open(state: string): Promise<McpRequestStatePayload | undefined> {
-    if (state.length > MAX_STATE_LENGTH) return undefined;
+    if (state.length > this.maxLength) return undefined;
     try {
       const { plaintext } = await compactDecrypt(state, this.key, {
         keyManagementAlgorithms: ['dir'],
