@@ -226,9 +226,15 @@ export class McpDispatcher {
       return jsonRpcResult(id, await this.modern.result(request, result as object));
     } catch (error) {
       if (request?.cancelled) return null;
-      const instead = request && (await this.modern.inputRequiredInstead(request));
-      if (instead) return jsonRpcResult(id, instead);
-      return this.modern.error(errorResponse(id, error, method));
+      let failure = error;
+      try {
+        const instead = request && (await this.modern.inputRequiredInstead(request));
+        if (instead) return jsonRpcResult(id, instead);
+      } catch (sealing) {
+        // The round asked, but its state could not be sealed (too large): that is the answer.
+        failure = sealing;
+      }
+      return this.modern.error(errorResponse(id, failure, method));
     }
   }
 
