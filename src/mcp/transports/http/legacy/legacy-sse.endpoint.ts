@@ -42,8 +42,11 @@ export class LegacySseEndpoint {
   async message({ req, res }: RawExchange, adapterRequest: object): Promise<void> {
     try {
       const principal = await this.gate.admit(req);
-      const session = this.sessions.require(sessionIdOf(req), principal);
+      this.sessions.require(sessionIdOf(req), principal);
       const body = await readJsonBody(req, this.settings.maxBodyBytes);
+      // Again: the stream may have closed while the body arrived, and a message for a
+      // session that is gone must not bring its connection back.
+      const session = this.sessions.require(sessionIdOf(req), principal);
       if (Array.isArray(body)) {
         throw new McpHttpError(400, 'Invalid Request: batches are not supported');
       }
