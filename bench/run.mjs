@@ -28,6 +28,7 @@ import { memoryHttp } from './workloads/memory.mjs';
 import { sdkClientHttp } from './workloads/sdk-client.mjs';
 import { setupHttp } from './workloads/setup.mjs';
 import { throughputHttp, throughputHttpAuth, throughputStdio } from './workloads/throughput.mjs';
+import { throughputHttpModern } from './workloads/throughput-modern.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -69,6 +70,7 @@ const WORKLOADS = [
   latencyStdio,
   throughputHttp,
   throughputHttpAuth,
+  throughputHttpModern,
   throughputStdio,
   sdkClientHttp,
   setupHttp,

@@ -1,7 +1,8 @@
 // Every server under test. `role` marks the baselines the ratio columns divide by; `call` is the
 // tools/call each server answers in the load workloads and `guarded` the one that needs approval;
 // `headers` go on every HTTP request to it; a `dedicated` server runs only in the workloads that
-// name it (`workload.servers`).
+// name it (`workload.servers`), which may relabel a row for their table (`workload.labels`);
+// `era: 'modern'` marks a row the modern-era workload drives in the 2026-07-28 era.
 import { fileURLToPath } from 'node:url';
 import { deleteNoteCall, echoCall, searchNotesCall } from './mcp.mjs';
 
@@ -38,6 +39,22 @@ export function catalog(dataDir, auth) {
     server('sdk1-http', 'sdk-1.x', 'sdk-1.x', 'bench/servers/sdk1-http.mjs'),
     server('sdk2-http', 'sdk-2.x', 'sdk-2.x', 'bench/servers/sdk2-http.mjs'),
     server('warden-http', 'mcp-warden', undefined, 'bench/servers/warden-http.mjs'),
+    // The 2026-07-28 era, stateless: the same Warden server (it serves both eras on one
+    // endpoint), and the SDK 2.x server's own entry for that era.
+    server(
+      'warden-modern-http',
+      'mcp-warden (2026-07-28, stateless)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...echo, era: 'modern', dedicated: true },
+    ),
+    server(
+      'sdk2-modern-http',
+      'sdk-2.x (2026-07-28, createMcpHandler)',
+      undefined,
+      'bench/servers/sdk2-modern-http.mjs',
+      { ...echo, era: 'modern', dedicated: true },
+    ),
     // The same server and fast-path setting with bearer auth on, local keys (no fetch).
     server(
       'warden-auth-http',
@@ -70,7 +87,11 @@ export function catalog(dataDir, auth) {
 
 /** The servers a workload runs against: the ones it names, in that order, or every fitting one. */
 export function serversFor(workload, servers) {
-  if (workload.servers) return workload.servers.map((id) => servers.find((s) => s.id === id));
+  if (workload.servers) {
+    return workload.servers
+      .map((id) => servers.find((s) => s.id === id))
+      .map((s) => (workload.labels?.[s.id] ? { ...s, label: workload.labels[s.id] } : s));
+  }
   return servers.filter(
     (server) =>
       server.transport === workload.transport &&

@@ -2,6 +2,13 @@
 // checks that every answer is the right one (a bench that counts errors as calls proves nothing).
 export const PROTOCOL_VERSION = '2025-11-25';
 
+/** The 2026-07-28 era: no handshake, every request carries its own envelope. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
 export function initializeLine(id, capabilities = {}) {
   return JSON.stringify({
     jsonrpc: '2.0',
@@ -27,6 +34,29 @@ export const ELICITING = { elicitation: { form: {} } };
 function call(name, args, ok) {
   const tail = `,"method":"tools/call","params":${JSON.stringify({ name, arguments: args })}}`;
   return { name, args, line: (id) => `{"jsonrpc":"2.0","id":${id}${tail}`, ok };
+}
+
+/**
+ * `call` sent in the 2026-07-28 era: the request envelope in `params._meta`, and `headers` (the
+ * protocol version and the Mcp-Method / Mcp-Name routing headers) for every request; `ok` also
+ * wants a complete result and no error.
+ */
+export function modernCall(call) {
+  const params = { name: call.name, arguments: call.args, _meta: MODERN_META };
+  const tail = `,"method":"tools/call","params":${JSON.stringify(params)}}`;
+  return {
+    ...call,
+    line: (id) => `{"jsonrpc":"2.0","id":${id}${tail}`,
+    headers: {
+      'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+      'mcp-method': 'tools/call',
+      'mcp-name': call.name,
+    },
+    ok: (message) =>
+      message?.error === undefined &&
+      message?.result?.resultType === 'complete' &&
+      call.ok(message),
+  };
 }
 
 const TEXT = 'hello';

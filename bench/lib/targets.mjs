@@ -34,6 +34,19 @@ export function checkTargets(medians, labels) {
         `server CPU per call ${us(on.serverCpu)} vs ${us(off.serverCpu)}`,
     );
   }
+  // The 2026-07-28 era has no bound yet: the target is to be measured beside the SDK 2.x entry
+  // for that era, with the ratios (and the cost against the handshake era) in the note.
+  const modern = medians['throughput-http-modern'];
+  if (modern?.['warden-modern-http'] && modern['sdk2-modern-http'] && modern['warden-http']) {
+    const [own, sdk2, handshake] = ['warden-modern-http', 'sdk2-modern-http', 'warden-http'].map(
+      (id) => modern[id],
+    );
+    add(
+      true,
+      `HTTP tools/call in the 2026-07-28 era (stateless), 32 in flight, mcp-warden: ${times(own.rate / sdk2.rate)} sdk-2.x's 2026-07-28 entry (measured beside it, no bound), ` +
+        `${times(own.rate / handshake.rate)} the same server in the 2025-11-25 era; server CPU per call ${us(own.serverCpu)} vs sdk-2.x ${us(sdk2.serverCpu)}, 2025-11-25 era ${us(handshake.serverCpu)}`,
+    );
+  }
   const stdio = medians['throughput-stdio'];
   for (const id of SUBJECTS.stdio) {
     if (!stdio?.[id] || !stdio['sdk1-stdio']) continue;
