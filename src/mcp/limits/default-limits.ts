@@ -21,6 +21,9 @@ export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
   callsPerSecondPerPrincipal: 1_000,
   maxRequestStates: 100_000,
   maxListensPerPrincipal: 32,
+  maxBufferedBodyBytes: 64 * 1024 * 1024,
+  bodyTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
 });
 
 /** The limits with defaults applied; non-positive or non-numeric values fall back to the default. */

@@ -46,6 +46,18 @@ export interface McpLimits {
    * Default 100 000.
    */
   maxRequestStates?: number;
+  /**
+   * Bytes buffered by HTTP request bodies still arriving, over all requests
+   * (503 past it), so many slow uploads cannot hold what one may. Default 64 MiB.
+   */
+  maxBufferedBodyBytes?: number;
+  /** How long an HTTP request body may take to arrive (408 past it). Default 30 s. */
+  bodyTimeoutMs?: number;
+  /**
+   * How long the request head may take to arrive: the HTTP server's
+   * `headersTimeout` is lowered to it when higher. Default 10 s.
+   */
+  headersTimeoutMs?: number;
   /** Open modern `subscriptions/listen` streams one caller may hold (-31429 past it). Default 32. */
   maxListensPerPrincipal?: number;
 }

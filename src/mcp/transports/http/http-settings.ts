@@ -13,6 +13,9 @@ type HttpLimits = Pick<
   | 'eventBufferSize'
   | 'maxQueuedEvents'
   | 'maxSessionsPerPrincipal'
+  | 'maxBufferedBodyBytes'
+  | 'bodyTimeoutMs'
+  | 'headersTimeoutMs'
 >;
 
 /**
@@ -34,5 +37,8 @@ export function httpSettingsOf({ http, limits }: McpResolvedOptions): McpHttpSet
     eventBufferSize: limits.eventBufferSize,
     maxQueuedEvents: limits.maxQueuedEvents,
     maxSessionsPerPrincipal: limits.maxSessionsPerPrincipal,
+    maxBufferedBodyBytes: limits.maxBufferedBodyBytes,
+    bodyTimeoutMs: limits.bodyTimeoutMs,
+    headersTimeoutMs: limits.headersTimeoutMs,
   };
 }

@@ -14,6 +14,7 @@ import { McpHttpGate } from './security/http-gate.service.js';
 import { McpHttpSessions } from './session/http-sessions.service.js';
 import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint.js';
 import { McpModernHttpPost } from './modern/modern-post.service.js';
+import { McpBodyReader } from './security/body-reader.service.js';
 
 /** What `transport: 'http'` adds to the MCP module. */
 export interface McpHttpTransportParts {
@@ -46,6 +47,7 @@ export function httpTransport(): McpHttpTransportParts {
       LegacySseSessions,
       McpStreamableHttpEndpoint,
       McpModernHttpPost,
+      McpBodyReader,
       LegacySseEndpoint,
       McpHttpRouter,
       McpRouteBinder,

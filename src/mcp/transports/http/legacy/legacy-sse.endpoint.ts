@@ -6,7 +6,7 @@ import { sendHttpError } from '../errors/send-http-error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import type { RawExchange } from '../mount/raw-exchange.js';
 import { requestPath } from '../request-path.js';
-import { readJsonBody } from '../security/json-body.reader.js';
+import { McpBodyReader } from '../security/body-reader.service.js';
 import { quotaKeyOf } from '../../../auth/quota-key.js';
 import { McpCallRateLimiter } from '../security/call-rate.limiter.js';
 import { McpHttpGate } from '../security/http-gate.service.js';
@@ -24,6 +24,7 @@ export class LegacySseEndpoint {
     private readonly sessions: LegacySseSessions,
     private readonly gate: McpHttpGate,
     private readonly rate: McpCallRateLimiter,
+    private readonly bodies: McpBodyReader,
     @Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings,
   ) {}
 
@@ -43,7 +44,7 @@ export class LegacySseEndpoint {
     try {
       const principal = await this.gate.admit(req);
       this.sessions.require(sessionIdOf(req), principal);
-      const body = await readJsonBody(req, this.settings.maxBodyBytes);
+      const body = await this.bodies.read(req);
       // Again: the stream may have closed while the body arrived, and a message for a
       // session that is gone must not bring its connection back.
       const session = this.sessions.require(sessionIdOf(req), principal);

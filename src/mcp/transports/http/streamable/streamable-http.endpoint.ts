@@ -11,7 +11,7 @@ import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
-import { readJsonBody } from '../security/json-body.reader.js';
+import { McpBodyReader } from '../security/body-reader.service.js';
 import type { RawExchange } from '../mount/raw-exchange.js';
 import { quotaKeyOf } from '../../../auth/quota-key.js';
 import { McpCallRateLimiter } from '../security/call-rate.limiter.js';
@@ -41,6 +41,7 @@ export class McpStreamableHttpEndpoint {
     private readonly gate: McpHttpGate,
     private readonly authenticator: McpHttpAuthenticator,
     private readonly rate: McpCallRateLimiter,
+    private readonly bodies: McpBodyReader,
     private readonly modern: McpModernHttpPost,
     @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
   ) {}
@@ -83,7 +84,9 @@ export class McpStreamableHttpEndpoint {
     principal: McpPrincipal | undefined,
   ): Promise<void> {
     requireAccept(req, JSON_AND_SSE);
-    const body = await readJsonBody(req, this.options.maxBodyBytes);
+    // A session that does not exist (or is not the caller's) is refused before its body is read.
+    if (req.headers['mcp-session-id'] !== undefined) this.sessionOf(req, principal);
+    const body = await this.bodies.read(req);
     try {
       await this.serveBody(req, res, body, adapterRequest, principal);
     } catch (error) {

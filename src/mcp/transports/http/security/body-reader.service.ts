@@ -1,0 +1,112 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import contentType from 'content-type';
+import type { IncomingMessage } from 'node:http';
+import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import { McpClientGoneError } from '../errors/client-gone.error.js';
+import { McpHttpError } from '../errors/mcp-http.error.js';
+import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
+
+/**
+ * Reads and parses the JSON body of an MCP request, with bounds that a slow
+ * or hostile uploader cannot dodge: the body's own size (413), a deadline for
+ * the whole body (408), and one budget of bytes buffered across every request
+ * in flight (503 past it), so many slow uploads cannot hold the memory that
+ * one cannot. A body an upstream parser already decoded is taken as is.
+ */
+@Injectable()
+export class McpBodyReader {
+  private readonly logger = new Logger('McpHttp');
+  /** Bytes held by bodies still arriving, over all requests. */
+  private buffered = 0;
+
+  constructor(@Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings) {}
+
+  /** Bytes currently buffered by bodies still arriving (for tests and health checks). */
+  get bufferedBytes(): number {
+    return this.buffered;
+  }
+
+  async read(req: IncomingMessage): Promise<unknown> {
+    const parsed = (req as { body?: unknown }).body;
+    if (parsed !== undefined && typeof parsed === 'object' && !Buffer.isBuffer(parsed)) {
+      return parsed;
+    }
+    if (!isJson(req.headers['content-type'])) {
+      throw new McpHttpError(415, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const { maxBodyBytes } = this.settings;
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
+    const body = await this.collect(req);
+    try {
+      return JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new McpHttpError(400, 'Parse error', JsonRpcErrorCode.ParseError);
+    }
+  }
+
+  /* Collects at most maxBodyBytes within bodyTimeoutMs, inside the shared budget; the rest is never buffered. */
+  private collect(req: IncomingMessage): Promise<Buffer> {
+    const { maxBodyBytes, maxBufferedBodyBytes, bodyTimeoutMs } = this.settings;
+    return new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let settled = false;
+      const finish = (error?: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        this.buffered -= size;
+        req.off('data', onData);
+        if (error) {
+          chunks.length = 0;
+          // Nothing more is read: the client is told, and the socket does not linger.
+          req.resume();
+          reject(error);
+        } else resolve(Buffer.concat(chunks, size));
+      };
+      const onData = (chunk: Buffer) => {
+        if (settled) return;
+        if (size + chunk.length > maxBodyBytes) return finish(tooLarge(maxBodyBytes));
+        if (this.buffered + chunk.length > maxBufferedBodyBytes) {
+          return finish(
+            new McpHttpError(503, 'Service Unavailable: too many request bodies in flight'),
+          );
+        }
+        size += chunk.length;
+        this.buffered += chunk.length;
+        chunks.push(chunk);
+      };
+      const deadline = setTimeout(() => {
+        finish(
+          new McpHttpError(408, `Request Timeout: the body took longer than ${bodyTimeoutMs} ms`),
+        );
+      }, bodyTimeoutMs);
+      deadline.unref();
+      req.on('data', onData);
+      req.once('end', () => finish());
+      req.once('aborted', () => finish(new McpClientGoneError()));
+      req.once('error', () => finish(new McpClientGoneError()));
+      req.once('close', () => {
+        if (!req.complete) finish(new McpClientGoneError());
+      });
+    }).catch((error: unknown) => {
+      if (error instanceof McpClientGoneError) this.logger.debug('client went away mid-upload');
+      throw error;
+    });
+  }
+}
+
+/* `application/json`, with any parameters; not `application/json-patch` and the like. */
+function isJson(header: string | undefined): boolean {
+  if (!header) return false;
+  try {
+    return contentType.parse(header).type === 'application/json';
+  } catch {
+    return false;
+  }
+}
+
+function tooLarge(maxBytes: number): McpHttpError {
+  return new McpHttpError(413, `Payload Too Large: the limit is ${maxBytes} bytes`);
+}
