@@ -38,6 +38,27 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
   json_schema_2020_12_tool:
     'Takes input described by a JSON Schema 2020-12 document with $defs and $ref.',
   test_reconnection: 'Answers after a short delay (the SSE reconnection scenario calls it).',
+  // The 2026-07-28 scenarios' diagnostic tools.
+  test_missing_capability: 'Needs sampling: a client that did not declare it gets -32021.',
+  test_streaming_elicitation:
+    'Asks the user a question: modern clients get it in an input-required result.',
+  test_logging_tool: 'Logs at info: only requests that set a log level receive it.',
+  test_trigger_tool_change: 'Announces a tool list change to every listener.',
+  test_trigger_prompt_change: 'Announces a prompt list change to every listener.',
+  test_input_required_result_elicitation: 'Asks for the user name, then greets.',
+  test_input_required_result_sampling: 'Asks the client model a question.',
+  test_input_required_result_list_roots: "Lists the client's roots.",
+  test_input_required_result_request_state:
+    'Asks for a confirmation; the round state travels in requestState.',
+  test_input_required_result_multiple_inputs:
+    'Asks for a name, a greeting and the roots in one round.',
+  test_input_required_result_multi_round: 'Asks two questions, one per round.',
+  test_input_required_result_tampered_state:
+    'Asks for a confirmation; a tampered requestState is refused.',
+  test_input_required_result_capabilities:
+    'Asks only through the capabilities the client declared.',
+  test_header_region:
+    'Routes by region: its region argument travels in the Mcp-Param-Region header.',
 };
 
 export const JSON_SCHEMA_2020_12 = {
@@ -45,11 +66,22 @@ export const JSON_SCHEMA_2020_12 = {
   type: 'object',
   $defs: {
     address: {
+      $anchor: 'addressDef',
       type: 'object',
       properties: { street: { type: 'string' }, city: { type: 'string' } },
     },
   },
-  properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+  properties: {
+    name: { type: 'string' },
+    address: { $ref: '#/$defs/address' },
+    contactMethod: { type: 'string', enum: ['phone', 'email'] },
+    phone: { type: 'string' },
+    email: { type: 'string' },
+  },
+  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  then: { required: ['phone'] },
+  else: { required: ['email'] },
   additionalProperties: false,
 };
 

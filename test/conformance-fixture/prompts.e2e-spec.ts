@@ -4,7 +4,7 @@ import { connect, useConformanceApp } from './conformance-app.js';
 useConformanceApp();
 
 describe('conformance fixture: prompts', () => {
-  it('lists the four prompts with descriptions and arguments', async () => {
+  it('lists the five prompts with descriptions and arguments', async () => {
     const c = await connect();
     expect(await c.result('prompts/list')).toEqual({
       prompts: [
@@ -25,6 +25,10 @@ describe('conformance fixture: prompts', () => {
           ],
         },
         { name: 'test_prompt_with_image', description: 'A prompt with an image.' },
+        {
+          name: 'test_input_required_result_prompt',
+          description: 'A prompt that asks the user for its context first.',
+        },
       ],
     });
   });

@@ -17,7 +17,12 @@ const elicitation = { elicitationId: 'e1', url: 'https://example.com/c', message
 function requestWith(elicitation?: ClientCapabilities['elicitation']): McpRequest {
   const connection = new McpConnection('c');
   connection.capabilities = elicitation ? { elicitation } : {};
-  return { id: 3, connection } as unknown as McpRequest;
+  return {
+    id: 3,
+    connection,
+    era: 'legacy',
+    clientCapabilities: connection.capabilities,
+  } as unknown as McpRequest;
 }
 
 describe('urlElicitationRefusal', () => {
@@ -63,5 +68,21 @@ describe('answerableError', () => {
     });
     const other = new Error('boom');
     expect(answerableError(other, requestWith())).toBe(other);
+  });
+});
+
+describe('urlElicitationRefusal in the 2026-07-28 era', () => {
+  it('never lets a -32042 out: the era has no such error', () => {
+    const connection = new McpConnection('m');
+    const request = {
+      id: 4,
+      connection,
+      era: 'modern',
+      clientCapabilities: { elicitation: { url: {} } },
+    } as unknown as McpRequest;
+    const error = new McpUrlElicitationRequiredError([
+      { mode: 'url', elicitationId: 'e9', url: 'https://example.com/go', message: 'Go' },
+    ]);
+    expect(urlElicitationRefusal(error, request)).toMatch(/ctx\.elicitUrl\(\)/);
   });
 });

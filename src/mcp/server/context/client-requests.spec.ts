@@ -10,7 +10,14 @@ function requestWith(capabilities: ClientCapabilities, answer: unknown = {}) {
   const connection = new McpConnection('c');
   connection.capabilities = capabilities;
   const requestClient = jest.fn(async (_method: string, _params: object) => answer);
-  return { request: { id: 9, connection, requestClient } as unknown as McpRequest, requestClient };
+  const request = {
+    id: 9,
+    connection,
+    era: 'legacy',
+    clientCapabilities: capabilities,
+    requestClient,
+  } as unknown as McpRequest;
+  return { request, requestClient };
 }
 
 const messages: CreateMessageParams['messages'] = [
@@ -34,11 +41,11 @@ describe('sampleClient', () => {
   it('sends tools to a client that declared sampling.tools', async () => {
     const { request, requestClient } = requestWith({ sampling: { tools: {} } }, { model: 'm' });
     await sampleClient(request, { messages, maxTokens: 5, tools });
-    expect(requestClient).toHaveBeenCalledWith('sampling/createMessage', {
-      messages,
-      maxTokens: 5,
-      tools,
-    });
+    expect(requestClient).toHaveBeenCalledWith(
+      'sampling/createMessage',
+      { messages, maxTokens: 5, tools },
+      undefined, // no input key: only the modern era names its questions
+    );
   });
 
   it.each(['thisServer', 'allServers'] as const)(
