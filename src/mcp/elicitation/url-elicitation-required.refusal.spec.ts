@@ -81,7 +81,7 @@ describe('urlElicitationRefusal in the 2026-07-28 era', () => {
       clientCapabilities: { elicitation: { url: {} } },
     } as unknown as McpRequest;
     const error = new McpUrlElicitationRequiredError([
-      { mode: 'url', elicitationId: 'e9', url: 'https://example.com/go', message: 'Go' },
+      { elicitationId: 'e9', url: 'https://example.com/go', message: 'Go' },
     ]);
     expect(urlElicitationRefusal(error, request)).toMatch(/ctx\.elicitUrl\(\)/);
   });
