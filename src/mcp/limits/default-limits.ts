@@ -24,6 +24,11 @@ export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
   maxBufferedBodyBytes: 64 * 1024 * 1024,
   bodyTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
+  maxArgumentKeys: 10_000,
+  maxArgumentDepth: 32,
+  maxArgumentArrayLength: 10_000,
+  maxResultBytes: 16 * 1024 * 1024,
+  maxPromptChars: 1_000,
 });
 
 /** The limits with defaults applied; non-positive or non-numeric values fall back to the default. */

@@ -58,6 +58,22 @@ export interface McpLimits {
    * `headersTimeout` is lowered to it when higher. Default 10 s.
    */
   headersTimeoutMs?: number;
+  /**
+   * Object keys and array items in one call's arguments, over all levels
+   * (an `isError` result past it, before any validation runs). Default 10 000.
+   */
+  maxArgumentKeys?: number;
+  /** Nesting depth of one call's arguments. Default 32. */
+  maxArgumentDepth?: number;
+  /** Items in any one array of a call's arguments. Default 10 000. */
+  maxArgumentArrayLength?: number;
+  /**
+   * Size of a tool's result, as the JSON it is sent as; past it the call
+   * answers an `isError` result that says so. Default 16 MiB.
+   */
+  maxResultBytes?: number;
+  /** Characters of an ask prompt sent to the client; longer ones are cut, marked `…`. Default 1 000. */
+  maxPromptChars?: number;
   /** Open modern `subscriptions/listen` streams one caller may hold (-31429 past it). Default 32. */
   maxListensPerPrincipal?: number;
 }

@@ -28,6 +28,9 @@ export class DtoInputValidator implements InputValidator {
   }
 
   async validate(args: Record<string, unknown>): Promise<InputValidation> {
+    // Cheap first: class-transformer's cost grows with the square of the keys it is given.
+    const unknown = unknownProperty(this.shape, args, []);
+    if (unknown) return { ok: false, message: joinProblems([], [unknownPropertyProblem(unknown)]) };
     const missing = missingProperties(this.shape, args, []);
     const instance = plainToInstance(this.dto, args);
     const errors = await validate(instance, OPTIONS);
@@ -46,6 +49,24 @@ export class DtoInputValidator implements InputValidator {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The dotted path of the first property no DTO declares, nested DTOs included. */
+function unknownProperty(shape: DtoShape, value: unknown, at: string[]): string | undefined {
+  if (!isObject(value)) return undefined;
+  for (const key in value) {
+    if (!shape.known.has(key)) return [...at, key].join('.');
+  }
+  for (const [property, { shape: child, each }] of shape.nested) {
+    const nested = value[property];
+    const items = each && Array.isArray(nested) ? nested : each ? [] : [nested];
+    for (let index = 0; index < items.length; index++) {
+      const path = each ? [...at, property, String(index)] : [...at, property];
+      const found = unknownProperty(child, items[index], path);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
 
 /** The dotted paths of required properties that are absent, nested DTOs included. */
 function missingProperties(shape: DtoShape, value: unknown, at: string[]): string[] {

@@ -7,6 +7,8 @@ import type { JsonSchemaObject } from '../../protocol/mcp-types.js';
 /** What a DTO class requires and which of its properties hold nested DTOs. */
 export interface DtoShape {
   readonly required: readonly string[];
+  /** Every declared property: anything else is refused before class-transformer runs. */
+  readonly known: ReadonlySet<string>;
   readonly nested: ReadonlyMap<string, { readonly shape: DtoShape; readonly each: boolean }>;
 }
 
@@ -19,7 +21,11 @@ export interface DtoContract {
 /** A DTO class (class-validator keys its metadata by the constructor). */
 type DtoClass = abstract new (...args: never[]) => object;
 
-type Shape = { required: string[]; nested: Map<string, { shape: Shape; each: boolean }> };
+type Shape = {
+  required: string[];
+  known: Set<string>;
+  nested: Map<string, { shape: Shape; each: boolean }>;
+};
 
 const CONVERSION = {
   // 2020-12 keeps subschemas under `$defs`; every referenced class is put there.
@@ -43,14 +49,15 @@ export function createDtoContract(dto: Type<object>): DtoContract {
   const referenced = new Set<DtoClass>();
 
   const visit = (target: DtoClass): Shape => {
-    const known = shapes.get(target);
-    if (known) return known;
+    const seen = shapes.get(target);
+    if (seen) return seen;
     const namesake = byName.get(target.name);
     if (namesake) throw new Error(`two nested DTO classes are named ${target.name}`);
     byName.set(target.name, target);
     const derived = targetConstructorToSchema(target, CONVERSION) as JsonSchemaObject;
     const schema = { type: 'object', properties: {}, ...derived, additionalProperties: false };
-    const shape: Shape = { required: requiredOf(schema), nested: new Map() };
+    const known = new Set(Object.keys((schema.properties ?? {}) as object));
+    const shape: Shape = { required: requiredOf(schema), known, nested: new Map() };
     shapes.set(target, shape);
     schemas.set(target, schema);
     for (const { propertyName, each } of nestedProperties(target)) {

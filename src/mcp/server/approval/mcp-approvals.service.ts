@@ -8,6 +8,7 @@ import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
 import { approvalInRound } from '../../era/mrtr/approval-round.js';
+import { promptText } from './prompt-text.js';
 import type { McpInputRound } from '../../era/mrtr/input-round.js';
 
 /** How an approval ended: approved, or not, with the deny's detail. */
@@ -63,7 +64,7 @@ export class McpApprovals {
 
   /** Asks the caller to approve running `tool`; resolves (never rejects) with the verdict. */
   async ask(request: McpRequest, tool: string, prompt: string): Promise<McpApprovalVerdict> {
-    const params = approvalQuestion(tool, prompt);
+    const params = approvalQuestion(tool, promptText(prompt, this.options.limits.maxPromptChars));
     if (request.input) return this.askInRound(request, request.input, tool, params);
     const caller = callerOf(request);
     this.perCaller.set(caller, (this.perCaller.get(caller) ?? 0) + 1);

@@ -18,6 +18,7 @@ import type { McpToolEntry } from '../../registry/interfaces/registry-entry.inte
 import { McpRegistry } from '../../registry/mcp-registry.service.js';
 import { McpApprovals } from '../approval/mcp-approvals.service.js';
 import { McpParkedCall } from '../approval/parked-call.js';
+import { promptText } from '../approval/prompt-text.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolInvoker } from '../tools/tool-invoker.service.js';
@@ -76,7 +77,8 @@ export class McpToolsHandler {
     if (decision.kind === 'allow') return this.run(entry, request);
 
     if (!this.approvals.canAsk(request)) {
-      return toolDenial(name, 'ask', decision.prompt, structured);
+      const prompt = promptText(decision.prompt, this.options.limits.maxPromptChars);
+      return toolDenial(name, 'ask', prompt, structured);
     }
     if (!this.approvals.hasRoom(request)) {
       return toolDenial(name, 'ask', 'too many calls awaiting approval', structured);

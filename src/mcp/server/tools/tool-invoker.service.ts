@@ -13,6 +13,8 @@ import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeToolResult, toolErrorResult } from '../results/tool-result.normalizer.js';
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
 import { McpToolError } from './mcp-tool.error.js';
+import { argumentShapeProblem } from './argument-shape.js';
+import { exceedsJsonBytes } from '../results/result-size.js';
 
 /**
  * Runs a tool that has passed its seam: validates the arguments against its
@@ -34,6 +36,9 @@ export class McpToolInvoker {
     request: McpRequest,
   ): Promise<CallToolResult> {
     const name = entry.tool.name;
+    // Before any validation: refusing an absurd shape must cost no more than its bound.
+    const shape = argumentShapeProblem(args, this.options.limits);
+    if (shape) return toolErrorResult(`Invalid arguments for tool ${name}: ${shape}`);
     const validation = entry.input.validate(args);
     const input = isPromiseLike(validation) ? await validation : validation;
     if (!input.ok) return toolErrorResult(`Invalid arguments for tool ${name}: ${input.message}`);
@@ -53,6 +58,11 @@ export class McpToolInvoker {
       return this.failure(entry, error, request);
     } finally {
       context.end();
+    }
+    const { maxResultBytes } = this.options.limits;
+    if (exceedsJsonBytes(result, maxResultBytes)) {
+      this.logger.warn(`Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`);
+      return toolErrorResult(`Tool ${name} produced a result larger than ${maxResultBytes} bytes`);
     }
     if (entry.output && !result.isError) {
       const problem = entry.output(result.structuredContent);

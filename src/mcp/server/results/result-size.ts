@@ -1,0 +1,28 @@
+/**
+ * Whether `value`, sent as JSON, would take more than `limit` bytes. One
+ * iterative pass that stops as soon as the count passes the limit; strings
+ * count their UTF-8 length plus quotes, so the bound errs on no side by more
+ * than escapes (which only make the real JSON longer).
+ */
+export function exceedsJsonBytes(value: unknown, limit: number): boolean {
+  const stack: unknown[] = [value];
+  let bytes = 0;
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') bytes += Buffer.byteLength(item) + 2;
+    else if (typeof item === 'number' || typeof item === 'boolean') bytes += 5;
+    else if (item === null || item === undefined) bytes += 4;
+    else if (Array.isArray(item)) {
+      bytes += 2 + item.length;
+      for (const element of item) stack.push(element);
+    } else if (typeof item === 'object') {
+      for (const key in item) {
+        bytes += Buffer.byteLength(key) + 4;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+      bytes += 2;
+    }
+    if (bytes > limit) return true;
+  }
+  return false;
+}

@@ -1,0 +1,46 @@
+/** The bounds on a call's arguments, checked before anything else looks at them. */
+export interface ArgumentShapeLimits {
+  readonly maxArgumentKeys: number;
+  readonly maxArgumentDepth: number;
+  readonly maxArgumentArrayLength: number;
+}
+
+/**
+ * Why `args` is too big a shape to validate, or undefined. One iterative
+ * pass (no recursion, so 100 000 levels of nesting cannot overflow the
+ * stack) that stops at the first bound crossed: the cost of refusing is at
+ * most the cost of the bound, whatever the body holds. Key count covers
+ * object properties and array elements alike.
+ */
+export function argumentShapeProblem(
+  args: unknown,
+  limits: ArgumentShapeLimits,
+): string | undefined {
+  const stack: [unknown, number][] = [[args, 1]];
+  let keys = 0;
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > limits.maxArgumentDepth) {
+      return `arguments nest deeper than ${limits.maxArgumentDepth} levels`;
+    }
+    if (Array.isArray(value)) {
+      if (value.length > limits.maxArgumentArrayLength) {
+        return `an array in the arguments has more than ${limits.maxArgumentArrayLength} items`;
+      }
+      keys += value.length;
+      if (keys > limits.maxArgumentKeys) return tooManyKeys(limits);
+      for (const item of value) stack.push([item, depth + 1]);
+    } else {
+      for (const key in value) {
+        if (++keys > limits.maxArgumentKeys) return tooManyKeys(limits);
+        stack.push([(value as Record<string, unknown>)[key], depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
+function tooManyKeys(limits: ArgumentShapeLimits): string {
+  return `the arguments hold more than ${limits.maxArgumentKeys} keys and items`;
+}
