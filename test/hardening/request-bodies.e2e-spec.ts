@@ -73,15 +73,20 @@ describe.each(ADAPTERS)('request bodies on %s', (adapter) => {
     expect(t.app.get(McpBodyReader).bufferedBytes).toBe(0);
   });
 
-  it('an unknown session id is refused with 404 before its body is read', async () => {
+  it('a request naming an unknown session may not send more than an initialize needs: 413 at once for a large body, 404 for a small one', async () => {
     t = await createHttpApp(HTTP_OPTIONS, [FaultTools], adapter);
     const headers = {
       'Content-Type': 'application/json',
       'Mcp-Session-Id': 'no-such-session-0123456789',
     };
-    const probe = partialPost(t.port, headers, '{"jsonrpc":"2.0"', 4 * 1024 * 1024);
-    sockets.push(probe.socket);
-    expect(await probe.status).toBe(404);
+    const large = partialPost(t.port, headers, '{"jsonrpc":"2.0"', 4 * 1024 * 1024);
+    sockets.push(large.socket);
+    expect(await large.status).toBe(413);
+    expect(t.app.get(McpBodyReader).bufferedBytes).toBe(0);
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const small = partialPost(t.port, headers, ping, Buffer.byteLength(ping));
+    sockets.push(small.socket);
+    expect(await small.status).toBe(404);
   });
 
   it.each([

@@ -26,7 +26,8 @@ export class McpBodyReader {
     return this.buffered;
   }
 
-  async read(req: IncomingMessage): Promise<unknown> {
+  /** The parsed body, at most `maxBytes` (default `limits.maxBodyBytes`). */
+  async read(req: IncomingMessage, maxBytes = this.settings.maxBodyBytes): Promise<unknown> {
     const parsed = (req as { body?: unknown }).body;
     if (parsed !== undefined && typeof parsed === 'object' && !Buffer.isBuffer(parsed)) {
       return parsed;
@@ -34,10 +35,9 @@ export class McpBodyReader {
     if (!isJson(req.headers['content-type'])) {
       throw new McpHttpError(415, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    const { maxBodyBytes } = this.settings;
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
-    const body = await this.collect(req);
+    if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+    const body = await this.collect(req, maxBytes);
     try {
       return JSON.parse(body.toString('utf8'));
     } catch {
@@ -46,8 +46,8 @@ export class McpBodyReader {
   }
 
   /* Collects at most maxBodyBytes within bodyTimeoutMs, inside the shared budget; the rest is never buffered. */
-  private collect(req: IncomingMessage): Promise<Buffer> {
-    const { maxBodyBytes, maxBufferedBodyBytes, bodyTimeoutMs } = this.settings;
+  private collect(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
+    const { maxBufferedBodyBytes, bodyTimeoutMs } = this.settings;
     return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -74,6 +74,11 @@ export class McpHttpSessions implements OnModuleDestroy {
     return session;
   }
 
+  /** Whether `id` names a live session of `principal` (no side effect, never throws). */
+  owns(id: string, principal?: McpPrincipal): boolean {
+    return this.sessions.get(id)?.owner === principalKey(principal);
+  }
+
   delete(id: string): void {
     const session = this.sessions.get(id);
     if (!session) return;

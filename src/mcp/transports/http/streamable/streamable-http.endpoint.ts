@@ -26,6 +26,8 @@ import { requestKey } from './post-exchange.js';
 import { McpModernHttpPost } from '../modern/modern-post.service.js';
 
 const JSON_AND_SSE = ['application/json', 'text/event-stream'];
+/** The body a request naming an unknown session may send: enough for any initialize. */
+const UNKNOWN_SESSION_BODY_BYTES = 64 * 1024;
 
 /**
  * The Streamable HTTP endpoint (POST, GET, DELETE on one path), served from
@@ -84,9 +86,11 @@ export class McpStreamableHttpEndpoint {
     principal: McpPrincipal | undefined,
   ): Promise<void> {
     requireAccept(req, JSON_AND_SSE);
-    // A session that does not exist (or is not the caller's) is refused before its body is read.
-    if (req.headers['mcp-session-id'] !== undefined) this.sessionOf(req, principal);
-    const body = await this.bodies.read(req);
+    // A session id that names no session of this caller may only be an initialize (which
+    // ignores it): its body is held to what an initialize needs, and anything else is 404.
+    const named = req.headers['mcp-session-id'];
+    const stranger = typeof named === 'string' && !this.sessions.owns(named, principal);
+    const body = await this.bodies.read(req, stranger ? UNKNOWN_SESSION_BODY_BYTES : undefined);
     try {
       await this.serveBody(req, res, body, adapterRequest, principal);
     } catch (error) {
