@@ -24,6 +24,7 @@ export async function serveStdio(
   const { limits } = app.get<McpResolvedOptions>(MCP_OPTIONS);
   const transport = new McpStdioTransport(app.get(McpWarden), {
     maxLineBytes: limits.maxLineBytes,
+    maxInFlight: limits.maxInFlightPerConnection,
     ...options,
   });
   const stop = () => transport.stop();

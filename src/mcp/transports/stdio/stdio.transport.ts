@@ -18,6 +18,12 @@ export interface McpStdioTransportOptions {
   output?: Writable;
   /** Longest accepted line, in bytes. Default 4 MiB. */
   maxLineBytes?: number;
+  /**
+   * Requests served at once (default `limits.maxInFlightPerConnection`).
+   * Past it, further requests wait, in order, and reading pauses once enough
+   * wait: a pipelining client is slowed down, never refused.
+   */
+  maxInFlight?: number;
   /** The connection id the single stdio client gets. Default `'default'`. */
   connId?: string;
   /**
@@ -47,6 +53,11 @@ export class McpStdioTransport {
   /** Every message comes from the one local client over stdio. */
   private readonly origin: McpMessageOrigin;
   private readonly inflight = new Set<Promise<void>>();
+  private readonly maxInFlight: number;
+  /** Requests being served (parked ones included). */
+  private requests = 0;
+  /** Requests read while `maxInFlight` were being served: served, in order, as slots free. */
+  private held: unknown[] = [];
   private outbound?: Subscription;
   private finish?: () => void;
   private stopped = false;
@@ -64,6 +75,7 @@ export class McpStdioTransport {
     this.input = options.input ?? process.stdin;
     this.output = options.output ?? process.stdout;
     this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_LIMITS.maxLineBytes);
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_LIMITS.maxInFlightPerConnection;
     this.connId = options.connId ?? DEFAULT_CONN_ID;
     this.origin = Object.freeze({ transport: 'stdio', principal: options.principal });
   }
@@ -141,11 +153,39 @@ export class McpStdioTransport {
       this.write(parseErrorResponse());
       return;
     }
+    // Responses and notifications always go through: an answer the server awaits may be among them.
+    if (isRequest(message) && (this.requests >= this.maxInFlight || this.held.length > 0)) {
+      this.held.push(message);
+      if (this.held.length >= MAX_BACKLOG && !this.stopped) this.input.pause();
+      return;
+    }
+    this.dispatch(message);
+  }
+
+  private dispatch(message: unknown): void {
+    const request = isRequest(message);
+    if (request) this.requests++;
     this.track(
       this.server.dispatch(message, this.connId, this.origin).then((outcome) => {
         if (outcome.kind === 'reply') this.write(outcome.message);
+        if (!request) return;
+        // A parked call holds its slot until it ends (the server counts it in flight too).
+        if (outcome.kind === 'parked' && outcome.answered) {
+          void outcome.answered.finally(() => this.release());
+        } else this.release();
       }),
     );
+  }
+
+  /* A slot freed: the held requests go next, in the order they were read. */
+  private release(): void {
+    this.requests--;
+    while (this.held.length > 0 && this.requests < this.maxInFlight) {
+      this.dispatch(this.held.shift());
+    }
+    if (this.held.length < MAX_BACKLOG && !this.stopped && !this.draining && !this.pumping) {
+      this.input.resume();
+    }
   }
 
   private track(work: Promise<void>): void {
@@ -154,7 +194,9 @@ export class McpStdioTransport {
   }
 
   private async drain(): Promise<void> {
-    while (this.pumping || this.inflight.size > 0) {
+    while (this.pumping || this.inflight.size > 0 || this.held.length > 0) {
+      // The input ended: held requests are served now, past the cap (the server bounds them).
+      while (!this.pumping && this.held.length > 0) this.dispatch(this.held.shift());
       if (this.pumping) await new Promise<void>((resolve) => (this.idle = resolve));
       else await Promise.allSettled([...this.inflight]);
     }
@@ -184,6 +226,15 @@ export class McpStdioTransport {
       if (!this.stopped) this.input.resume();
     });
   }
+}
+
+function isRequest(message: unknown): boolean {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    typeof (message as { method?: unknown }).method === 'string' &&
+    'id' in message
+  );
 }
 
 function toBuffer(chunk: Buffer | string): Buffer {
