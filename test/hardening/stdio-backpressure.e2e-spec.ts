@@ -30,7 +30,7 @@ class Lines extends Writable {
   private buffered = '';
   private waiter?: { count: number; resolve: () => void };
 
-  _write(chunk: Buffer, _encoding: string, done: () => void) {
+  override _write(chunk: Buffer, _encoding: string, done: () => void) {
     this.buffered += chunk.toString('utf8');
     let newline: number;
     while ((newline = this.buffered.indexOf('\n')) !== -1) {
