@@ -5,6 +5,7 @@ import { isPromiseLike, type MaybePromise } from '../common/maybe-promise.js';
 import type { AuthorizerContext, AuthorizerDecision } from './authorizer.interface.js';
 import { withTimeout } from '../common/with-timeout.js';
 import { ALLOW, AUTHORIZER_FAILED, normalizeDecision } from './decision.normalizer.js';
+import { AuthorizerTimeoutBreaker } from './timeout-breaker.js';
 
 /** Detail of the deny given to a sensitive tool registered after boot with no authorizer. */
 export const SENSITIVE_TOOL_UNGUARDED = 'sensitive_tool_unguarded';
@@ -19,8 +20,11 @@ export const AUTHORIZER_TIMEOUT = 'authorizer_timeout';
 @Injectable()
 export class McpAuthorizationService {
   private readonly logger = new Logger('McpAuthorization');
+  private readonly breaker: AuthorizerTimeoutBreaker;
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {
+    this.breaker = new AuthorizerTimeoutBreaker(options.limits.authorizerTimeoutMs);
+  }
 
   /** True only when a tool authorizer is set and an operator chose it (`'configured'`). */
   authorizationConfigured(): boolean {
@@ -86,6 +90,8 @@ export class McpAuthorizationService {
     context: AuthorizerContext,
   ): MaybePromise<AuthorizerDecision> {
     if (!authorizer) return ALLOW;
+    const key = this.breaker.key(seam, name, context);
+    if (this.breaker.tripped(key)) return TIMED_OUT;
     let decision: ReturnType<NonNullable<McpResolvedOptions['authorizer']>>;
     try {
       decision = authorizer(name, args, context);
@@ -93,7 +99,7 @@ export class McpAuthorizationService {
       return this.failed(seam, name, error);
     }
     return isPromiseLike(decision)
-      ? this.settle(seam, name, decision)
+      ? this.settle(seam, name, decision, key)
       : normalizeDecision(decision);
   }
 
@@ -102,6 +108,7 @@ export class McpAuthorizationService {
     seam: string,
     name: string,
     decision: PromiseLike<AuthorizerDecision>,
+    key: string,
   ): Promise<AuthorizerDecision> {
     try {
       const settled = await withTimeout(
@@ -109,7 +116,9 @@ export class McpAuthorizationService {
         this.options.limits.authorizerTimeoutMs,
         () => TIMED_OUT,
       );
-      return settled === TIMED_OUT ? settled : normalizeDecision(settled);
+      if (settled !== TIMED_OUT) return normalizeDecision(settled);
+      this.breaker.trip(key);
+      return settled;
     } catch (error) {
       return this.failed(seam, name, error);
     }
