@@ -1,14 +1,16 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NOTES_DATA_DIR } from '../app.constants.js';
 import type { Note } from './note.interface.js';
 
 /**
  * The notes, kept in memory and persisted as one JSON file under the data
- * directory. Writes go to a temporary file renamed over the old one, so a
- * crash never leaves a half-written store.
+ * directory. Writes go to a temporary file, flushed to disk (fsync), renamed
+ * over the old one, and the directory flushed too, so neither a crash nor a
+ * power cut leaves a half-written or vanished store; temporary files a killed
+ * process left behind are removed at start.
  */
 @Injectable()
 export class NotesStore implements OnModuleInit {
@@ -22,6 +24,7 @@ export class NotesStore implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     await mkdir(this.dataDir, { recursive: true });
+    await this.removeOrphans();
     try {
       const saved = JSON.parse(await readFile(this.file, 'utf8')) as Note[];
       this.notes = new Map(saved.map((note) => [note.id, note]));
@@ -85,11 +88,47 @@ export class NotesStore implements OnModuleInit {
   /* Serialised so two concurrent writes cannot interleave their renames. */
   private persist(): Promise<void> {
     const snapshot = JSON.stringify(this.list(), null, 2);
-    this.writing = this.writing.then(async () => {
-      const temp = `${this.file}.${process.pid}.tmp`;
-      await writeFile(temp, snapshot, 'utf8');
-      await rename(temp, this.file);
-    });
-    return this.writing;
+    // One failed write must not fail every later one: each waits for the last, whatever became of it.
+    const write = this.writing.catch(() => undefined).then(() => this.writeDurably(snapshot));
+    this.writing = write;
+    return write;
+  }
+
+  private async writeDurably(snapshot: string): Promise<void> {
+    const temp = `${this.file}.${process.pid}.tmp`;
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(snapshot, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, this.file);
+    const directory = await open(this.dataDir, 'r');
+    try {
+      await directory.sync();
+    } finally {
+      await directory.close();
+    }
+  }
+
+  /* `notes.json.<pid>.tmp` files of processes that died mid-write (a live one's is left alone). */
+  private async removeOrphans(): Promise<void> {
+    for (const name of await readdir(this.dataDir)) {
+      const pid = /^notes\.json\.(\d+)\.tmp$/.exec(name)?.[1];
+      if (pid !== undefined && !isAlive(Number(pid))) {
+        await rm(join(this.dataDir, name), { force: true });
+      }
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return false; // ours from an earlier life of this pid: stale
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
