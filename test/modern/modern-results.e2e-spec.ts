@@ -100,18 +100,22 @@ describe.each(HTTP_VARIANTS)('modern methods and results (%s)', (variant) => {
     });
 
     it.each(['GET', 'DELETE'])(
-      '%s without a session (a modern client has none): 400 with a JSON-RPC body, as on the session path',
+      '%s naming the 2026-07-28 era (a modern client has no session): 405 with Allow: POST and a JSON-RPC body',
       async (method) => {
         const response = await t.fetch('/mcp', {
           method,
           headers: { accept: 'text/event-stream', 'mcp-protocol-version': MODERN },
         });
-        expect(response.status).toBe(400);
+        expect(response.status).toBe(405);
+        expect(response.headers.get('allow')).toBe('POST');
         expect(response.headers.get('content-type')).toMatch(/^application\/json/);
         expect(await readJson(response)).toEqual({
           jsonrpc: '2.0',
           id: null,
-          error: { code: -32600, message: 'Bad Request: Mcp-Session-Id header is required' },
+          error: {
+            code: -32600,
+            message: 'Method Not Allowed: the 2026-07-28 era is POST only',
+          },
         });
       },
     );

@@ -209,11 +209,20 @@ describe('the modern era over stdio (the notes service)', () => {
   });
 
   it("the service's read policy lets a modern client open subscriptions/listen", async () => {
-    const reply = await modern('subscriptions/listen', {
-      notifications: { resourceSubscriptions: ['notes://index'] },
+    child.send({
+      jsonrpc: '2.0',
+      id: 'notes-watch',
+      method: 'subscriptions/listen',
+      params: { notifications: { resourceSubscriptions: ['notes://index'] }, _meta: envelope() },
     });
-    // The listen stays open: a refusal is the only immediate answer it could get.
-    expect(reply.error).toBeUndefined();
+    const ack = await child.waitFor(
+      (m) => m.method === 'notifications/subscriptions/acknowledged' || m.id === 'notes-watch',
+    );
+    // Acknowledged, not refused: a refusal would be the listen request's own (error) response.
+    expect(ack).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { resourceSubscriptions: ['notes://index'] } },
+    });
   }, 10_000);
 });
 

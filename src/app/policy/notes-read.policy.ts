@@ -9,6 +9,7 @@ const READ_METHODS = new Set([
   'completion/complete',
   'resources/subscribe',
   'resources/unsubscribe',
+  'subscriptions/listen',
 ]);
 
 /**

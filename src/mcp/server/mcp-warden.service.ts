@@ -115,6 +115,17 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
+   * Ends `connId`'s long-lived requests (modern `subscriptions/listen`
+   * streams) as a shutdown would: `notifications/cancelled`, then their final
+   * result. A transport calls it when its client's input has ended, so the
+   * in-flight requests it waits for can all finish.
+   */
+  endStreams(connId: string): void {
+    const connection = this.connections.find(connId);
+    if (connection) this.listeners.endFor(connection, 'server shutting down');
+  }
+
+  /**
    * Live counts, for health checks and leak tests: connections, requests in
    * flight (parked calls included), and server→client requests awaiting an
    * answer (approvals, elicitation, sampling, roots).

@@ -43,6 +43,8 @@ export class McpListenHandler {
     });
     request.connection.send(relateToRequest(ack, request.id));
     const cancelled = new Promise<void>((resolve) => {
+      // Cancelled before it got here (stdio serves the next line while guards run): end now.
+      if (request.signal.aborted) return resolve();
       request.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     const final = { _meta: tag };

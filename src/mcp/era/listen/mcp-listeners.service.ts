@@ -100,17 +100,30 @@ export class McpListeners implements BeforeApplicationShutdown {
    */
   async beforeApplicationShutdown(): Promise<void> {
     if (this.open.size === 0) return;
-    for (const listener of [...this.open]) {
-      this.remove(listener);
-      const cancelled = jsonRpcNotification('notifications/cancelled', {
-        requestId: listener.id,
-        reason: 'server shutting down',
-      });
-      listener.connection.send(relateToRequest(cancelled, listener.id));
-      listener.end();
-    }
+    for (const listener of [...this.open]) this.finish(listener, 'server shutting down');
     // The final results are produced in promise callbacks: let them reach the transports.
     await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * Ends the streams of one connection the same way, when its transport is
+   * about to go (stdio's input ended): they answer instead of holding it open.
+   */
+  endFor(connection: McpConnection, reason: string): void {
+    for (const listener of [...this.open]) {
+      if (listener.connection === connection) this.finish(listener, reason);
+    }
+  }
+
+  /* `notifications/cancelled` naming the listen request, then its final result. */
+  private finish(listener: Listener, reason: string): void {
+    this.remove(listener);
+    const cancelled = jsonRpcNotification('notifications/cancelled', {
+      requestId: listener.id,
+      reason,
+    });
+    listener.connection.send(relateToRequest(cancelled, listener.id));
+    listener.end();
   }
 }
 

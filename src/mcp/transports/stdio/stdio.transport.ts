@@ -198,7 +198,11 @@ export class McpStdioTransport {
       // The input ended: held requests are served now, past the cap (the server bounds them).
       while (!this.pumping && this.held.length > 0) this.dispatch(this.held.shift());
       if (this.pumping) await new Promise<void>((resolve) => (this.idle = resolve));
-      else await Promise.allSettled([...this.inflight]);
+      else {
+        // Every line is served: long-lived requests (listen streams) end, so nothing waits forever.
+        this.server.endStreams(this.connId);
+        await Promise.allSettled([...this.inflight]);
+      }
     }
   }
 

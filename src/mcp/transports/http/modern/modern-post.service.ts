@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpHttpAuthenticator } from '../../../auth/http-authenticator.service.js';
 import type { McpPrincipal } from '../../../auth/principal.interface.js';
@@ -42,7 +42,10 @@ let sequence = 0;
  * response cancels it (spec: a dropped stream is the cancellation).
  */
 @Injectable()
-export class McpModernHttpPost {
+export class McpModernHttpPost implements BeforeApplicationShutdown {
+  /** The requests being served, each with how to end it at shutdown. */
+  private readonly active = new Set<() => void>();
+
   constructor(
     private readonly server: McpWarden,
     private readonly registry: McpRegistry,
@@ -95,6 +98,16 @@ export class McpModernHttpPost {
     });
     // The client went away before the answer: that cancels the request.
     res.once('close', () => channel.unsubscribe());
+    // At shutdown the request is told so, and its work is cancelled.
+    const shutDown = () => {
+      exchange.answer(
+        jsonRpcError(requestId, JsonRpcErrorCode.InternalError, 'Server shutting down'),
+        503,
+      );
+      channel.unsubscribe();
+    };
+    // A listen stream is ended by the listeners themselves, with its own final result.
+    if (body.method !== 'subscriptions/listen') this.active.add(shutDown);
     try {
       const outcome = await this.server.dispatch(body, connId, origin);
       if (outcome.kind !== 'reply') return exchange.end();
@@ -107,8 +120,18 @@ export class McpModernHttpPost {
       const code = (reply.error as { code?: number } | undefined)?.code;
       exchange.answer(reply, code === undefined ? 200 : (STATUS[code] ?? 200));
     } finally {
+      this.active.delete(shutDown);
       channel.unsubscribe();
     }
+  }
+
+  /**
+   * Before the HTTP server closes (it would wait for these responses): every
+   * request still running, but listen streams (which `McpListeners` ends with
+   * their final result), answers 503 and is cancelled.
+   */
+  beforeApplicationShutdown(): void {
+    for (const shutDown of [...this.active]) shutDown();
   }
 
   /**

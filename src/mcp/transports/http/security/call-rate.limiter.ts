@@ -40,7 +40,8 @@ export class McpCallRateLimiter {
     }
     bucket.tokens = Math.min(
       this.capacity,
-      bucket.tokens + ((now - bucket.refilledAt) * this.rate) / 1000,
+      // A clock that steps back refills nothing, rather than draining the bucket.
+      bucket.tokens + (Math.max(0, now - bucket.refilledAt) * this.rate) / 1000,
     );
     bucket.refilledAt = now;
     if (bucket.tokens >= count) {
