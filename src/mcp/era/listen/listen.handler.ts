@@ -43,9 +43,15 @@ export class McpListenHandler {
     });
     request.connection.send(relateToRequest(ack, request.id));
     const cancelled = new Promise<void>((resolve) => {
+      // Closed at the abort itself, not a promise turn later: a notification sent right
+      // after the cancel (the next stdio line) must not reach it.
+      const onAbort = () => {
+        close();
+        resolve();
+      };
       // Cancelled before it got here (stdio serves the next line while guards run): end now.
-      if (request.signal.aborted) return resolve();
-      request.signal.addEventListener('abort', () => resolve(), { once: true });
+      if (request.signal.aborted) onAbort();
+      else request.signal.addEventListener('abort', onAbort, { once: true });
     });
     const final = { _meta: tag };
     return new McpParkedCall(
