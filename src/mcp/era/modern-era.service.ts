@@ -64,6 +64,11 @@ export class McpModernEra {
     return completeResult(result, this.serverInfo, this.cacheHint(request));
   }
 
+  /** A complete result of a method that is not cacheable, answered before any handler ran. */
+  complete(result: object): object {
+    return completeResult(result, this.serverInfo, undefined);
+  }
+
   /** An input-required result instead of the error, when the round asked; else undefined. */
   async inputRequiredInstead(request: McpRequest): Promise<object | undefined> {
     const round = request.input;

@@ -30,6 +30,8 @@ import { McpMethodExplorer, type McpRoute } from './mcp-method.explorer.js';
 import { McpNotificationsHandler } from './mcp-notifications.handler.js';
 import { McpModernEra } from '../../era/modern-era.service.js';
 import { readEra, type McpRequestEnvelope } from '../../era/request-envelope.js';
+import { argumentShapeProblem } from '../tools/argument-shape.js';
+import { toolErrorResult } from '../results/tool-result.normalizer.js';
 
 /**
  * One decoded JSON-RPC message in, its outcome out. It checks the envelope,
@@ -127,6 +129,9 @@ export class McpDispatcher {
       const error = new McpInvalidParamsError('params must be an object');
       return reply(errorResponse(id, error, method));
     }
+    // Bounded before the params schema copies them key by key (and before anything else).
+    const oversized = this.oversized(id, method, params, envelope !== undefined);
+    if (oversized) return reply(oversized);
     const parsed = route.params?.safeParse(params) ?? { success: true as const, data: params };
     if (!parsed.success) {
       const detail = describeIssues(parsed.error);
@@ -236,6 +241,31 @@ export class McpDispatcher {
       }
       return this.modern.error(errorResponse(id, failure, method));
     }
+  }
+
+  /**
+   * The answer to a request whose params cross a shape bound
+   * (`limits.maxArgumentKeys`, depth, array length), found in one bounded
+   * pass: for `tools/call`, the tool-execution error its arguments deserve (an
+   * `isError` result, the same for every tool name, so it reveals none);
+   * for anything else, -32602.
+   */
+  private oversized(
+    id: RequestId,
+    method: string,
+    params: Record<string, unknown>,
+    modern: boolean,
+  ): JsonRpcMessage | undefined {
+    const call = method === 'tools/call';
+    const problem = argumentShapeProblem(call ? params.arguments : params, this.options.limits);
+    if (!problem) return undefined;
+    if (!call) {
+      const error = new McpInvalidParamsError(`Invalid params for ${method}: ${problem}`);
+      return this.modern.error(errorResponse(id, error, method));
+    }
+    const name = typeof params.name === 'string' ? params.name : '';
+    const result = toolErrorResult(`Invalid arguments for tool ${name}: ${problem}`);
+    return jsonRpcResult(id, modern ? this.modern.complete(result) : result);
   }
 
   /* A parked call's answer, on its connection's channel, tagged as related to it; whether one went out. */

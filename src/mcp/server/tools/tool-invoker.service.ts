@@ -13,7 +13,6 @@ import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeToolResult, toolErrorResult } from '../results/tool-result.normalizer.js';
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
 import { McpToolError } from './mcp-tool.error.js';
-import { argumentShapeProblem } from './argument-shape.js';
 import { exceedsJsonBytes } from '../results/result-size.js';
 
 /**
@@ -36,9 +35,6 @@ export class McpToolInvoker {
     request: McpRequest,
   ): Promise<CallToolResult> {
     const name = entry.tool.name;
-    // Before any validation: refusing an absurd shape must cost no more than its bound.
-    const shape = argumentShapeProblem(args, this.options.limits);
-    if (shape) return toolErrorResult(`Invalid arguments for tool ${name}: ${shape}`);
     const validation = entry.input.validate(args);
     const input = isPromiseLike(validation) ? await validation : validation;
     if (!input.ok) return toolErrorResult(`Invalid arguments for tool ${name}: ${input.message}`);

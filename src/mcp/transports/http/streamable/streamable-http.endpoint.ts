@@ -4,7 +4,8 @@ import { McpHttpAuthenticator } from '../../../auth/http-authenticator.service.j
 import type { McpPrincipal } from '../../../auth/principal.interface.js';
 import { McpInsufficientScopeError } from '../../../auth/scopes.js';
 import { isPromiseLike } from '../../../common/maybe-promise.js';
-import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
+import { jsonRpcError, type JsonRpcMessage } from '../../../protocol/jsonrpc.js';
+import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
 import { BATCHING_PROTOCOL_VERSION } from '../../../protocol/protocol-version.js';
 import type { McpMessageOrigin } from '../../../server/dispatch/message-origin.interface.js';
 import { McpWarden } from '../../../server/mcp-warden.service.js';
@@ -156,6 +157,12 @@ export class McpStreamableHttpEndpoint {
     const exchange = session.openExchange(res, ids, batch, prefersEventStream(req));
     messages.forEach((message, index) => {
       const kind = kinds[index];
+      // Spec 2025-03-26: a batch never carries initialize (it would reset the session mid-batch).
+      if (batch && kind.kind === 'request' && kind.method === 'initialize') {
+        const refused = 'Invalid Request: initialize cannot be batched';
+        exchange.deliver(jsonRpcError(kind.id, JsonRpcErrorCode.InvalidRequest, refused));
+        return;
+      }
       void this.server.dispatch(message, session.connId, origin).then((outcome) => {
         if (kind.kind !== 'request') return;
         if (outcome.kind === 'reply') {

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { McpTool } from '../../src/index.js';
+import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
+
+/*
+ * "Refusing an absurd shape must cost no more than its bound": a call whose
+ * arguments hold far more keys than limits.maxArgumentKeys is refused having
+ * read at most about that many of them. The arguments here are a Proxy that
+ * counts every value read from them: the params validation that runs before
+ * the bound (the tools/call params schema copies `arguments` key by key)
+ * reads all 150 000.
+ */
+
+@Injectable()
+class AnyTools {
+  @McpTool({ description: 'Any object', inputSchema: { type: 'object' } })
+  any() {
+    return 'ran';
+  }
+}
+
+function countingArguments(keys: number) {
+  const target: Record<string, number> = {};
+  for (let key = 0; key < keys; key++) target[`k${key}`] = 1;
+  const reads = { count: 0 };
+  const proxy = new Proxy(target, {
+    get(object, key, receiver) {
+      if (typeof key === 'string' && key in object) reads.count++;
+      return Reflect.get(object, key, receiver) as unknown;
+    },
+  });
+  return { proxy, reads };
+}
+
+describe('the argument bound comes first', () => {
+  let t: McpTestApp;
+  afterEach(() => t?.close());
+
+  it('150 000 keys past maxArgumentKeys 10 000: refused after reading about as many as the bound (at most 10 100)', async () => {
+    t = await createMcpApp({}, [AnyTools]);
+    const { proxy, reads } = countingArguments(150_000);
+    const result = await t.callTool('any', proxy);
+    expect(result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Invalid arguments for tool any: the arguments hold more than 10000 keys and items',
+        },
+      ],
+      isError: true,
+    });
+    expect(reads.count).toBeLessThanOrEqual(10_100);
+  });
+});
