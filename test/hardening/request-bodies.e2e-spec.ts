@@ -2,14 +2,21 @@ import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { connect, type Socket } from 'node:net';
 import { ADAPTERS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
+import { until } from '../support/until.js';
 import { McpBodyReader } from '../../src/mcp/transports/http/security/body-reader.service.js';
 import { FaultTools, HTTP_OPTIONS } from '../faults/faults-app.js';
 
 /* Request bodies cost what the limits say, however slowly or strangely they arrive. */
 
 /** A raw POST to /mcp whose body is sent only in part; resolves with the status line's code. */
-function partialPost(port: number, headers: Record<string, string>, part: string, total: number) {
-  const socket = connect(port, '127.0.0.1');
+function partialPost(
+  port: number,
+  headers: Record<string, string>,
+  part: string,
+  total: number,
+  localAddress = '127.0.0.1',
+) {
+  const socket = connect({ port, host: '127.0.0.1', localAddress });
   const head = [
     'POST /mcp HTTP/1.1',
     `Host: 127.0.0.1:${port}`,
@@ -39,7 +46,7 @@ describe.each(ADAPTERS)('request bodies on %s', (adapter) => {
     await t?.close();
   });
 
-  it('slow uploads share one byte budget: past maxBufferedBodyBytes the next body is 503, and the budget frees as they end', async () => {
+  it('slow uploads share one byte budget: one caller may hold a quarter of it (429 past that), all callers together the whole (503 past that), and it frees as they end', async () => {
     t = await createHttpApp(
       { ...HTTP_OPTIONS, limits: { maxBufferedBodyBytes: 64 * 1024 } },
       [FaultTools],
@@ -47,17 +54,25 @@ describe.each(ADAPTERS)('request bodies on %s', (adapter) => {
     );
     const reader = t.app.get(McpBodyReader);
     const json = { 'Content-Type': 'application/json' };
-    const chunk = 'x'.repeat(20 * 1024);
-    // Three uploads of 20 KiB each are held (60 KiB of the 64 KiB budget)...
-    const held = [0, 1, 2].map(() => partialPost(t.port, json, chunk, 1024 * 1024));
+    const chunk = 'x'.repeat(14 * 1024);
+    // Four callers (four addresses) each hold 14 KiB of their 16 KiB share: 56 KiB of 64 KiB.
+    const callers = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
+    const held = callers.map((address) => partialPost(t.port, json, chunk, 1024 * 1024, address));
     sockets.push(...held.map((h) => h.socket));
-    while (reader.bufferedBytes < 3 * chunk.length) await new Promise((r) => setImmediate(r));
-    // ...so a fourth one's first 20 KiB is refused.
-    const refused = partialPost(t.port, json, chunk, 1024 * 1024);
-    sockets.push(refused.socket);
-    expect(await refused.status).toBe(503);
+    await until(
+      () => !(reader.bufferedBytes < callers.length * chunk.length),
+      'reader.bufferedBytes < callers.length * chunk.length ends',
+    );
+    // A second upload of one of them passes its quarter.
+    const greedy = partialPost(t.port, json, chunk, 1024 * 1024, '127.0.0.2');
+    sockets.push(greedy.socket);
+    expect(await greedy.status).toBe(429);
+    // A fifth caller's 12 KiB, within its own share, would pass the whole budget.
+    const late = partialPost(t.port, json, 'x'.repeat(12 * 1024), 1024 * 1024, '127.0.0.6');
+    sockets.push(late.socket);
+    expect(await late.status).toBe(503);
     for (const h of held) h.socket.destroy();
-    while (reader.bufferedBytes > 0) await new Promise((r) => setImmediate(r));
+    await until(() => reader.bufferedBytes === 0, 'the budget is free');
     expect(reader.bufferedBytes).toBe(0);
   });
 
@@ -129,9 +144,9 @@ describe.each(ADAPTERS)('request bodies on %s', (adapter) => {
       '{"jsonrpc":"2.0"',
       5000,
     );
-    while (reader.bufferedBytes === 0) await new Promise((r) => setImmediate(r));
+    await until(() => reader.bufferedBytes > 0, 'the upload is held');
     upload.socket.destroy();
-    while (reader.bufferedBytes > 0) await new Promise((r) => setImmediate(r));
+    await until(() => reader.bufferedBytes === 0, 'the budget is free');
     expect(errors).not.toHaveBeenCalled();
     errors.mockRestore();
   });

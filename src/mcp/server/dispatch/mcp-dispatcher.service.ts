@@ -300,9 +300,12 @@ function invalidRequest(id: RequestId | null, message: string): JsonRpcMessage {
   return jsonRpcError(id, JsonRpcErrorCode.InvalidRequest, message);
 }
 
-/* Spec 2025-03-26: a batch never carries `initialize` (it would reset the session mid-batch). */
+/*
+ * Spec 2025-03-26: a batch never carries an `initialize` request (it would reset the
+ * session mid-batch). One without an id is a notification: dropped, never answered.
+ */
 function isInitialize(message: unknown): boolean {
-  return isJsonObject(message) && message.method === 'initialize';
+  return isJsonObject(message) && message.method === 'initialize' && 'id' in message;
 }
 
 function idOf(message: unknown): RequestId | null {

@@ -44,7 +44,7 @@ export class LegacySseEndpoint {
     try {
       const principal = await this.gate.admit(req);
       this.sessions.require(sessionIdOf(req), principal);
-      const body = await this.bodies.read(req);
+      const body = await this.bodies.read(req, quotaKeyOf(principal, req, ''));
       // Again: the stream may have closed while the body arrived, and a message for a
       // session that is gone must not bring its connection back.
       const session = this.sessions.require(sessionIdOf(req), principal);

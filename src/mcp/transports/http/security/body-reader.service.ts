@@ -11,13 +11,17 @@ import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
  * or hostile uploader cannot dodge: the body's own size (413), a deadline for
  * the whole body (408), and one budget of bytes buffered across every request
  * in flight (503 past it), so many slow uploads cannot hold the memory that
- * one cannot. A body an upstream parser already decoded is taken as is.
+ * one cannot. One caller may hold at most a quarter of that budget (429 past
+ * it), so one caller's slow uploads never refuse another's requests. A body
+ * an upstream parser already decoded is taken as is.
  */
 @Injectable()
 export class McpBodyReader {
   private readonly logger = new Logger('McpHttp');
   /** Bytes held by bodies still arriving, over all requests. */
   private buffered = 0;
+  /** The same, per caller (quota key). */
+  private readonly byCaller = new Map<string, number>();
 
   constructor(@Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings) {}
 
@@ -26,8 +30,12 @@ export class McpBodyReader {
     return this.buffered;
   }
 
-  /** The parsed body, at most `maxBytes` (default `limits.maxBodyBytes`). */
-  async read(req: IncomingMessage, maxBytes = this.settings.maxBodyBytes): Promise<unknown> {
+  /** The parsed body of `caller`'s request (its quota key), at most `maxBytes` (default `limits.maxBodyBytes`). */
+  async read(
+    req: IncomingMessage,
+    caller: string,
+    maxBytes = this.settings.maxBodyBytes,
+  ): Promise<unknown> {
     const parsed = (req as { body?: unknown }).body;
     if (parsed !== undefined && typeof parsed === 'object' && !Buffer.isBuffer(parsed)) {
       return parsed;
@@ -37,7 +45,7 @@ export class McpBodyReader {
     }
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-    const body = await this.collect(req, maxBytes);
+    const body = await this.collect(req, caller, maxBytes);
     try {
       return JSON.parse(body.toString('utf8'));
     } catch {
@@ -46,8 +54,9 @@ export class McpBodyReader {
   }
 
   /* Collects at most maxBodyBytes within bodyTimeoutMs, inside the shared budget; the rest is never buffered. */
-  private collect(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
+  private collect(req: IncomingMessage, caller: string, maxBodyBytes: number): Promise<Buffer> {
     const { maxBufferedBodyBytes, bodyTimeoutMs } = this.settings;
+    const callerShare = Math.floor(maxBufferedBodyBytes / 4);
     return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -57,6 +66,9 @@ export class McpBodyReader {
         settled = true;
         clearTimeout(deadline);
         this.buffered -= size;
+        const held = (this.byCaller.get(caller) ?? 0) - size;
+        if (held > 0) this.byCaller.set(caller, held);
+        else this.byCaller.delete(caller);
         req.off('data', onData);
         if (error) {
           chunks.length = 0;
@@ -68,6 +80,12 @@ export class McpBodyReader {
       const onData = (chunk: Buffer) => {
         if (settled) return;
         if (size + chunk.length > maxBodyBytes) return finish(tooLarge(maxBodyBytes));
+        const held = this.byCaller.get(caller) ?? 0;
+        if (held + chunk.length > callerShare) {
+          return finish(
+            new McpHttpError(429, 'Too Many Requests: too many request bodies in flight'),
+          );
+        }
         if (this.buffered + chunk.length > maxBufferedBodyBytes) {
           return finish(
             new McpHttpError(503, 'Service Unavailable: too many request bodies in flight'),
@@ -75,6 +93,7 @@ export class McpBodyReader {
         }
         size += chunk.length;
         this.buffered += chunk.length;
+        this.byCaller.set(caller, held + chunk.length);
         chunks.push(chunk);
       };
       const deadline = setTimeout(() => {

@@ -91,7 +91,11 @@ export class McpStreamableHttpEndpoint {
     // ignores it): its body is held to what an initialize needs, and anything else is 404.
     const named = req.headers['mcp-session-id'];
     const stranger = typeof named === 'string' && !this.sessions.owns(named, principal);
-    const body = await this.bodies.read(req, stranger ? UNKNOWN_SESSION_BODY_BYTES : undefined);
+    const body = await this.bodies.read(
+      req,
+      quotaKeyOf(principal, req, ''),
+      stranger ? UNKNOWN_SESSION_BODY_BYTES : undefined,
+    );
     try {
       await this.serveBody(req, res, body, adapterRequest, principal);
     } catch (error) {
