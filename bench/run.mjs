@@ -23,6 +23,7 @@ import { crashed, killAllNow, startServer, stopAll } from './lib/spawn-server.mj
 import { StdioClient } from './lib/stdio-client.mjs';
 import { checkTargets } from './lib/targets.mjs';
 import { elicitationHttp } from './workloads/elicitation.mjs';
+import { hostileBodyHttp } from './workloads/hostile-body.mjs';
 import { latencyHttp, latencyStdio } from './workloads/latency.mjs';
 import { memoryHttp } from './workloads/memory.mjs';
 import { sdkClientHttp } from './workloads/sdk-client.mjs';
@@ -52,6 +53,7 @@ const SIZES = flags.quick
       setup: { count: 50 },
       memorySessions: 50,
       elicitation: { count: 20 },
+      hostile: { reps: 1 },
       timeoutMs: 30_000,
     }
   : {
@@ -62,6 +64,7 @@ const SIZES = flags.quick
       setup: { seconds: 5 },
       memorySessions: 1_000,
       elicitation: { count: 1_000, seconds: 5 },
+      hostile: { reps: 5 },
       timeoutMs: 180_000,
     };
 const runs = Number(flags.runs ?? SIZES.runs);
@@ -76,6 +79,8 @@ const WORKLOADS = [
   setupHttp,
   memoryHttp,
   elicitationHttp,
+  // Last: its monitor stays on in quick mode's shared servers once started.
+  hostileBodyHttp,
 ].filter((w) => !flags.only || flags.only.split(',').some((name) => w.id.startsWith(name)));
 
 const SERVICE_NOTE =
@@ -110,6 +115,7 @@ async function measure(workload, server) {
       url: handle.url,
       memory: handle.memory,
       cpu: handle.cpu,
+      loopDelay: handle.loopDelay,
       // One initialized client per stdio process (a pipe is one session).
       stdio: () => (handle.stdio ??= new StdioClient(handle.child).ready()),
     };

@@ -1,12 +1,15 @@
 // Starts each server under test as its own process and keeps track of it: its URL (HTTP servers
-// print it on stdout or stderr), its memory (through the preloaded probe), an unexpected exit
-// (which fails the measurement instead of hanging it), and a stop that always ends it.
+// print it on stdout or stderr), its memory and its event-loop delay (through the preloaded
+// probes), an unexpected exit (which fails the measurement instead of hanging it), and a stop
+// that always ends it.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const PROBE = pathToFileURL(fileURLToPath(new URL('../servers/memory-probe.mjs', import.meta.url)));
+const probe = (name) =>
+  pathToFileURL(fileURLToPath(new URL(`../servers/${name}`, import.meta.url))).href;
+const PROBES = ['memory-probe.mjs', 'loop-probe.mjs'].flatMap((name) => ['--import', probe(name)]);
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/mcp/;
 const STARTUP_MS = 30_000;
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
@@ -19,7 +22,7 @@ const crashes = [];
  * `nodeFlags` go to node before the script (e.g. --cpu-prof).
  */
 export function startServer({ id: name, script, transport, env = {} }, nodeFlags = []) {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', PROBE.href, script], {
+  const child = spawn(process.execPath, [...nodeFlags, ...PROBES, script], {
     // NODE_ENV=production: how a server is deployed (and not the boot guard's `test` bypass).
     env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', PORT: '0', ...env },
     stdio: [transport === 'stdio' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
@@ -28,6 +31,7 @@ export function startServer({ id: name, script, transport, env = {} }, nodeFlags
   let onUrl;
   const tail = [];
   const memoryWaiters = [];
+  const loopWaiters = [];
   let failCrash;
   const handle = {
     name,
@@ -49,6 +53,21 @@ export function startServer({ id: name, script, transport, env = {} }, nodeFlags
       const { heapUsed } = await usage;
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return { rss: Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024, heap: heapUsed };
+    },
+    /**
+     * The event loop's longest and p99 delay (ms) since the previous call, from the preloaded
+     * loop probe; the first call starts the monitor (and reports nothing worth reading).
+     */
+    loopDelay() {
+      const report = new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${name}: no event-loop report`)), 15_000);
+        loopWaiters.push((value) => {
+          clearTimeout(timer);
+          resolve(value);
+        });
+      });
+      child.kill('SIGWINCH');
+      return report;
     },
     /** CPU seconds (user + system) the process has used so far. */
     cpu() {
@@ -72,6 +91,7 @@ export function startServer({ id: name, script, transport, env = {} }, nodeFlags
   const onLine = (line) => {
     if (line.startsWith('bench-memory '))
       return memoryWaiters.shift()?.(JSON.parse(line.slice(13)));
+    if (line.startsWith('bench-loop ')) return loopWaiters.shift()?.(JSON.parse(line.slice(11)));
     const url = onUrl && URL_PATTERN.exec(line);
     if (url) return onUrl(url[0]);
     tail.push(line);

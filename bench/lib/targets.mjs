@@ -1,4 +1,6 @@
 // The issue's targets, checked against the medians of this invocation.
+import { HOSTILE_BODIES, LOOP_TARGET_MS, MAX_BODY_BYTES } from '../workloads/hostile-body.mjs';
+
 const SUBJECTS = {
   http: ['warden-http', 'warden-express-http', 'warden-fastify-http', 'service-http'],
   stdio: ['warden-stdio', 'service-stdio'],
@@ -82,6 +84,23 @@ export function checkTargets(medians, labels) {
     add(
       latency[id].p99 < best,
       `sequential HTTP p99, ${labels[id]}: ${latency[id].p99.toFixed(2)} ms vs best official ${best.toFixed(2)} ms`,
+    );
+  }
+  // No body up to maxBodyBytes keeps the server's event loop busy longer than 50 ms.
+  const hostile = medians['hostile-body-http'];
+  for (const id of SUBJECTS.http) {
+    if (!hostile?.[id]) continue;
+    const figures = HOSTILE_BODIES.map((body) => ({
+      body,
+      ms: hostile[id][body.key],
+      parse: hostile[id][`${body.key}Parse`],
+    }));
+    const over = figures.filter(({ ms }) => !(ms <= LOOP_TARGET_MS));
+    add(
+      over.length === 0,
+      `event-loop delay under a hostile body (≤ ${MAX_BODY_BYTES / 1024 / 1024} MiB), ${labels[id]}: ` +
+        `longest stall ${figures.map(({ body, ms, parse }) => `${body.label} ${ms.toFixed(0)} ms (JSON.parse alone ${parse.toFixed(0)} ms)`).join(', ')} ` +
+        `(each ≤ ${LOOP_TARGET_MS} ms${over.length ? `; over it: ${over.map(({ body }) => body.label).join(', ')}` : ''})`,
     );
   }
   return lines;

@@ -1,15 +1,18 @@
-// What the Warden bench servers share: the `echo` and `guarded_echo` tools, registered at
-// runtime through McpRegistry, behind a configured policy written the way the service writes its
+// What the Warden bench servers share: the `echo` and `guarded_echo` tools (JSON Schema) and
+// `echo_dto` (the same echo with a class-validator DTO, for the hostile-body workload), registered
+// at runtime through McpRegistry, behind a configured policy written the way the service writes its
 // own (src/app/policy/notes-tool.policy.ts), and the service's real read policy.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
+import { IsString } from 'class-validator';
 import { McpModule, McpRegistry } from '../../dist/index.js';
 import { notesReadPolicy } from '../../dist/app/policy/notes-read.policy.js';
 
-/** Allow `echo`, ask a human before `guarded_echo`, deny anything else (closed by default). */
+/** Allow `echo` and `echo_dto`, ask a human before `guarded_echo`, deny anything else (closed by default). */
 export const echoToolPolicy = (name, args) => {
   switch (name) {
     case 'echo':
+    case 'echo_dto':
       return { kind: 'allow' };
     case 'guarded_echo': {
       // Arguments are untrusted here (the seam runs before validation).
@@ -27,11 +30,21 @@ const textInput = {
   required: ['text'],
 };
 
+/** `{ text: string }` as a DTO (plain JS: the decorator applied by hand). */
+class EchoDto {}
+IsString()(EchoDto.prototype, 'text');
+
 function registerEchoTools(registry) {
   registry.registerTool({
     name: 'echo',
     description: 'Echo the text',
     inputSchema: textInput,
+    handler: ({ text }) => String(text),
+  });
+  registry.registerTool({
+    name: 'echo_dto',
+    description: 'Echo the text (DTO-validated arguments)',
+    inputSchema: EchoDto,
     handler: ({ text }) => String(text),
   });
   registry.registerTool({
