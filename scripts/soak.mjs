@@ -7,6 +7,8 @@
  *
  *   node scripts/soak.mjs [--short] [--duration-ms N] [--sessions N] [--stdio N]
  *                         [--max-calls N] [--elicitation-timeout-ms N] [--json]
+ *                         [--hostile [--body-timeout-ms N] [--drippers N] [--park-sessions N]
+ *                                    [--park-per-session N] [--flood-addresses N]]
  *
  * Long mode (default, `npm run soak`): 60 s, 50 concurrent HTTP sessions, 2 stdio clients.
  * Short mode (--short, used by test/soak.e2e-spec.ts): 10 s, 8 sessions, 1 stdio client.
@@ -27,15 +29,34 @@
  * connections, calls in flight, pending server→client requests and buffered events all 0, and
  * heap and RSS back near the baseline taken after a warm-up.
  *
+ * Hostile mode (--hostile): beside the honest clients, for the same time, hostile clients in a
+ * worker thread (scripts/soak/hostile-worker.mjs), each kind on a loopback address of its own
+ * (127.0.0.2 and up, so the per-address quotas of anonymous callers keep them apart from the
+ * honest 127.0.0.1): drippers feed bodies of up to maxBodyBytes too slowly to finish (408 at the
+ * app's bodyTimeoutMs, lowered to a quarter of the run; 503 past maxBufferedBodyBytes; 413 for a
+ * made-up session), flooders initialize in a loop (429 past maxSessionsPerPrincipal), parkers
+ * keep hundreds of `guarded` calls awaiting an approval that never comes (denied past
+ * maxPendingPerConnection / maxPendingPerPrincipal). Once the honest clients are done, more
+ * addresses open sessions until maxSessions answers 503, then every hostile session is ended.
+ * Extra checks: the honest HTTP calls' round trip (echo, read, ping, touch) has p99 below 50 ms,
+ * every defence above was reached, and every hostile session ended cleanly.
+ *
  * Prints the figures on stderr (and, with --json, one JSON line on stdout); exits 1 on any
  * failed check. Requires `npm run build` (the fixture runs on dist/).
  */
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 import { spawnHttpApp, stats } from './soak/apps.mjs';
-import { figures, resetAfterWarmUp, say } from './soak/figures.mjs';
+import { figures, resetAfterWarmUp, say, summary } from './soak/figures.mjs';
+import { startHostile, startProbe } from './soak/hostile.mjs';
 import { HttpClient } from './soak/http-client.mjs';
-import { HEAP_SLACK_BYTES, RSS_SLACK_BYTES, parseArgs } from './soak/options.mjs';
+import {
+  HEAP_SLACK_BYTES,
+  HONEST_P99_MS,
+  MAX_BODY_BYTES,
+  RSS_SLACK_BYTES,
+  parseArgs,
+} from './soak/options.mjs';
 import { StdioClient } from './soak/stdio-client.mjs';
 import { worker } from './soak/worker.mjs';
 
@@ -45,16 +66,27 @@ const MB = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const appEnv = { SOAK_ELICITATION_TIMEOUT_MS: String(options.elicitationTimeoutMs) };
-  const app = spawnHttpApp(appEnv);
+  const app = spawnHttpApp(
+    options.hostile
+      ? { ...appEnv, SOAK_LIMITS: JSON.stringify({ bodyTimeoutMs: options.bodyTimeoutMs }) }
+      : appEnv,
+  );
   let exitCode = 1;
   try {
     const url = await app.url;
     if (new URL(url).hostname !== '127.0.0.1') throw new Error(`not loopback: ${url}`);
     say(
-      `${options.short ? 'short' : 'long'} mode: ${options.durationMs} ms, ${options.sessions} HTTP workers, ` +
+      `${options.short ? 'short' : 'long'}${options.hostile ? ' hostile' : ''} mode: ${options.durationMs} ms, ${options.sessions} HTTP workers, ` +
         `${options.stdio} stdio workers, at most ${options.maxCalls} calls, elicitation timeout ` +
         `${options.elicitationTimeoutMs} ms, against ${url}`,
     );
+    if (options.hostile) {
+      say(
+        `hostile: ${options.drippers} drippers (127.0.0.3), ${options.parkSessions} × ` +
+          `${options.parkPerSession} parked calls (127.0.0.2), ${options.floodAddresses} session ` +
+          `flooders (127.0.0.10+), then saturation (127.0.0.100+); bodyTimeoutMs ${options.bodyTimeoutMs}`,
+      );
+    }
     /** @type {Map<string, string>} */
     const seenConnIds = new Map();
     const token = () => randomBytes(6).toString('hex');
@@ -77,6 +109,19 @@ async function main() {
     const started = Date.now();
     const deadline = started + options.durationMs;
     const maxCalls = options.maxCalls;
+    const hostile = options.hostile
+      ? startHostile({
+          url,
+          deadline,
+          drippers: options.drippers,
+          bodyBytes: MAX_BODY_BYTES,
+          parkSessions: options.parkSessions,
+          parkPerSession: options.parkPerSession,
+          floodAddresses: options.floodAddresses,
+        })
+      : undefined;
+    // The latency probe: one honest call at a time from a thread of its own (see probe-worker.mjs).
+    const probe = startProbe({ url, deadline, pauseMs: 2 });
     await Promise.all([
       ...Array.from({ length: options.sessions }, () =>
         worker(
@@ -96,6 +141,9 @@ async function main() {
       ),
     ]);
     const elapsedMs = Date.now() - started;
+    const probeReport = await probe;
+    await hostile?.legsDone;
+    const hostileReport = await hostile?.finish();
     const after = await stats(url, true);
 
     const leftovers = /** @type {const} */ ([
@@ -107,9 +155,39 @@ async function main() {
     ]).filter((key) => after[key] !== 0);
     const heapOk = after.heapUsed <= before.heapUsed + HEAP_SLACK_BYTES;
     const rssOk = after.rss <= before.rss * 1.5 + RSS_SLACK_BYTES;
+    const latency = {
+      http: {
+        fast: summary(figures.latency.http.fast),
+        slow: summary(figures.latency.http.slow),
+        guarded: summary(figures.latency.http.guarded),
+      },
+      stdio: {
+        fast: summary(figures.latency.stdio.fast),
+        slow: summary(figures.latency.stdio.slow),
+        guarded: summary(figures.latency.stdio.guarded),
+      },
+    };
+    // Each defence the hostile clients were there to meet, met at least once.
+    const reached = hostileReport && {
+      bodyTimeout408: (hostileReport.drip.statuses[408] ?? 0) > 0,
+      bodyBudget503: (hostileReport.drip.statuses[503] ?? 0) > 0,
+      unknownSession413: (hostileReport.drip.statuses[413] ?? 0) > 0,
+      sessionsPerCaller429: (hostileReport.flood.statuses[429] ?? 0) > 0,
+      maxSessions503: (hostileReport.saturate.statuses[503] ?? 0) > 0,
+      pendingRefused: hostileReport.park.refusedPending > 0,
+      parked: hostileReport.park.parked > 0,
+    };
+    const probed = { ...probeReport, latency: summary(probeReport.samples), samples: undefined };
+    const probeOk = probed.lost === 0 && probed.wrong === 0 && probed.answered > 0;
+    const honestP99Ok = !options.hostile || probed.latency.p99 < HONEST_P99_MS;
+    const hostileOk =
+      !hostileReport ||
+      (Object.values(reached ?? {}).every(Boolean) && hostileReport.closeFailures === 0);
+    // The server's event loop over the run (the stats before it started a new window).
+    const serverLoop = { maxMs: after.loopMaxMs, p99Ms: after.loopP99Ms };
     const report = {
       ok: false,
-      mode: options.short ? 'short' : 'long',
+      mode: `${options.short ? 'short' : 'long'}${options.hostile ? ' hostile' : ''}`,
       elapsedMs,
       httpSessions: figures.httpSessions,
       stdioSessions: figures.stdioSessions,
@@ -129,9 +207,19 @@ async function main() {
       leftovers,
       heapOk,
       rssOk,
+      latency,
+      probe: probed,
+      probeOk,
+      serverLoop,
+      hostile: hostileReport && { ...hostileReport, reached },
+      honestP99Ok,
+      hostileOk,
       problems: figures.problems,
     };
     const ok =
+      probeOk &&
+      honestP99Ok &&
+      hostileOk &&
       report.lost === 0 &&
       report.duplicated === 0 &&
       report.crossed === 0 &&
@@ -160,6 +248,33 @@ async function main() {
         `${after.connections}, in flight ${after.inflight}, pending server requests ` +
         `${after.pendingServerRequests}, buffered events ${after.bufferedEvents}`,
     );
+    const ms = (/** @type {{ p50: number, p99: number, max: number, count: number }} */ l) =>
+      `p50 ${l.p50} / p99 ${l.p99} / max ${l.max} ms (${l.count})`;
+    say(
+      `HTTP round trips: echo/read/ping/touch ${ms(latency.http.fast)}; slow_echo beyond its ` +
+        `delay ${ms(latency.http.slow)}; guarded ${ms(latency.http.guarded)}; the server's ` +
+        `event loop: longest delay ${serverLoop.maxMs.toFixed(0)} ms, p99 ${serverLoop.p99Ms.toFixed(0)} ms`,
+    );
+    say(
+      `latency probe (one honest call at a time, its own thread): ${ms(probed.latency)}; ` +
+        `calls ${probed.calls}, answered ${probed.answered}, lost ${probed.lost}, wrong ${probed.wrong}`,
+    );
+    for (const line of probed.problems) say(`probe problem: ${line}`);
+    if (hostileReport) {
+      const h = hostileReport;
+      say(
+        `hostile: drips ${h.drip.requests} (${(h.drip.bytesSent / 1024 / 1024).toFixed(0)} MB sent) ` +
+          `→ ${JSON.stringify(h.drip.statuses)}; floods opened ${h.flood.opened} → ` +
+          `${JSON.stringify(h.flood.statuses)} (rate-limited ${h.flood.rateLimited}); parked calls ` +
+          `${h.park.calls}: parked ${h.park.parked}, timed out ${h.park.timedOut}, refused ` +
+          `${h.park.refusedPending}, rate-limited ${h.park.rateLimited}, other ${h.park.other}; saturation opened ${h.saturate.opened} → ` +
+          `${JSON.stringify(h.saturate.statuses)}; sessions ended ${h.closed} (failures ${h.closeFailures})`,
+      );
+      say(`hostile defences reached: ${JSON.stringify(reached)}`);
+      if (!honestP99Ok)
+        say(`honest p99 ${latency.http.fast.p99} ms is not below ${HONEST_P99_MS} ms`);
+      for (const line of h.notes) say(`hostile note: ${line}`);
+    }
     for (const line of figures.problems) say(`problem: ${line}`);
     say(ok ? 'PASS' : 'FAIL');
     if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);

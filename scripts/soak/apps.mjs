@@ -17,6 +17,8 @@ export const STDIO_APP = join(ROOT, 'test/fixtures/soak/soak-stdio.mjs');
  * @property {number} pendingServerRequests
  * @property {number} heapUsed
  * @property {number} rss
+ * @property {number} loopMaxMs the app's longest event-loop delay since the previous stats
+ * @property {number} loopP99Ms its p99
  */
 
 /**

@@ -220,8 +220,14 @@ export class Client {
     /** @type {Msg[]} */
     let responses;
     const bound = timeout(CALL_TIMEOUT_MS, `${op} ${message.id}`);
+    const sent = performance.now();
     try {
       responses = await Promise.race([this.send(message), bound.promise]);
+      const took = performance.now() - sent;
+      const latency = figures.latency[this.kind];
+      if (op === 'guarded') latency.guarded.push(took);
+      else if (op === 'slow_echo') latency.slow.push(took - (message.params?.arguments?.ms ?? 0));
+      else latency.fast.push(took);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       problem('lost', `${this.kind} ${this.token} ${op} #${message.id}: ${reason}`);

@@ -20,9 +20,50 @@ export const figures = {
   lostNotifications: 0,
   elicitations: { approved: 0, declined: 0, timedOut: 0 },
   stdioExitFailures: 0,
+  /**
+   * Each answered call's round trip, ms, by transport and kind: `fast` (echo, read, ping, touch),
+   * `slow` (slow_echo, less the delay it asked for), `guarded` (an elicitation round trip).
+   */
+  latency: {
+    http: {
+      fast: /** @type {number[]} */ ([]),
+      slow: /** @type {number[]} */ ([]),
+      guarded: /** @type {number[]} */ ([]),
+    },
+    stdio: {
+      fast: /** @type {number[]} */ ([]),
+      slow: /** @type {number[]} */ ([]),
+      guarded: /** @type {number[]} */ ([]),
+    },
+  },
   /** @type {string[]} */
   problems: [],
 };
+
+/**
+ * The p-th percentile (0..100) of `samples`, nearest rank; NaN when there are none.
+ * @param {number[]} samples
+ * @param {number} p
+ */
+export function percentile(samples, p) {
+  if (samples.length === 0) return NaN;
+  const sorted = Float64Array.from(samples).sort();
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * p50, p99 and max of `samples`, ms, rounded to 0.01.
+ * @param {number[]} samples
+ */
+export function summary(samples) {
+  const round = (/** @type {number} */ ms) => Math.round(ms * 100) / 100;
+  return {
+    count: samples.length,
+    p50: round(percentile(samples, 50)),
+    p99: round(percentile(samples, 99)),
+    max: round(samples.reduce((a, b) => Math.max(a, b), 0)),
+  };
+}
 
 /** @typedef {'lost' | 'duplicated' | 'crossed' | 'wrong' | 'lostNotifications'} ProblemKind */
 
@@ -45,6 +86,9 @@ export function resetAfterWarmUp() {
     notifications: 0,
     elicitations: { approved: 0, declined: 0, timedOut: 0 },
   });
+  for (const kinds of Object.values(figures.latency)) {
+    for (const samples of Object.values(kinds)) samples.length = 0;
+  }
 }
 
 /**

@@ -100,6 +100,8 @@ export class HttpClient extends Client {
       body: JSON.stringify(message),
     });
     const type = response.headers.get('content-type') ?? '';
+    // An honest call is never refused: a 4xx or 5xx is a lost call (503 and 429 included).
+    if (response.status >= 400) throw new Error(`HTTP ${response.status} ${await response.text()}`);
     if (type.startsWith('application/json')) {
       const body = /** @type {Msg | Msg[]} */ (await response.json());
       return Array.isArray(body) ? body : [body];
@@ -114,7 +116,13 @@ export class HttpClient extends Client {
     await readSseMessages(bodyOf(response), (m) => {
       if (m.method !== undefined && m.id !== undefined) {
         const answer = this.answerTo(m);
-        if (answer) answers.push(this.post(answer));
+        // An answer the server refused is a lost message (the run goes on to count the rest).
+        if (answer)
+          answers.push(
+            this.post(answer).catch((error) =>
+              problem('lost', `${this.token} answer to ${m.id}: ${error.message}`),
+            ),
+          );
       } else if (m.method === undefined) {
         if (m.id === message.id) responses.push(m);
         else problem('crossed', `${this.token}: response ${m.id} on the stream of ${message.id}`);

@@ -19,7 +19,18 @@ export const RSS_SLACK_BYTES = 48 * 1024 * 1024;
  * @property {number} stdio
  * @property {number} maxCalls
  * @property {number} elicitationTimeoutMs
+ * @property {boolean} hostile
+ * @property {number} bodyTimeoutMs the app's limits.bodyTimeoutMs in hostile mode
+ * @property {number} drippers
+ * @property {number} parkSessions
+ * @property {number} parkPerSession
+ * @property {number} floodAddresses
  */
+
+/** Hostile mode: the honest clients' call latency p99 must stay below this. */
+export const HONEST_P99_MS = 50;
+/** limits.maxBodyBytes (the default): what a dripper announces. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * The run's options: flags first, then the SOAK_* environment, then the mode's defaults.
@@ -39,10 +50,11 @@ export function parseArgs(argv) {
     const number = Number(raw);
     return raw !== undefined && Number.isInteger(number) && number >= min ? number : fallback;
   };
+  const durationMs = value('--duration-ms', 'SOAK_DURATION_MS', short ? 10_000 : 60_000);
   return {
     short,
     json: argv.includes('--json'),
-    durationMs: value('--duration-ms', 'SOAK_DURATION_MS', short ? 10_000 : 60_000),
+    durationMs,
     sessions: value('--sessions', 'SOAK_SESSIONS', short ? 8 : 50, 0),
     stdio: value('--stdio', 'SOAK_STDIO', short ? 1 : 2, 0),
     maxCalls: value('--max-calls', 'SOAK_MAX_CALLS', short ? 20_000 : 500_000),
@@ -53,5 +65,12 @@ export function parseArgs(argv) {
       'SOAK_ELICITATION_TIMEOUT_MS',
       short ? 1_000 : 2_500,
     ),
+    hostile: argv.includes('--hostile'),
+    // A quarter of the run, so slow bodies are cut (408) several times within it.
+    bodyTimeoutMs: value('--body-timeout-ms', 'SOAK_BODY_TIMEOUT_MS', Math.floor(durationMs / 4)),
+    drippers: value('--drippers', 'SOAK_DRIPPERS', 30, 0),
+    parkSessions: value('--park-sessions', 'SOAK_PARK_SESSIONS', 5, 0),
+    parkPerSession: value('--park-per-session', 'SOAK_PARK_PER_SESSION', 80),
+    floodAddresses: value('--flood-addresses', 'SOAK_FLOOD_ADDRESSES', 3, 0),
   };
 }

@@ -1,6 +1,7 @@
 // @ts-check
 import { randomOperation } from './client.mjs';
-import { figures } from './figures.mjs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { figures, problem } from './figures.mjs';
 
 /**
  * Runs sessions one after another until the deadline: each opens, operates, closes.
@@ -12,7 +13,15 @@ import { figures } from './figures.mjs';
 export async function worker(makeClient, deadline, seenConnIds, opsPerSession) {
   while (Date.now() < deadline) {
     const client = makeClient();
-    await client.open();
+    try {
+      await client.open();
+    } catch (error) {
+      // A session the server would not open is a lost request, and the run goes on.
+      figures.calls++;
+      problem('lost', `open: ${error instanceof Error ? error.message : String(error)}`);
+      await sleep(100);
+      continue;
+    }
     const ops = opsPerSession();
     for (let done = 0; done < ops && Date.now() < deadline;) {
       // One to three operations in flight at once on this session.

@@ -1,0 +1,315 @@
+// @ts-check
+// The soak's hostile clients, in a worker thread of their own (so their work never delays the
+// honest clients' event loop, whose latency the soak measures). Until the deadline:
+//   drippers   POST bodies as large as the server takes and feed them too slowly to finish, on
+//              a live session (held until bodyTimeoutMs: 408, or past maxBufferedBodyBytes: 503),
+//              or name a made-up session (413: such a body may only be what an initialize needs)
+//   flooders   initialize in a loop and never end a session (429 past maxSessionsPerPrincipal)
+//   parkers    keep calls to `guarded` (the policy asks) in flight on sessions that declared
+//              elicitation and never answer (the ask denies past maxPendingPerConnection and
+//              maxPendingPerPrincipal; the parked ones end at elicitationTimeoutMs)
+// Then, on the main thread's `finish`: saturation (sessions from more addresses until
+// maxSessions answers 503), every hostile session DELETEd, and the report posted back.
+// Each kind has its own loopback address (127.0.0.2 and up), apart from the honest 127.0.0.1.
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import { closeSession, destroyAgents, messagesOf, openSession, request } from './hostile-http.mjs';
+
+/**
+ * @typedef {object} HostileOptions
+ * @property {string} url the MCP endpoint
+ * @property {number} deadline epoch ms
+ * @property {number} drippers
+ * @property {number} bodyBytes the Content-Length a dripper announces (at most maxBodyBytes)
+ * @property {number} parkSessions
+ * @property {number} parkPerSession
+ * @property {number} floodAddresses
+ */
+
+const ADDRESS = { park: '127.0.0.2', drip: '127.0.0.3' };
+/** Flooders use 127.0.0.10 and up; saturation 127.0.0.100 and up. */
+const floodAddress = (/** @type {number} */ n) => `127.0.0.${10 + n}`;
+const saturateAddress = (/** @type {number} */ n) => `127.0.0.${100 + n}`;
+
+/** How long a hostile client waits after a refusal before it tries again. */
+const REFUSED_PAUSE_MS = 100;
+
+/** @param {Record<string, number>} counts @param {string | number} key */
+const bump = (counts, key) => (counts[key] = (counts[key] ?? 0) + 1);
+
+const report = {
+  drip: { requests: 0, bytesSent: 0, statuses: /** @type {Record<string, number>} */ ({}) },
+  flood: { opened: 0, statuses: /** @type {Record<string, number>} */ ({}), rateLimited: 0 },
+  park: {
+    calls: 0,
+    parked: 0,
+    timedOut: 0,
+    refusedPending: 0,
+    rateLimited: 0,
+    other: 0,
+    statuses: /** @type {Record<string, number>} */ ({}),
+  },
+  saturate: { opened: 0, statuses: /** @type {Record<string, number>} */ ({}) },
+  closed: 0,
+  closeFailures: 0,
+  /** @type {string[]} */
+  notes: [],
+};
+
+/** @type {{ address: string, sessionId: string }[]} */
+const sessions = [];
+
+/** @param {string} line */
+function note(line) {
+  if (report.notes.length < 20) report.notes.push(line);
+}
+
+/**
+ * One slow upload: announces `length` bytes (or chunked, when undefined), writes `burst` bytes at
+ * once, then a trickle every `everyMs`, until the server answers or the deadline passes.
+ * @param {URL} url
+ * @param {{ sessionId: string, length?: number, burst: number, trickle: number, everyMs: number, deadline: number }} plan
+ * @returns {Promise<number>} the status, or 0 when the upload was cut at the deadline
+ */
+function dripOnce(url, { sessionId, length, burst, trickle, everyMs, deadline }) {
+  return new Promise((resolve) => {
+    let sent = 0;
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer;
+    let settled = false;
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      agent: false,
+      localAddress: ADDRESS.drip,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        ...(length === undefined ? {} : { 'content-length': String(length) }),
+      },
+    });
+    /** @param {number} status */
+    const done = (status) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      report.drip.bytesSent += sent;
+      req.destroy();
+      resolve(status);
+    };
+    req.once('response', (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.once('error', () => done(0));
+    /** @param {number} bytes */
+    const write = (bytes) => {
+      const room = length === undefined ? bytes : Math.min(bytes, length - 1 - sent);
+      if (room <= 0) return; // never the last byte: the body must not complete
+      sent += room;
+      req.write(Buffer.alloc(room, 0x20));
+    };
+    const tick = () => {
+      if (settled) return;
+      if (Date.now() >= deadline) return done(0);
+      write(trickle);
+      timer = setTimeout(tick, everyMs);
+    };
+    write(burst);
+    timer = setTimeout(tick, everyMs);
+  });
+}
+
+/**
+ * @param {URL} url
+ * @param {HostileOptions} options
+ * @param {string} liveSession
+ * @param {number} n this dripper's number (its kind of upload)
+ */
+async function dripper(url, options, liveSession, n) {
+  const kinds = ['budget', 'budget', 'budget', 'unknown-declared', 'unknown-chunked'];
+  const kind = kinds[n % kinds.length];
+  while (Date.now() < options.deadline) {
+    report.drip.requests++;
+    const status = await dripOnce(
+      url,
+      kind === 'budget'
+        ? {
+            sessionId: liveSession,
+            length: options.bodyBytes,
+            // Nearly all of it at once: held, it weighs on the shared budget for bodyTimeoutMs.
+            burst: options.bodyBytes - 64 * 1024,
+            trickle: 1024,
+            everyMs: 250,
+            deadline: options.deadline,
+          }
+        : {
+            sessionId: `made-up-${n}`,
+            length: kind === 'unknown-declared' ? options.bodyBytes : undefined,
+            burst: 16 * 1024,
+            trickle: 16 * 1024,
+            everyMs: 20,
+            deadline: options.deadline,
+          },
+    );
+    if (status === 0) break; // cut at the deadline
+    bump(report.drip.statuses, status);
+    // Not a busy loop: a refused upload starts again a moment later (the soak measures what the
+    // server's bounds do to the honest clients, not how fast a client can burn a core).
+    await sleep(REFUSED_PAUSE_MS);
+  }
+}
+
+/**
+ * @param {URL} url
+ * @param {HostileOptions} options
+ * @param {number} n
+ */
+async function flooder(url, options, n) {
+  const address = floodAddress(n);
+  while (Date.now() < options.deadline) {
+    const { sessionId, status, retryAfter } = await openSession(url, address);
+    bump(report.flood.statuses, status);
+    if (sessionId) {
+      report.flood.opened++;
+      sessions.push({ address, sessionId });
+    } else {
+      if (retryAfter) report.flood.rateLimited++;
+      await sleep(REFUSED_PAUSE_MS);
+    }
+  }
+}
+
+/**
+ * One session's parked calls: `parkPerSession` loops, each a guarded call after another.
+ * @param {URL} url
+ * @param {HostileOptions} options
+ * @param {string} sessionId
+ */
+async function parker(url, options, sessionId) {
+  let next = 1;
+  const loop = async () => {
+    while (Date.now() < options.deadline) {
+      const id = next++;
+      report.park.calls++;
+      const answer = await request(url, {
+        localAddress: ADDRESS.park,
+        headers: { 'mcp-session-id': sessionId },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'guarded', arguments: { token: 'hostile', text: `park-${id}` } },
+        }),
+        timeoutMs: 20_000,
+      });
+      bump(report.park.statuses, answer.status);
+      const messages = messagesOf(answer);
+      if (messages.some((m) => m.method === 'elicitation/create')) report.park.parked++;
+      const result = messages.find((m) => m.id === id && m.method === undefined)?.result;
+      const detail = String(result?.structuredContent?.detail ?? result?.content?.[0]?.text ?? '');
+      if (detail.includes('too many calls awaiting approval')) {
+        report.park.refusedPending++;
+        await sleep(REFUSED_PAUSE_MS);
+      } else if (detail.includes('elicitation timed out')) {
+        report.park.timedOut++;
+      } else if (answer.status === 429) {
+        report.park.rateLimited++;
+        await sleep(REFUSED_PAUSE_MS);
+      } else {
+        report.park.other++;
+        note(`park: HTTP ${answer.status} ${answer.error ?? answer.body.slice(0, 200)}`);
+        await sleep(REFUSED_PAUSE_MS);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.parkPerSession }, loop));
+}
+
+/**
+ * After the honest clients are done: sessions from fresh addresses (each up to its quota) until
+ * the server's maxSessions answers 503 a few times.
+ * @param {URL} url
+ */
+async function saturate(url) {
+  let refusals = 0;
+  for (let n = 0; n < 100 && refusals < 5; n++) {
+    const address = saturateAddress(n);
+    for (;;) {
+      const { sessionId, status } = await openSession(url, address);
+      bump(report.saturate.statuses, status);
+      if (sessionId) {
+        report.saturate.opened++;
+        sessions.push({ address, sessionId });
+        continue;
+      }
+      if (status === 503) refusals++;
+      break; // 429: this address has its quota; 503: the server is full
+    }
+  }
+}
+
+async function main() {
+  /** @type {HostileOptions} */
+  const options = workerData;
+  const url = new URL(options.url);
+  const finish = new Promise((resolve) => parentPort?.once('message', resolve));
+
+  const drip = await openSession(url, ADDRESS.drip);
+  const parkSessions = [];
+  for (let n = 0; n < options.parkSessions; n++) {
+    const opened = await openSession(url, ADDRESS.park, { elicitation: {} });
+    if (opened.sessionId) parkSessions.push(opened.sessionId);
+    else note(`park session: HTTP ${opened.status}`);
+  }
+  for (const sessionId of [drip.sessionId, ...parkSessions]) {
+    if (sessionId)
+      sessions.push({
+        address: sessionId === drip.sessionId ? ADDRESS.drip : ADDRESS.park,
+        sessionId,
+      });
+  }
+  if (!drip.sessionId) note(`drip session: HTTP ${drip.status}`);
+
+  await Promise.all([
+    ...(drip.sessionId
+      ? Array.from({ length: options.drippers }, (_, n) =>
+          dripper(url, options, /** @type {string} */ (drip.sessionId), n),
+        )
+      : []),
+    ...Array.from({ length: options.floodAddresses }, (_, n) => flooder(url, options, n)),
+    ...parkSessions.map((sessionId) => parker(url, options, sessionId)),
+  ]);
+  parentPort?.postMessage({ type: 'legs-done' });
+
+  await finish;
+  await saturate(url);
+  // Every hostile session ends (its parked calls with it), a few at a time.
+  for (let at = 0; at < sessions.length; at += 32) {
+    const statuses = await Promise.all(
+      sessions
+        .slice(at, at + 32)
+        .map(({ address, sessionId }) => closeSession(url, address, sessionId)),
+    );
+    for (const status of statuses) {
+      if (status === 200) report.closed++;
+      else {
+        report.closeFailures++;
+        note(`DELETE: HTTP ${status}`);
+      }
+    }
+  }
+  destroyAgents();
+  parentPort?.postMessage({ type: 'report', report });
+}
+
+main().catch((error) => {
+  parentPort?.postMessage({
+    type: 'failed',
+    error: error instanceof Error ? error.stack : String(error),
+  });
+});
