@@ -12,6 +12,7 @@ import {
   callMessage as message,
   dupSends,
   expectToolReply,
+  expectedParamsRefusal,
   hostileCall,
   hostileEnvelope,
   hostileRuns,
@@ -135,6 +136,14 @@ describe('fuzz: hostile argument shapes, in process', () => {
             const r = reply as Msg;
             expect(r.id).toEqual(expected.id);
             if (expected.kind === 'invalid') expect(r.error?.code).toBe(-32600);
+            // Params past a bound, to any other method: -32602 naming the bound.
+            const refusals = expectedParamsRefusal(input, LOW_LIMITS);
+            if (refusals) {
+              const prefix = `Invalid params for ${(input as Msg).method}: `;
+              expect(r.error?.code).toBe(-32602);
+              expect(String(r.error?.message).startsWith(prefix)).toBe(true);
+              expect(refusals).toContain(String(r.error.message).slice(prefix.length));
+            }
           }
         }),
       ),

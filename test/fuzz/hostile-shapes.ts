@@ -583,8 +583,8 @@ export type ToolCall = { id: string | number; name: string; arguments: Record<st
 /**
  * The reply to a tools/call with hostile arguments, against the reference
  * model: past a bound, the isError "Invalid arguments for tool <name>: …"
- * naming a bound the arguments crossed, and the tool never runs; within every
- * bound, the tool's own answer. Never -32603.
+ * naming a bound the arguments crossed, whatever the tool (denied, unknown),
+ * and no tool runs; within every bound, the tool's own answer. Never -32603.
  */
 export function expectToolReply(
   reply: unknown,
@@ -599,8 +599,21 @@ export function expectToolReply(
   const figures = figuresOf(call.arguments);
   const refusals = expectedRefusals(figures, limits);
   const what = `${call.name} ${JSON.stringify(figures)}`;
+  if (refusals.length > 0) {
+    // Past a bound the call is refused before anything else (the seam, the tool lookup) sees
+    // it: the same isError result for every tool name, denied or unknown alike.
+    expect([what, r.error]).toEqual([what, undefined]);
+    const result = r.result as Record<string, any>;
+    const text: string = result.content?.[0]?.text ?? '';
+    expect([what, result.isError]).toEqual([what, true]);
+    const prefix = `Invalid arguments for tool ${call.name}: `;
+    expect([what, text.startsWith(prefix)]).toEqual([what, true]);
+    expect([what, refusals]).toEqual([what, expect.arrayContaining([text.slice(prefix.length)])]);
+    expect(hostileRuns).toEqual(before);
+    return;
+  }
   if (call.name === 'no_such_tool') {
-    // Unknown tools are reported once the seam allowed the call, whatever the arguments.
+    // An unknown tool is reported once the seam allowed the call.
     expect([what, r.error?.code]).toEqual([what, -32602]);
     return;
   }
@@ -608,17 +621,9 @@ export function expectToolReply(
   const result = r.result as Record<string, any>;
   const text: string = result.content?.[0]?.text ?? '';
   if (call.name === 'denied_counter') {
-    // The seam's deny comes before any look at the arguments.
+    // Within the bounds, the seam's deny comes before any validation of the arguments.
     expect(result.isError).toBe(true);
     expect(text.startsWith('Invalid arguments')).toBe(false);
-    return;
-  }
-  if (refusals.length > 0) {
-    expect([what, result.isError]).toEqual([what, true]);
-    const prefix = `Invalid arguments for tool ${call.name}: `;
-    expect([what, text.startsWith(prefix)]).toEqual([what, true]);
-    expect([what, refusals]).toEqual([what, expect.arrayContaining([text.slice(prefix.length)])]);
-    expect(hostileRuns).toEqual(before);
     return;
   }
   const args = call.arguments;
@@ -652,4 +657,25 @@ export function expectToolReply(
       // explode: its failure is an isError result that says only that it failed.
       expect([what, result.isError]).toEqual([what, true]);
   }
+}
+
+/**
+ * The reply a request other than tools/call must get for `input`, when its
+ * params (an object, to a method the server serves) cross a shape bound:
+ * -32602 naming a bound they crossed. Undefined when that does not apply.
+ */
+export function expectedParamsRefusal(input: unknown, limits: ShapeLimits): string[] | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const m = input as Record<string, unknown>;
+  const served = (REAL_METHODS as readonly string[]).includes(m.method as string);
+  if (m.jsonrpc !== '2.0' || !served || m.method === 'tools/call' || m.method === 'initialize') {
+    return undefined;
+  }
+  const id = m.id;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))))
+    return undefined;
+  const params = m.params;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  const refusals = expectedRefusals(figuresOf(params), limits);
+  return refusals.length > 0 ? refusals : undefined;
 }
