@@ -19,6 +19,8 @@ export async function worker(makeClient, deadline, seenConnIds, opsPerSession) {
       // A session the server would not open is a lost request, and the run goes on.
       figures.calls++;
       problem('lost', `open: ${error instanceof Error ? error.message : String(error)}`);
+      // A session the server did open (its initialize answered, a later step refused) is ended.
+      if ('sessionId' in client && client.sessionId) await client.close().catch(() => undefined);
       await sleep(100);
       continue;
     }
