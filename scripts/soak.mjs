@@ -32,12 +32,13 @@
  * Hostile mode (--hostile): beside the honest clients, for the same time, hostile clients in a
  * worker thread (scripts/soak/hostile-worker.mjs), each kind on a loopback address of its own
  * (127.0.0.2 and up, so the per-address quotas of anonymous callers keep them apart from the
- * honest 127.0.0.1): drippers feed bodies of up to maxBodyBytes too slowly to finish (408 at the
- * app's bodyTimeoutMs, lowered to a quarter of the run; 503 past maxBufferedBodyBytes; 413 for a
- * made-up session), flooders initialize in a loop (429 past maxSessionsPerPrincipal), parkers
- * keep hundreds of `guarded` calls awaiting an approval that never comes (denied past
- * maxPendingPerConnection / maxPendingPerPrincipal). Once the honest clients are done, more
- * addresses open sessions until maxSessions answers 503, then every hostile session is ended.
+ * honest 127.0.0.1): drippers on three addresses feed bodies of up to maxBodyBytes too slowly to
+ * finish (408 at the app's bodyTimeoutMs, lowered to a quarter of the run; 429 past a caller's
+ * share of maxBufferedBodyBytes; 413 for a made-up session), flooders initialize in a loop (429
+ * past maxSessionsPerPrincipal), parkers keep hundreds of `guarded` calls awaiting an approval
+ * that never comes (denied past maxPendingPerConnection / maxPendingPerPrincipal). Once the
+ * honest clients are done, more addresses open sessions until maxSessions answers 503 and hold
+ * uploads until maxBufferedBodyBytes answers 503, then every hostile session is ended.
  * Extra checks: the honest HTTP calls' round trip (echo, read, ping, touch) has p99 below 50 ms,
  * every defence above was reached, and every hostile session ended cleanly.
  *
@@ -82,9 +83,10 @@ async function main() {
     );
     if (options.hostile) {
       say(
-        `hostile: ${options.drippers} drippers (127.0.0.3), ${options.parkSessions} × ` +
+        `hostile: ${options.drippers} drippers (127.0.0.3-5), ${options.parkSessions} × ` +
           `${options.parkPerSession} parked calls (127.0.0.2), ${options.floodAddresses} session ` +
-          `flooders (127.0.0.10+), then saturation (127.0.0.100+); bodyTimeoutMs ${options.bodyTimeoutMs}`,
+          `flooders (127.0.0.10+), then saturation (sessions 127.0.0.100+, bodies 127.0.0.200+); ` +
+          `bodyTimeoutMs ${options.bodyTimeoutMs}`,
       );
     }
     /** @type {Map<string, string>} */
@@ -170,7 +172,8 @@ async function main() {
     // Each defence the hostile clients were there to meet, met at least once.
     const reached = hostileReport && {
       bodyTimeout408: (hostileReport.drip.statuses[408] ?? 0) > 0,
-      bodyBudget503: (hostileReport.drip.statuses[503] ?? 0) > 0,
+      bodyShare429: (hostileReport.drip.statuses[429] ?? 0) > 0,
+      bodyBudget503: (hostileReport.saturateBodies.statuses[503] ?? 0) > 0,
       unknownSession413: (hostileReport.drip.statuses[413] ?? 0) > 0,
       sessionsPerCaller429: (hostileReport.flood.statuses[429] ?? 0) > 0,
       maxSessions503: (hostileReport.saturate.statuses[503] ?? 0) > 0,
@@ -268,7 +271,8 @@ async function main() {
           `${JSON.stringify(h.flood.statuses)} (rate-limited ${h.flood.rateLimited}); parked calls ` +
           `${h.park.calls}: parked ${h.park.parked}, timed out ${h.park.timedOut}, refused ` +
           `${h.park.refusedPending}, rate-limited ${h.park.rateLimited}, other ${h.park.other}; saturation opened ${h.saturate.opened} → ` +
-          `${JSON.stringify(h.saturate.statuses)}; sessions ended ${h.closed} (failures ${h.closeFailures})`,
+          `${JSON.stringify(h.saturate.statuses)}; body saturation ${h.saturateBodies.uploads} uploads → ` +
+          `${JSON.stringify(h.saturateBodies.statuses)} (0: cut by the client); sessions ended ${h.closed} (failures ${h.closeFailures})`,
       );
       say(`hostile defences reached: ${JSON.stringify(reached)}`);
       if (!honestP99Ok)

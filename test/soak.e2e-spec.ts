@@ -7,6 +7,10 @@ import { resolve } from 'node:path';
  * Streamable HTTP sessions and a stdio client against the soak fixture app,
  * sessions opening and closing, mixed calls, reads, subscriptions and
  * elicitations (approved, declined, timed out). `npm run soak` is the long run.
+ * The same short run in hostile mode (--short --hostile, about 17 s): drip-fed
+ * bodies, session floods and parked-call floods beside the honest clients, who
+ * must lose nothing and whose latency probe keeps its p99 below 50 ms;
+ * `npm run soak -- --hostile` is its long run.
  */
 
 jest.setTimeout(120_000);
@@ -33,6 +37,12 @@ interface SoakReport {
   heapOk: boolean;
   rssOk: boolean;
   problems: string[];
+  probe: { lost: number; wrong: number; answered: number; latency: { p99: number } };
+  hostile?: {
+    reached: Record<string, boolean>;
+    closeFailures: number;
+    drip: { statuses: Record<string, number> };
+  };
 }
 
 /** Runs the soak script; resolves with its exit code, its JSON report and its stderr. */
@@ -106,6 +116,30 @@ describe('soak (short mode)', () => {
       pendingServerRequests: 0,
     });
     expect({ heapOk: r.heapOk, rssOk: r.rssOk }).toEqual({ heapOk: true, rssOk: true });
+    expect(code).toBe(0);
+  });
+
+  it('hostile mode: honest clients lose nothing and keep a p99 below 50 ms beside drip-fed bodies, session floods and parked-call floods, each defence reached', async () => {
+    running = runSoak(['--short', '--hostile', '--json']);
+    const { code, report, stderr } = await running.done;
+    console.log(stderr.trim());
+    expect(report).toBeDefined();
+    const r = report!;
+    expect(r.problems).toEqual([]);
+    expect(r.calls).toBeGreaterThan(100);
+    expect(r.answered).toBe(r.calls);
+    expect({ lost: r.lost, duplicated: r.duplicated, crossed: r.crossed, wrong: r.wrong }).toEqual({
+      lost: 0,
+      duplicated: 0,
+      crossed: 0,
+      wrong: 0,
+    });
+    expect({ lost: r.probe.lost, wrong: r.probe.wrong }).toEqual({ lost: 0, wrong: 0 });
+    expect(r.probe.answered).toBeGreaterThan(100);
+    expect(r.probe.latency.p99).toBeLessThan(50);
+    expect(Object.values(r.hostile!.reached).every(Boolean)).toBe(true);
+    expect(r.hostile!.closeFailures).toBe(0);
+    expect(r.after).toMatchObject({ sessions: 0, connections: 0, inflight: 0 });
     expect(code).toBe(0);
   });
 });

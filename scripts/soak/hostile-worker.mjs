@@ -2,14 +2,17 @@
 // The soak's hostile clients, in a worker thread of their own (so their work never delays the
 // honest clients' event loop, whose latency the soak measures). Until the deadline:
 //   drippers   POST bodies as large as the server takes and feed them too slowly to finish, on
-//              a live session (held until bodyTimeoutMs: 408, or past maxBufferedBodyBytes: 503),
-//              or name a made-up session (413: such a body may only be what an initialize needs)
+//              a live session (held until bodyTimeoutMs: 408; past a caller's share of
+//              maxBufferedBodyBytes, a quarter: 429), from three addresses (three quarters of the
+//              budget at most, so the honest clients always find room), or name a made-up session
+//              (413: such a body may only be what an initialize needs)
 //   flooders   initialize in a loop and never end a session (429 past maxSessionsPerPrincipal)
 //   parkers    keep calls to `guarded` (the policy asks) in flight on sessions that declared
 //              elicitation and never answer (the ask denies past maxPendingPerConnection and
 //              maxPendingPerPrincipal; the parked ones end at elicitationTimeoutMs)
-// Then, on the main thread's `finish`: saturation (sessions from more addresses until
-// maxSessions answers 503), every hostile session DELETEd, and the report posted back.
+// Then, on the main thread's `finish`: saturation (held uploads from five more addresses until
+// maxBufferedBodyBytes answers 503; sessions from more until maxSessions answers 503),
+// every hostile session DELETEd, and the report posted back.
 // Each kind has its own loopback address (127.0.0.2 and up), apart from the honest 127.0.0.1.
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,10 +30,13 @@ import { closeSession, destroyAgents, messagesOf, openSession, request } from '.
  * @property {number} floodAddresses
  */
 
-const ADDRESS = { park: '127.0.0.2', drip: '127.0.0.3' };
-/** Flooders use 127.0.0.10 and up; saturation 127.0.0.100 and up. */
+const PARK_ADDRESS = '127.0.0.2';
+/** Three callers: together at most three quarters of the body budget (a quarter each). */
+const DRIP_ADDRESSES = ['127.0.0.3', '127.0.0.4', '127.0.0.5'];
+/** Flooders use 127.0.0.10 and up; session saturation 127.0.0.100 and up; body saturation 127.0.0.200 and up. */
 const floodAddress = (/** @type {number} */ n) => `127.0.0.${10 + n}`;
 const saturateAddress = (/** @type {number} */ n) => `127.0.0.${100 + n}`;
+const bodySaturateAddress = (/** @type {number} */ n) => `127.0.0.${200 + n}`;
 
 /** How long a hostile client waits after a refusal before it tries again. */
 const REFUSED_PAUSE_MS = 100;
@@ -51,6 +57,7 @@ const report = {
     statuses: /** @type {Record<string, number>} */ ({}),
   },
   saturate: { opened: 0, statuses: /** @type {Record<string, number>} */ ({}) },
+  saturateBodies: { uploads: 0, statuses: /** @type {Record<string, number>} */ ({}) },
   closed: 0,
   closeFailures: 0,
   /** @type {string[]} */
@@ -69,10 +76,10 @@ function note(line) {
  * One slow upload: announces `length` bytes (or chunked, when undefined), writes `burst` bytes at
  * once, then a trickle every `everyMs`, until the server answers or the deadline passes.
  * @param {URL} url
- * @param {{ sessionId: string, length?: number, burst: number, trickle: number, everyMs: number, deadline: number }} plan
+ * @param {{ localAddress: string, sessionId: string, length?: number, burst: number, trickle: number, everyMs: number, deadline: number }} plan
  * @returns {Promise<number>} the status, or 0 when the upload was cut at the deadline
  */
-function dripOnce(url, { sessionId, length, burst, trickle, everyMs, deadline }) {
+function dripOnce(url, { localAddress, sessionId, length, burst, trickle, everyMs, deadline }) {
   return new Promise((resolve) => {
     let sent = 0;
     /** @type {NodeJS.Timeout | undefined} */
@@ -84,7 +91,7 @@ function dripOnce(url, { sessionId, length, burst, trickle, everyMs, deadline })
       path: url.pathname,
       method: 'POST',
       agent: false,
-      localAddress: ADDRESS.drip,
+      localAddress,
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
@@ -127,18 +134,20 @@ function dripOnce(url, { sessionId, length, burst, trickle, everyMs, deadline })
 /**
  * @param {URL} url
  * @param {HostileOptions} options
- * @param {string} liveSession
- * @param {number} n this dripper's number (its kind of upload)
+ * @param {{ address: string, sessionId: string }[]} dripSessions one per drip address
+ * @param {number} n this dripper's number (its address and its kind of upload)
  */
-async function dripper(url, options, liveSession, n) {
+async function dripper(url, options, dripSessions, n) {
   const kinds = ['budget', 'budget', 'budget', 'unknown-declared', 'unknown-chunked'];
   const kind = kinds[n % kinds.length];
+  const { address, sessionId: liveSession } = dripSessions[n % dripSessions.length];
   while (Date.now() < options.deadline) {
     report.drip.requests++;
     const status = await dripOnce(
       url,
       kind === 'budget'
         ? {
+            localAddress: address,
             sessionId: liveSession,
             length: options.bodyBytes,
             // Nearly all of it at once: held, it weighs on the shared budget for bodyTimeoutMs.
@@ -148,6 +157,7 @@ async function dripper(url, options, liveSession, n) {
             deadline: options.deadline,
           }
         : {
+            localAddress: address,
             sessionId: `made-up-${n}`,
             length: kind === 'unknown-declared' ? options.bodyBytes : undefined,
             burst: 16 * 1024,
@@ -197,7 +207,7 @@ async function parker(url, options, sessionId) {
       const id = next++;
       report.park.calls++;
       const answer = await request(url, {
-        localAddress: ADDRESS.park,
+        localAddress: PARK_ADDRESS,
         headers: { 'mcp-session-id': sessionId },
         body: JSON.stringify({
           jsonrpc: '2.0',
@@ -253,33 +263,69 @@ async function saturate(url) {
   }
 }
 
+/**
+ * After the honest clients are done: five more callers each hold uploads up to their share of
+ * the body budget (four bodies just under maxBodyBytes), together more than the whole budget,
+ * until it answers 503 (or two seconds pass); then every upload is cut.
+ * @param {URL} url
+ * @param {HostileOptions} options
+ */
+async function saturateBodies(url, options) {
+  const deadline = Date.now() + 2_000;
+  const uploads = [];
+  for (let n = 0; n < 5; n++) {
+    const address = bodySaturateAddress(n);
+    const { sessionId } = await openSession(url, address);
+    if (!sessionId) {
+      note(`body saturation session: refused`);
+      continue;
+    }
+    sessions.push({ address, sessionId });
+    for (let k = 0; k < 4; k++) {
+      report.saturateBodies.uploads++;
+      uploads.push(
+        dripOnce(url, {
+          localAddress: address,
+          sessionId,
+          length: options.bodyBytes,
+          burst: options.bodyBytes - 64 * 1024,
+          trickle: 0,
+          everyMs: 100,
+          deadline,
+        }).then((status) => bump(report.saturateBodies.statuses, status)),
+      );
+    }
+  }
+  await Promise.all(uploads);
+}
+
 async function main() {
   /** @type {HostileOptions} */
   const options = workerData;
   const url = new URL(options.url);
   const finish = new Promise((resolve) => parentPort?.once('message', resolve));
 
-  const drip = await openSession(url, ADDRESS.drip);
+  /** @type {{ address: string, sessionId: string }[]} */
+  const dripSessions = [];
+  for (const address of DRIP_ADDRESSES) {
+    const opened = await openSession(url, address);
+    if (opened.sessionId) dripSessions.push({ address, sessionId: opened.sessionId });
+    else note(`drip session: HTTP ${opened.status}`);
+  }
   const parkSessions = [];
   for (let n = 0; n < options.parkSessions; n++) {
-    const opened = await openSession(url, ADDRESS.park, { elicitation: {} });
+    const opened = await openSession(url, PARK_ADDRESS, { elicitation: {} });
     if (opened.sessionId) parkSessions.push(opened.sessionId);
     else note(`park session: HTTP ${opened.status}`);
   }
-  for (const sessionId of [drip.sessionId, ...parkSessions]) {
-    if (sessionId)
-      sessions.push({
-        address: sessionId === drip.sessionId ? ADDRESS.drip : ADDRESS.park,
-        sessionId,
-      });
-  }
-  if (!drip.sessionId) note(`drip session: HTTP ${drip.status}`);
+  sessions.push(
+    ...dripSessions,
+    ...parkSessions.map((sessionId) => ({ address: PARK_ADDRESS, sessionId })),
+  );
 
   await Promise.all([
-    ...(drip.sessionId
-      ? Array.from({ length: options.drippers }, (_, n) =>
-          dripper(url, options, /** @type {string} */ (drip.sessionId), n),
-        )
+    ...(dripSessions.length > 0
+      ? Array.from({ length: options.drippers }, (_, n) => dripper(url, options, dripSessions, n))
       : []),
     ...Array.from({ length: options.floodAddresses }, (_, n) => flooder(url, options, n)),
     ...parkSessions.map((sessionId) => parker(url, options, sessionId)),
@@ -287,6 +333,8 @@ async function main() {
   parentPort?.postMessage({ type: 'legs-done' });
 
   await finish;
+  // Bodies first: once maxSessions is full, no session could be opened to hold them on.
+  await saturateBodies(url, options);
   await saturate(url);
   // Every hostile session ends (its parked calls with it), a few at a time.
   for (let at = 0; at < sessions.length; at += 32) {

@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
  *   flood: { opened: number, statuses: Record<string, number>, rateLimited: number },
  *   park: { calls: number, parked: number, timedOut: number, refusedPending: number, rateLimited: number, other: number, statuses: Record<string, number> },
  *   saturate: { opened: number, statuses: Record<string, number> },
+ *   saturateBodies: { uploads: number, statuses: Record<string, number> },
  *   closed: number,
  *   closeFailures: number,
  *   notes: string[],
