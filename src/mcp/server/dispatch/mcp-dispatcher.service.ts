@@ -257,7 +257,14 @@ export class McpDispatcher {
     modern: boolean,
   ): JsonRpcMessage | undefined {
     const call = method === 'tools/call';
-    const problem = argumentShapeProblem(call ? params.arguments : params, this.options.limits);
+    const { limits } = this.options;
+    // A call's arguments are judged as arguments; everything else in its params (`_meta`) as params.
+    const metaProblem = call ? argumentShapeProblem(params._meta, limits) : undefined;
+    if (metaProblem) {
+      const error = new McpInvalidParamsError(`Invalid params for ${method}: ${metaProblem}`);
+      return this.modern.error(errorResponse(id, error, method));
+    }
+    const problem = argumentShapeProblem(call ? params.arguments : params, limits);
     if (!problem) return undefined;
     if (!call) {
       const error = new McpInvalidParamsError(`Invalid params for ${method}: ${problem}`);
