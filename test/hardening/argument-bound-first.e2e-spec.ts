@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool } from '../../src/index.js';
+import { countingObject } from '../support/counting-object.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 
 /*
@@ -19,26 +20,13 @@ class AnyTools {
   }
 }
 
-function countingArguments(keys: number) {
-  const target: Record<string, number> = {};
-  for (let key = 0; key < keys; key++) target[`k${key}`] = 1;
-  const reads = { count: 0 };
-  const proxy = new Proxy(target, {
-    get(object, key, receiver) {
-      if (typeof key === 'string' && key in object) reads.count++;
-      return Reflect.get(object, key, receiver) as unknown;
-    },
-  });
-  return { proxy, reads };
-}
-
 describe('the argument bound comes first', () => {
   let t: McpTestApp;
   afterEach(() => t?.close());
 
   it('150 000 keys past maxArgumentKeys 10 000: refused after reading about as many as the bound (at most 10 100)', async () => {
     t = await createMcpApp({}, [AnyTools]);
-    const { proxy, reads } = countingArguments(150_000);
+    const { proxy, reads } = countingObject(150_000, 'k');
     const result = await t.callTool('any', proxy);
     expect(result).toEqual({
       content: [

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool } from '../../src/index.js';
+import { countingObject } from '../support/counting-object.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import { jsonRpcProblems } from '../support/reliability-support.js';
 
@@ -20,26 +21,13 @@ class EchoTools {
   }
 }
 
-function counting(keys: number) {
-  const target: Record<string, number> = {};
-  for (let key = 0; key < keys; key++) target[`m${key}`] = 1;
-  const reads = { count: 0 };
-  const proxy = new Proxy(target, {
-    get(object, key, receiver) {
-      if (typeof key === 'string' && key in object) reads.count++;
-      return Reflect.get(object, key, receiver) as unknown;
-    },
-  });
-  return { proxy, reads };
-}
-
 describe('the shape bound and a call’s _meta', () => {
   let t: McpTestApp;
   afterEach(() => t?.close());
 
   it('150 000 keys in _meta past maxArgumentKeys 10 000: answered having read about as many as the bound (at most 10 100)', async () => {
     t = await createMcpApp({}, [EchoTools]);
-    const { proxy, reads } = counting(150_000);
+    const { proxy, reads } = countingObject(150_000, 'm');
     const reply = await t.server.handleMessage({
       jsonrpc: '2.0',
       id: 1,
