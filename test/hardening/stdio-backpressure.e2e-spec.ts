@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { McpStdioTransport, McpTool } from '../../src/index.js';
 import { deferred } from '../support/deferred.js';
+import { JsonLines } from '../support/json-lines.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 
 /* A client pipelining past the in-flight bound is slowed down, never refused. */
@@ -25,28 +26,6 @@ class GateTools {
   }
 }
 
-class Lines extends Writable {
-  readonly messages: Record<string, any>[] = [];
-  private buffered = '';
-  private waiter?: { count: number; resolve: () => void };
-
-  override _write(chunk: Buffer, _encoding: string, done: () => void) {
-    this.buffered += chunk.toString('utf8');
-    let newline: number;
-    while ((newline = this.buffered.indexOf('\n')) !== -1) {
-      this.messages.push(JSON.parse(this.buffered.slice(0, newline)));
-      this.buffered = this.buffered.slice(newline + 1);
-    }
-    if (this.waiter && this.messages.length >= this.waiter.count) this.waiter.resolve();
-    done();
-  }
-
-  count(count: number): Promise<void> {
-    if (this.messages.length >= count) return Promise.resolve();
-    return new Promise((resolve) => (this.waiter = { count, resolve }));
-  }
-}
-
 describe('stdio backpressure', () => {
   let app: McpTestApp;
   afterEach(() => app?.close());
@@ -57,7 +36,7 @@ describe('stdio backpressure', () => {
     ]);
     const tools = app.app.get(GateTools);
     const input = new PassThrough();
-    const output = new Lines();
+    const output = new JsonLines();
     const transport = new McpStdioTransport(app.server, { input, output, maxInFlight: SLOTS });
     const running = transport.run();
     const lines = Array.from({ length: PIPELINED }, (_, id) =>

@@ -1,3 +1,5 @@
+import { McpOversizedValue } from '../../decoding/oversized-value.js';
+
 /** The bounds on a call's arguments, checked before anything else looks at them. */
 export interface ArgumentShapeLimits {
   readonly maxArgumentKeys: number;
@@ -21,19 +23,17 @@ export function argumentShapeProblem(
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
-    if (depth > limits.maxArgumentDepth) {
-      return `arguments nest deeper than ${limits.maxArgumentDepth} levels`;
-    }
+    // Measured (and cut out) while the body was decoded.
+    if (value instanceof McpOversizedValue) return value.problem;
+    if (depth > limits.maxArgumentDepth) return shapeProblemText('depth', limits);
     if (Array.isArray(value)) {
-      if (value.length > limits.maxArgumentArrayLength) {
-        return `an array in the arguments has more than ${limits.maxArgumentArrayLength} items`;
-      }
+      if (value.length > limits.maxArgumentArrayLength) return shapeProblemText('array', limits);
       keys += value.length;
-      if (keys > limits.maxArgumentKeys) return tooManyKeys(limits);
+      if (keys > limits.maxArgumentKeys) return shapeProblemText('keys', limits);
       for (const item of value) stack.push([item, depth + 1]);
     } else {
       for (const key in value) {
-        if (++keys > limits.maxArgumentKeys) return tooManyKeys(limits);
+        if (++keys > limits.maxArgumentKeys) return shapeProblemText('keys', limits);
         stack.push([(value as Record<string, unknown>)[key], depth + 1]);
       }
     }
@@ -41,6 +41,17 @@ export function argumentShapeProblem(
   return undefined;
 }
 
-function tooManyKeys(limits: ArgumentShapeLimits): string {
-  return `the arguments hold more than ${limits.maxArgumentKeys} keys and items`;
+/** Which argument bound a shape crossed. */
+export type ShapeBound = 'depth' | 'array' | 'keys';
+
+/** What the answer says about a crossed bound (the same words wherever it was found). */
+export function shapeProblemText(bound: ShapeBound, limits: ArgumentShapeLimits): string {
+  switch (bound) {
+    case 'depth':
+      return `arguments nest deeper than ${limits.maxArgumentDepth} levels`;
+    case 'array':
+      return `an array in the arguments has more than ${limits.maxArgumentArrayLength} items`;
+    case 'keys':
+      return `the arguments hold more than ${limits.maxArgumentKeys} keys and items`;
+  }
 }

@@ -1,3 +1,5 @@
+import { messageShapeBounds } from '../../decoding/json-message.decoder.js';
+import type { MessageShapeBounds } from '../../decoding/message-shape.scanner.js';
 import type { ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
 import type {
   McpResolvedOptions,
@@ -23,7 +25,10 @@ type HttpLimits = Pick<
  * the limits they enforce, flat. No default is applied here (they were, once,
  * in `resolveMcpOptions`).
  */
-export interface McpHttpSettings extends ResolvedHttpOptions, HttpLimits {}
+export interface McpHttpSettings extends ResolvedHttpOptions, HttpLimits {
+  /** The shape a body must keep to be parsed (from the argument and in-flight limits). */
+  readonly shapeBounds: MessageShapeBounds;
+}
 
 /** DI token of the HTTP transports' settings. */
 export const MCP_HTTP_SETTINGS = 'McpWarden:http-settings';
@@ -40,5 +45,6 @@ export function httpSettingsOf({ http, limits }: McpResolvedOptions): McpHttpSet
     maxBufferedBodyBytes: limits.maxBufferedBodyBytes,
     bodyTimeoutMs: limits.bodyTimeoutMs,
     headersTimeoutMs: limits.headersTimeoutMs,
+    shapeBounds: messageShapeBounds(limits),
   };
 }

@@ -1,5 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { messageShapeBounds } from '../../decoding/json-message.decoder.js';
 import { MCP_OPTIONS } from '../../options/options.constants.js';
 import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import { McpWarden } from '../../server/mcp-warden.service.js';
@@ -25,6 +26,7 @@ export async function serveStdio(
   const transport = new McpStdioTransport(app.get(McpWarden), {
     maxLineBytes: limits.maxLineBytes,
     maxInFlight: limits.maxInFlightPerConnection,
+    shapeBounds: messageShapeBounds(limits),
     ...options,
   });
   const stop = () => transport.stop();

@@ -7,6 +7,8 @@ import { jsonRpcError, parseErrorResponse } from '../../protocol/jsonrpc.js';
 import type { McpPrincipal } from '../../auth/principal.interface.js';
 import type { McpMessageOrigin } from '../../server/dispatch/message-origin.interface.js';
 import type { McpWarden } from '../../server/mcp-warden.service.js';
+import { decodeJsonMessage, messageShapeBounds } from '../../decoding/json-message.decoder.js';
+import type { MessageShapeBounds } from '../../decoding/message-shape.scanner.js';
 import { LineDecoder, type LineEvent } from './line.decoder.js';
 
 /**
@@ -24,6 +26,11 @@ export interface McpStdioTransportOptions {
    * wait: a pipelining client is slowed down, never refused.
    */
   maxInFlight?: number;
+  /**
+   * The shape a line must keep to be parsed (default: from the default
+   * limits; `serveStdio` passes the app's).
+   */
+  shapeBounds?: MessageShapeBounds;
   /** The connection id the single stdio client gets. Default `'default'`. */
   connId?: string;
   /**
@@ -33,8 +40,10 @@ export interface McpStdioTransportOptions {
   principal?: McpPrincipal;
 }
 
-/** Lines served per turn of the event loop. */
+/** Lines served per turn of the event loop, at most… */
 const LINES_PER_TURN = 16;
+/** …and characters: a turn that decoded this much yields, so long lines cannot add up to a stall. */
+const CHARS_PER_TURN = 1024 * 1024;
 /** Lines waiting to be served past which stdin is paused. */
 const MAX_BACKLOG = 1024;
 
@@ -54,6 +63,7 @@ export class McpStdioTransport {
   private readonly origin: McpMessageOrigin;
   private readonly inflight = new Set<Promise<void>>();
   private readonly maxInFlight: number;
+  private readonly shapeBounds: MessageShapeBounds;
   /** Requests being served (parked ones included). */
   private requests = 0;
   /** Requests read while `maxInFlight` were being served: served, in order, as slots free. */
@@ -76,6 +86,7 @@ export class McpStdioTransport {
     this.output = options.output ?? process.stdout;
     this.decoder = new LineDecoder(options.maxLineBytes ?? DEFAULT_LIMITS.maxLineBytes);
     this.maxInFlight = options.maxInFlight ?? DEFAULT_LIMITS.maxInFlightPerConnection;
+    this.shapeBounds = options.shapeBounds ?? messageShapeBounds(DEFAULT_LIMITS);
     this.connId = options.connId ?? DEFAULT_CONN_ID;
     this.origin = Object.freeze({ transport: 'stdio', principal: options.principal });
   }
@@ -127,7 +138,12 @@ export class McpStdioTransport {
   private readonly pump = (): void => {
     this.pumping = true;
     const end = Math.min(this.head + LINES_PER_TURN, this.backlog.length);
-    while (this.head < end) this.serve(this.backlog[this.head++]);
+    let chars = 0;
+    while (this.head < end && chars < CHARS_PER_TURN) {
+      const event = this.backlog[this.head++];
+      if (event.kind === 'line') chars += event.text.length;
+      this.serve(event);
+    }
     if (this.head < this.backlog.length) {
       setImmediate(this.pump);
       return;
@@ -146,13 +162,20 @@ export class McpStdioTransport {
       );
       return;
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(event.text);
-    } catch {
-      this.write(parseErrorResponse());
+    const decoded = decodeJsonMessage(event.text, this.shapeBounds);
+    if (decoded.kind !== 'message') {
+      this.write(
+        decoded.kind === 'parse-error'
+          ? parseErrorResponse()
+          : jsonRpcError(
+              null,
+              JsonRpcErrorCode.InvalidRequest,
+              `Invalid Request: ${decoded.reason}`,
+            ),
+      );
       return;
     }
+    const { message } = decoded;
     // Responses and notifications always go through: an answer the server awaits may be among them.
     if (isRequest(message) && (this.requests >= this.maxInFlight || this.held.length > 0)) {
       this.held.push(message);

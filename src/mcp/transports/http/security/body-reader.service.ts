@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import contentType from 'content-type';
 import type { IncomingMessage } from 'node:http';
+import { decodeJsonMessage } from '../../../decoding/json-message.decoder.js';
 import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
 import { McpClientGoneError } from '../errors/client-gone.error.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
@@ -12,8 +13,10 @@ import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
  * the whole body (408), and one budget of bytes buffered across every request
  * in flight (503 past it), so many slow uploads cannot hold the memory that
  * one cannot. One caller may hold at most a quarter of that budget (429 past
- * it), so one caller's slow uploads never refuse another's requests. A body
- * an upstream parser already decoded is taken as is.
+ * it), so one caller's slow uploads never refuse another's requests. The
+ * body's shape is measured before it is parsed (`decodeJsonMessage`), so no
+ * body costs the event loop more than a bounded parse. A body an upstream
+ * parser already decoded is taken as is.
  */
 @Injectable()
 export class McpBodyReader {
@@ -46,11 +49,16 @@ export class McpBodyReader {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
     const body = await this.collect(req, caller, maxBytes);
-    try {
-      return JSON.parse(body.toString('utf8'));
-    } catch {
+    const decoded = decodeJsonMessage(body.toString('utf8'), this.settings.shapeBounds);
+    if (decoded.kind === 'message') return decoded.message;
+    if (decoded.kind === 'parse-error') {
       throw new McpHttpError(400, 'Parse error', JsonRpcErrorCode.ParseError);
     }
+    throw new McpHttpError(
+      400,
+      `Invalid Request: ${decoded.reason}`,
+      JsonRpcErrorCode.InvalidRequest,
+    );
   }
 
   /* Collects at most maxBodyBytes within bodyTimeoutMs, inside the shared budget; the rest is never buffered. */
