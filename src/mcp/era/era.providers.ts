@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { MCP_OPTIONS } from '../options/options.constants.js';
 import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
 import { McpDiscoverHandler } from './discover.handler.js';
+import { McpModernDispatch } from './modern-dispatch.service.js';
 import { McpModernEra } from './modern-era.service.js';
 import { McpInputRounds } from './mrtr/input-rounds.service.js';
 import { MemoryNonceStore } from './mrtr/memory-nonce.store.js';
@@ -13,6 +14,7 @@ import { McpListenHandler } from './listen/listen.handler.js';
 /** The modern era (2026-07-28): its own methods, its results, and its multi round-trip state. */
 export const ERA_PROVIDERS: Provider[] = [
   McpModernEra,
+  McpModernDispatch,
   McpInputRounds,
   McpRequestStateSealer,
   {

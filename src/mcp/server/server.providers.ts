@@ -4,6 +4,7 @@ import { McpConnections } from './connection/mcp-connections.service.js';
 import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
 import { McpMethodExplorer } from './dispatch/mcp-method.explorer.js';
 import { McpNotificationsHandler } from './dispatch/mcp-notifications.handler.js';
+import { McpParamsShapeCheck } from './dispatch/params-shape.check.js';
 import { McpCompletionHandler } from './handlers/completion.handler.js';
 import { McpLifecycleHandler } from './handlers/lifecycle.handler.js';
 import { McpPromptsHandler } from './handlers/prompts.handler.js';
@@ -22,6 +23,7 @@ export const SERVER_PROVIDERS: Provider[] = [
   McpDispatcher,
   McpMethodExplorer,
   McpNotificationsHandler,
+  McpParamsShapeCheck,
   McpToolInvoker,
   McpOutboundRequests,
   McpApprovals,

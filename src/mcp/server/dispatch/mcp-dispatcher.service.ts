@@ -26,12 +26,12 @@ import { NONE, PARKED, parked, reply, type McpDispatchOutcome } from './dispatch
 import { DispatchedRequest } from './dispatched-request.js';
 import { errorResponse } from './error-response.js';
 import type { McpMessageOrigin } from './message-origin.interface.js';
-import { McpMethodExplorer, type McpRoute } from './mcp-method.explorer.js';
+import { McpMethodExplorer } from './mcp-method.explorer.js';
 import { McpNotificationsHandler } from './mcp-notifications.handler.js';
+import { McpModernDispatch } from '../../era/modern-dispatch.service.js';
 import { McpModernEra } from '../../era/modern-era.service.js';
-import { readEra, type McpRequestEnvelope } from '../../era/request-envelope.js';
-import { argumentShapeProblem } from '../tools/argument-shape.js';
-import { toolErrorResult } from '../results/tool-result.normalizer.js';
+import { readEra } from '../../era/request-envelope.js';
+import { McpParamsShapeCheck } from './params-shape.check.js';
 
 /**
  * One decoded JSON-RPC message in, its outcome out. It checks the envelope,
@@ -39,8 +39,8 @@ import { toolErrorResult } from '../results/tool-result.normalizer.js';
  * the official schema, runs the method's (guarded) handler and maps whatever
  * it returns or throws to the right wire shape: now, or (for a parked call)
  * later on the connection's outbound channel. The era is read from each
- * request's own `_meta`; a modern request passes through `McpModernEra` on
- * the way in and out, and the handlers serve both eras alike.
+ * request's own `_meta`; a modern request is served by `McpModernDispatch`,
+ * and the handlers serve both eras alike.
  */
 @Injectable()
 export class McpDispatcher {
@@ -53,7 +53,8 @@ export class McpDispatcher {
     private readonly methods: McpMethodExplorer,
     private readonly notifications: McpNotificationsHandler,
     private readonly outbound: McpOutboundRequests,
-    private readonly modern: McpModernEra,
+    private readonly shapes: McpParamsShapeCheck,
+    private readonly modernDispatch: McpModernDispatch,
   ) {
     this.declaredOrigin = Object.freeze({ transport: options.transport });
   }
@@ -130,7 +131,7 @@ export class McpDispatcher {
       return reply(errorResponse(id, error, method));
     }
     // Bounded before the params schema copies them key by key (and before anything else).
-    const oversized = this.oversized(id, method, params, envelope !== undefined);
+    const oversized = this.shapes.refusal(id, method, params, envelope !== undefined);
     if (oversized) return reply(oversized);
     const parsed = route.params?.safeParse(params) ?? { success: true as const, data: params };
     if (!parsed.success) {
@@ -156,17 +157,17 @@ export class McpDispatcher {
     const data = parsed.data as Record<string, unknown>;
     if (envelope) {
       connection.servedModern = true;
-      const answer = await this.modernRequest(
+      const answer = await this.modernDispatch.serve({
         id,
         method,
-        params,
-        data,
+        raw: params,
+        params: data,
         connection,
         origin,
         envelope,
         cancellation,
         route,
-      );
+      });
       release();
       return answer ? reply(answer) : NONE;
     }
@@ -192,87 +193,6 @@ export class McpDispatcher {
     }
     release();
     return answer ? reply(answer) : NONE;
-  }
-
-  /**
-   * A modern request: nothing parks (the client answers questions by
-   * retrying), a round that asked for input answers input-required, and
-   * results and errors take the era's shape.
-   */
-  private async modernRequest(
-    id: RequestId,
-    method: string,
-    raw: Record<string, unknown>,
-    params: Record<string, unknown>,
-    connection: McpConnection,
-    origin: McpMessageOrigin,
-    envelope: McpRequestEnvelope,
-    cancellation: RequestCancellation,
-    route: McpRoute,
-  ): Promise<JsonRpcMessage | null> {
-    let request: DispatchedRequest | undefined;
-    try {
-      const input = await this.modern.round(method, raw, params, origin.principal);
-      request = new DispatchedRequest(
-        id,
-        method,
-        params,
-        connection,
-        origin,
-        cancellation,
-        this.outbound,
-        envelope,
-        input,
-      );
-      let result = await route.invoke(request);
-      // Only `subscriptions/listen` waits here, until the stream ends.
-      if (result instanceof McpParkedCall) result = await result.result;
-      if (request.cancelled) return null;
-      return jsonRpcResult(id, await this.modern.result(request, result as object));
-    } catch (error) {
-      if (request?.cancelled) return null;
-      let failure = error;
-      try {
-        const instead = request && (await this.modern.inputRequiredInstead(request));
-        if (instead) return jsonRpcResult(id, instead);
-      } catch (sealing) {
-        // The round asked, but its state could not be sealed (too large): that is the answer.
-        failure = sealing;
-      }
-      return this.modern.error(errorResponse(id, failure, method));
-    }
-  }
-
-  /**
-   * The answer to a request whose params cross a shape bound
-   * (`limits.maxArgumentKeys`, depth, array length), found in one bounded
-   * pass: for `tools/call`, the tool-execution error its arguments deserve (an
-   * `isError` result, the same for every tool name, so it reveals none);
-   * for anything else, -32602.
-   */
-  private oversized(
-    id: RequestId,
-    method: string,
-    params: Record<string, unknown>,
-    modern: boolean,
-  ): JsonRpcMessage | undefined {
-    const call = method === 'tools/call';
-    const { limits } = this.options;
-    // A call's arguments are judged as arguments; everything else in its params (`_meta`) as params.
-    const metaProblem = call ? argumentShapeProblem(params._meta, limits) : undefined;
-    if (metaProblem) {
-      const error = new McpInvalidParamsError(`Invalid params for ${method}: ${metaProblem}`);
-      return this.modern.error(errorResponse(id, error, method));
-    }
-    const problem = argumentShapeProblem(call ? params.arguments : params, limits);
-    if (!problem) return undefined;
-    if (!call) {
-      const error = new McpInvalidParamsError(`Invalid params for ${method}: ${problem}`);
-      return this.modern.error(errorResponse(id, error, method));
-    }
-    const name = typeof params.name === 'string' ? params.name : '';
-    const result = toolErrorResult(`Invalid arguments for tool ${name}: ${problem}`);
-    return jsonRpcResult(id, modern ? this.modern.complete(result) : result);
   }
 
   /* A parked call's answer, on its connection's channel, tagged as related to it; whether one went out. */
