@@ -1,14 +1,6 @@
-import { HTTP_VARIANTS, type HttpTestApp } from '../support/http-app.js';
-import {
-  bootModernApp,
-  envelope,
-  MODERN,
-  modernMessage,
-  postModern,
-  readJson,
-  resetFixture,
-} from './modern-app.js';
-import { expectRefusal } from './modern-header-checks.js';
+import { HTTP_VARIANTS } from '../support/http-app.js';
+import { envelope, MODERN, modernMessage, postModern, readJson } from './modern-app.js';
+import { expectRefusal, modernAppForSuite } from './modern-header-checks.js';
 
 /*
  * The modern POST's refusals of the request envelope before anything runs
@@ -17,17 +9,11 @@ import { expectRefusal } from './modern-header-checks.js';
  */
 
 describe.each(HTTP_VARIANTS)('modern request envelope (%s)', (variant) => {
-  let t: HttpTestApp;
-
-  beforeAll(async () => {
-    t = await bootModernApp(variant);
-  });
-  afterAll(() => t.close());
-  beforeEach(() => resetFixture());
+  const app = modernAppForSuite(variant);
 
   describe('the request envelope', () => {
     it('the MCP-Protocol-Version header names the modern revision but the body has no _meta: 400 -32602', async () => {
-      const response = await postModern(t, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      const response = await postModern(app(), { jsonrpc: '2.0', id: 1, method: 'tools/list' });
       await expectRefusal(response, 400, {
         jsonrpc: '2.0',
         id: 1,
@@ -42,7 +28,7 @@ describe.each(HTTP_VARIANTS)('modern request envelope (%s)', (variant) => {
 
     it('_meta names the version but no clientCapabilities: 400 -32602', async () => {
       const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN };
-      const response = await postModern(t, {
+      const response = await postModern(app(), {
         jsonrpc: '2.0',
         id: 2,
         method: 'tools/list',
@@ -60,7 +46,7 @@ describe.each(HTTP_VARIANTS)('modern request envelope (%s)', (variant) => {
     });
 
     it('clientCapabilities that is not an object: 400 -32602', async () => {
-      const response = await postModern(t, {
+      const response = await postModern(app(), {
         jsonrpc: '2.0',
         id: 3,
         method: 'tools/list',
@@ -87,7 +73,7 @@ describe.each(HTTP_VARIANTS)('modern request envelope (%s)', (variant) => {
           'io.modelcontextprotocol/logLevel': 'loud',
         },
       );
-      await expectRefusal(await postModern(t, message), 400, {
+      await expectRefusal(await postModern(app(), message), 400, {
         jsonrpc: '2.0',
         id: 4,
         error: {
@@ -107,7 +93,7 @@ describe.each(HTTP_VARIANTS)('modern request envelope (%s)', (variant) => {
           _meta: { ...envelope(), 'io.modelcontextprotocol/protocolVersion': '2027-01-01' },
         },
       };
-      const response = await postModern(t, message, { 'mcp-protocol-version': '2027-01-01' });
+      const response = await postModern(app(), message, { 'mcp-protocol-version': '2027-01-01' });
       await expectRefusal(response, 400, {
         jsonrpc: '2.0',
         id: 5,
@@ -123,7 +109,7 @@ describe.each(HTTP_VARIANTS)('modern request envelope (%s)', (variant) => {
   describe('a capability the request did not declare', () => {
     it('a handler asking for elicitation without it: 400 -32021 with requiredCapabilities', async () => {
       const response = await postModern(
-        t,
+        app(),
         modernMessage(50, 'tools/call', { name: 'greet', arguments: {} }),
       );
       await expectRefusal(response, 400, {
@@ -143,9 +129,9 @@ describe.each(HTTP_VARIANTS)('modern request envelope (%s)', (variant) => {
       ['a number', 901],
       ['a string', 'req-901'],
     ])('id %s: -32602, -32020, -32022 and -32601 bodies echo it', async (_kind, id) => {
-      const noMeta = await postModern(t, { jsonrpc: '2.0', id, method: 'tools/list' });
+      const noMeta = await postModern(app(), { jsonrpc: '2.0', id, method: 'tools/list' });
       expect(await readJson(noMeta)).toMatchObject({ id, error: { code: -32602 } });
-      const mismatch = await postModern(t, modernMessage(id, 'tools/list'), {
+      const mismatch = await postModern(app(), modernMessage(id, 'tools/list'), {
         'mcp-method': 'prompts/list',
       });
       expect(await readJson(mismatch)).toMatchObject({ id, error: { code: -32020 } });
@@ -157,9 +143,9 @@ describe.each(HTTP_VARIANTS)('modern request envelope (%s)', (variant) => {
           _meta: { ...envelope(), 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
         },
       };
-      const unsupported = await postModern(t, future, { 'mcp-protocol-version': '2099-01-01' });
+      const unsupported = await postModern(app(), future, { 'mcp-protocol-version': '2099-01-01' });
       expect(await readJson(unsupported)).toMatchObject({ id, error: { code: -32022 } });
-      const unknown = await postModern(t, modernMessage(id, 'foo/bar'));
+      const unknown = await postModern(app(), modernMessage(id, 'foo/bar'));
       expect(unknown.status).toBe(404);
       expect(await readJson(unknown)).toEqual({
         jsonrpc: '2.0',

@@ -1,4 +1,5 @@
-import { readJson, SERVER_INFO_KEY } from './modern-app.js';
+import type { HttpTestApp, HttpVariant } from '../support/http-app.js';
+import { bootModernApp, readJson, resetFixture, SERVER_INFO_KEY } from './modern-app.js';
 
 /* What the modern header specs share: argument builders and the two answers they expect. */
 
@@ -39,4 +40,15 @@ export async function expectEcho(response: Response, id: number | string, text =
       _meta: { [SERVER_INFO_KEY]: { name: 'http-test', version: '1.0.0' } },
     },
   });
+}
+
+/** The modern fixture app on `variant`, booted once for the enclosing suite; read it in tests. */
+export function modernAppForSuite(variant: HttpVariant): () => HttpTestApp {
+  let t: HttpTestApp | undefined;
+  beforeAll(async () => {
+    t = await bootModernApp(variant);
+  });
+  afterAll(() => t?.close());
+  beforeEach(() => resetFixture());
+  return () => t!;
 }

@@ -1,6 +1,12 @@
-import { HTTP_VARIANTS, type HttpTestApp } from '../support/http-app.js';
-import { bootModernApp, modernMessage, postModern, readJson, resetFixture } from './modern-app.js';
-import { b64, expectRefusal, headerMismatch, route } from './modern-header-checks.js';
+import { HTTP_VARIANTS } from '../support/http-app.js';
+import { modernMessage, postModern, readJson } from './modern-app.js';
+import {
+  b64,
+  expectRefusal,
+  headerMismatch,
+  route,
+  modernAppForSuite,
+} from './modern-header-checks.js';
 
 /*
  * Mcp-Param-* headers for x-mcp-header arguments: present, agreeing with the
@@ -8,18 +14,12 @@ import { b64, expectRefusal, headerMismatch, route } from './modern-header-check
  */
 
 describe.each(HTTP_VARIANTS)('modern Mcp-Param-* headers (%s)', (variant) => {
-  let t: HttpTestApp;
-
-  beforeAll(async () => {
-    t = await bootModernApp(variant);
-  });
-  afterAll(() => t.close());
-  beforeEach(() => resetFixture());
+  const app = modernAppForSuite(variant);
 
   describe('Mcp-Param-* (x-mcp-header arguments)', () => {
     it('missing while the body carries the argument: 400 -32020', async () => {
       const response = await postModern(
-        t,
+        app(),
         modernMessage(40, 'tools/call', route({ region: 'eu' })),
       );
       await expectRefusal(
@@ -35,7 +35,7 @@ describe.each(HTTP_VARIANTS)('modern Mcp-Param-* headers (%s)', (variant) => {
 
     it('another value: 400 -32020', async () => {
       const response = await postModern(
-        t,
+        app(),
         modernMessage(41, 'tools/call', route({ region: 'eu' })),
         {
           'mcp-param-region': 'us',
@@ -54,7 +54,7 @@ describe.each(HTTP_VARIANTS)('modern Mcp-Param-* headers (%s)', (variant) => {
 
     it('a malformed Base64 sentinel: 400 -32020', async () => {
       const response = await postModern(
-        t,
+        app(),
         modernMessage(42, 'tools/call', route({ region: 'eu' })),
         {
           'mcp-param-region': '=?base64?!!!!?=',
@@ -72,13 +72,17 @@ describe.each(HTTP_VARIANTS)('modern Mcp-Param-* headers (%s)', (variant) => {
     });
 
     it('the plain value, and the Base64 sentinel of a non-ASCII value, are accepted', async () => {
-      const plain = await postModern(t, modernMessage(43, 'tools/call', route({ region: 'eu' })), {
-        'mcp-param-region': 'eu',
-      });
+      const plain = await postModern(
+        app(),
+        modernMessage(43, 'tools/call', route({ region: 'eu' })),
+        {
+          'mcp-param-region': 'eu',
+        },
+      );
       expect(plain.status).toBe(200);
       expect((await readJson(plain)).result.content).toEqual([{ type: 'text', text: 'region eu' }]);
       const encoded = await postModern(
-        t,
+        app(),
         modernMessage(44, 'tools/call', route({ region: 'Zürich' })),
         { 'mcp-param-region': b64('Zürich') },
       );
@@ -89,15 +93,19 @@ describe.each(HTTP_VARIANTS)('modern Mcp-Param-* headers (%s)', (variant) => {
     });
 
     it('an argument the body leaves out, or sends as null, expects no header', async () => {
-      const absent = await postModern(t, modernMessage(45, 'tools/call', route({ region: 'eu' })), {
-        'mcp-param-region': 'eu',
-      });
+      const absent = await postModern(
+        app(),
+        modernMessage(45, 'tools/call', route({ region: 'eu' })),
+        {
+          'mcp-param-region': 'eu',
+        },
+      );
       expect(absent.status).toBe(200);
       expect((await readJson(absent)).result.content).toEqual([
         { type: 'text', text: 'region eu' },
       ]);
       const nulled = route({ region: 'eu', count: null });
-      const response = await postModern(t, modernMessage(48, 'tools/call', nulled), {
+      const response = await postModern(app(), modernMessage(48, 'tools/call', nulled), {
         'mcp-param-region': 'eu',
       });
       // Past the header checks: the tool's schema (an integer) then refuses null, in-band.
@@ -110,7 +118,7 @@ describe.each(HTTP_VARIANTS)('modern Mcp-Param-* headers (%s)', (variant) => {
 
     it('an integer is compared numerically: "3.0" matches 3, "4" does not', async () => {
       const args = route({ region: 'eu', count: 3 });
-      const same = await postModern(t, modernMessage(46, 'tools/call', args), {
+      const same = await postModern(app(), modernMessage(46, 'tools/call', args), {
         'mcp-param-region': 'eu',
         'mcp-param-count': '3.0',
       });
@@ -118,7 +126,7 @@ describe.each(HTTP_VARIANTS)('modern Mcp-Param-* headers (%s)', (variant) => {
       expect((await readJson(same)).result.content).toEqual([
         { type: 'text', text: 'region eu x3' },
       ]);
-      const other = await postModern(t, modernMessage(47, 'tools/call', args), {
+      const other = await postModern(app(), modernMessage(47, 'tools/call', args), {
         'mcp-param-region': 'eu',
         'mcp-param-count': '4',
       });

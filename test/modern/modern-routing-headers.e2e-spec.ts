@@ -1,6 +1,13 @@
-import { HTTP_VARIANTS, type HttpTestApp } from '../support/http-app.js';
-import { bootModernApp, modernMessage, postModern, resetFixture } from './modern-app.js';
-import { b64, echo, expectEcho, expectRefusal, headerMismatch } from './modern-header-checks.js';
+import { HTTP_VARIANTS } from '../support/http-app.js';
+import { modernMessage, postModern } from './modern-app.js';
+import {
+  b64,
+  echo,
+  expectEcho,
+  expectRefusal,
+  headerMismatch,
+  modernAppForSuite,
+} from './modern-header-checks.js';
 
 /*
  * The routing headers that must agree with the body (-32020, HTTP 400, the
@@ -8,17 +15,11 @@ import { b64, echo, expectEcho, expectRefusal, headerMismatch } from './modern-h
  */
 
 describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
-  let t: HttpTestApp;
-
-  beforeAll(async () => {
-    t = await bootModernApp(variant);
-  });
-  afterAll(() => t.close());
-  beforeEach(() => resetFixture());
+  const app = modernAppForSuite(variant);
 
   describe('MCP-Protocol-Version', () => {
     it('missing: 400 -32020', async () => {
-      const response = await postModern(t, modernMessage(10, 'tools/list'), {
+      const response = await postModern(app(), modernMessage(10, 'tools/list'), {
         'mcp-protocol-version': undefined,
       });
       await expectRefusal(
@@ -33,7 +34,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
     });
 
     it('naming another version than the envelope: 400 -32020', async () => {
-      const response = await postModern(t, modernMessage(11, 'tools/list'), {
+      const response = await postModern(app(), modernMessage(11, 'tools/list'), {
         'mcp-protocol-version': '2025-11-25',
       });
       await expectRefusal(
@@ -50,7 +51,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
 
   describe('Mcp-Method', () => {
     it('missing: 400 -32020', async () => {
-      const response = await postModern(t, modernMessage(20, 'tools/list'), {
+      const response = await postModern(app(), modernMessage(20, 'tools/list'), {
         'mcp-method': undefined,
       });
       await expectRefusal(
@@ -65,7 +66,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
     });
 
     it('another method: 400 -32020', async () => {
-      const response = await postModern(t, modernMessage(21, 'tools/list'), {
+      const response = await postModern(app(), modernMessage(21, 'tools/list'), {
         'mcp-method': 'prompts/list',
       });
       await expectRefusal(
@@ -80,7 +81,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
     });
 
     it('the same method in another case: 400 -32020 (values are case-sensitive)', async () => {
-      const response = await postModern(t, modernMessage(22, 'tools/list'), {
+      const response = await postModern(app(), modernMessage(22, 'tools/list'), {
         'mcp-method': 'Tools/List',
       });
       await expectRefusal(
@@ -95,7 +96,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
     });
 
     it('header names are case-insensitive: MCP-METHOD is accepted', async () => {
-      const response = await postModern(t, modernMessage(23, 'tools/call', echo()), {
+      const response = await postModern(app(), modernMessage(23, 'tools/call', echo()), {
         'mcp-method': undefined,
         'MCP-METHOD': 'tools/call',
       });
@@ -105,7 +106,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
 
   describe('Mcp-Name', () => {
     it('missing on tools/call: 400 -32020', async () => {
-      const response = await postModern(t, modernMessage(30, 'tools/call', echo()), {
+      const response = await postModern(app(), modernMessage(30, 'tools/call', echo()), {
         'mcp-name': undefined,
       });
       await expectRefusal(
@@ -120,7 +121,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
     });
 
     it('naming another tool: 400 -32020', async () => {
-      const response = await postModern(t, modernMessage(31, 'tools/call', echo()), {
+      const response = await postModern(app(), modernMessage(31, 'tools/call', echo()), {
         'mcp-name': 'purge',
       });
       await expectRefusal(
@@ -137,7 +138,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
     it('another URI on resources/read, and another prompt on prompts/get: 400 -32020', async () => {
       const read = modernMessage(32, 'resources/read', { uri: 'modern://readme' });
       await expectRefusal(
-        await postModern(t, read, { 'mcp-name': 'modern://other' }),
+        await postModern(app(), read, { 'mcp-name': 'modern://other' }),
         400,
         headerMismatch(
           32,
@@ -147,7 +148,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
       );
       const get = modernMessage(33, 'prompts/get', { name: 'summary', arguments: { topic: 'x' } });
       await expectRefusal(
-        await postModern(t, get, { 'mcp-name': 'other' }),
+        await postModern(app(), get, { 'mcp-name': 'other' }),
         400,
         headerMismatch(
           33,
@@ -158,14 +159,14 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
     });
 
     it('the Base64 sentinel of the same name is accepted', async () => {
-      const response = await postModern(t, modernMessage(34, 'tools/call', echo()), {
+      const response = await postModern(app(), modernMessage(34, 'tools/call', echo()), {
         'mcp-name': b64('echo'),
       });
       await expectEcho(response, 34);
     });
 
     it('a sentinel whose payload is not canonical Base64: 400 -32020', async () => {
-      const response = await postModern(t, modernMessage(35, 'tools/call', echo()), {
+      const response = await postModern(app(), modernMessage(35, 'tools/call', echo()), {
         'mcp-name': '=?base64?ZWNob?=',
       });
       await expectRefusal(
@@ -180,7 +181,7 @@ describe.each(HTTP_VARIANTS)('modern routing headers (%s)', (variant) => {
     });
 
     it('a value with only the sentinel prefix is literal, so it mismatches: 400 -32020', async () => {
-      const response = await postModern(t, modernMessage(36, 'tools/call', echo()), {
+      const response = await postModern(app(), modernMessage(36, 'tools/call', echo()), {
         'mcp-name': '=?base64?ZWNobw==',
       });
       await expectRefusal(

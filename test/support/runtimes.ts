@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { describeGated } from './gated-describe.js';
 
 /*
  * The gate of the suites that drive tools installed under tools/runtimes
@@ -61,20 +62,7 @@ export function describeWithRuntimes<N extends string>(
   title: string,
   body: (paths: Readonly<Record<N, string>>) => void,
 ): void {
-  if (lookup.found) {
-    describe(title, () => body(lookup.paths));
-    return;
-  }
-  const message = `${title}: ${lookup.reason}`;
-  if (runtimesRequired()) {
-    describe(title, () => {
-      it('has the runtimes it needs', () => {
-        throw new Error(`${message} (${REQUIRE_RUNTIMES_ENV}=1 requires them)`);
-      });
-    });
-    return;
-  }
-  process.stdout.write(`skipped ${message} (set ${REQUIRE_RUNTIMES_ENV}=1 to fail instead)\n`);
-  // The tests are declared (and reported as skipped) but never run, so no path is read.
-  describe.skip(title, () => body(new Proxy({}, { get: () => '' }) as Record<N, string>));
+  const found = lookup.found ? { value: lookup.paths } : { reason: lookup.reason };
+  const nowhere = new Proxy({}, { get: () => '' }) as Record<N, string>;
+  describeGated(found, title, REQUIRE_RUNTIMES_ENV, body, nowhere);
 }

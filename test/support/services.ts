@@ -1,4 +1,5 @@
 import { Socket } from 'node:net';
+import { describeGated } from './gated-describe.js';
 
 /*
  * The gate of the suites that need a running server we ship against (Redis for
@@ -52,20 +53,6 @@ export function describeWithService(
   title: string,
   body: (url: string) => void,
 ): void {
-  if (lookup.found) {
-    describe(title, () => body(lookup.url));
-    return;
-  }
-  const message = `${title}: ${lookup.reason}`;
-  if (servicesRequired()) {
-    describe(title, () => {
-      it('has the server it needs', () => {
-        throw new Error(`${message} (${REQUIRE_SERVICES_ENV}=1 requires it)`);
-      });
-    });
-    return;
-  }
-  process.stdout.write(`skipped ${message} (set ${REQUIRE_SERVICES_ENV}=1 to fail instead)\n`);
-  // The tests are declared (and reported as skipped) but never run, so no URL is read.
-  describe.skip(title, () => body(''));
+  const found = lookup.found ? { value: lookup.url } : { reason: lookup.reason };
+  describeGated(found, title, REQUIRE_SERVICES_ENV, body, '');
 }
