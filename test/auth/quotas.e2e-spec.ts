@@ -1,5 +1,6 @@
 import { request } from 'node:http';
-import type { McpLimits } from '../../src/index.js';
+import { McpWarden, type McpLimits } from '../../src/index.js';
+import { until } from '../support/until.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
 import {
   ACCEPT_BOTH,
@@ -188,7 +189,74 @@ describe('callsPerSecondPerPrincipal', () => {
   });
 });
 
+/**
+ * POSTs a call that parks on `session` for `token`, reads until its
+ * elicitation/create arrives, then drops the connection (the client went away).
+ */
+function parkAndDrop(app: AuthApp, token: string, session: string, id: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(app.url, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        accept: ACCEPT_BOTH,
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        'mcp-session-id': session,
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('elicitation/create')) {
+          req.destroy();
+          resolve();
+        }
+      });
+    });
+    req.on('error', (error) => {
+      if (!req.destroyed) reject(error);
+    });
+    req.end(JSON.stringify(callTool(id, 'drop_table')));
+  });
+}
+
 describe('maxPendingPerPrincipal', () => {
+  it('parked calls whose streams alice dropped count against her share alone, and end with her session', async () => {
+    const { app, alice, bob } = await bootWith({ maxPendingPerPrincipal: 2 });
+    t = app;
+    const warden = t.app.get(McpWarden);
+    const a1 = await t.initialize(alice, { elicitation: {} });
+    const b1 = await t.initialize(bob, { elicitation: {} });
+    await parkAndDrop(t, alice, a1, 1);
+    await parkAndDrop(t, alice, a1, 2);
+    expect(warden.stats().pendingClientRequests).toBe(2);
+
+    // Gone or not, her two asks are her share: a third is denied, and only hers.
+    const a2 = await t.initialize(alice, { elicitation: {} });
+    const third = await t.request(callTool(3, 'drop_table'), { token: alice, session: a2 });
+    expect(third.result).toEqual(denial('drop_table', 'ask', 'too many calls awaiting approval'));
+    const bobs = new SseReader(
+      await t.post(callTool(4, 'drop_table'), { token: bob, session: b1 }),
+    );
+    expect((await bobs.message((m) => m.method === 'elicitation/create')).params.message).toBe(
+      'Drop the whole table?',
+    );
+
+    // Ending the session she left ends its parked calls, and frees her share.
+    const ended = await t.send('DELETE', undefined, { token: alice, session: a1 });
+    expect(ended.status).toBe(200);
+    await until(() => warden.stats().pendingClientRequests === 1);
+    const again = new SseReader(
+      await t.post(callTool(5, 'drop_table'), { token: alice, session: a2 }),
+    );
+    expect((await again.message((m) => m.method === 'elicitation/create')).params.message).toBe(
+      'Drop the whole table?',
+    );
+    expect(seen.runs).toEqual([]);
+  });
+
   it("alice's second parked ask (from a second session) is denied while bob can still be asked", async () => {
     const { app, alice, bob } = await bootWith({ maxPendingPerPrincipal: 1 });
     t = app;
