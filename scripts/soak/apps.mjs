@@ -23,11 +23,13 @@ export const STDIO_APP = join(ROOT, 'test/fixtures/soak/soak-stdio.mjs');
 
 /**
  * Spawns the HTTP fixture app (with GC exposed, for the memory figures); `url` resolves to the
- * MCP endpoint it announces on stderr, or rejects if it exits first.
+ * MCP endpoint it announces on stderr, or rejects if it exits first. SOAK_APP_FLAGS adds Node
+ * flags to the app's command line (for example `--cpu-prof`, to see where a stall came from).
  * @param {Record<string, string>} appEnv
  */
 export function spawnHttpApp(appEnv) {
-  const child = spawn(process.execPath, ['--expose-gc', HTTP_APP], {
+  const flags = (process.env.SOAK_APP_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--expose-gc', ...flags, HTTP_APP], {
     env: { ...process.env, ...appEnv, NODE_OPTIONS: '', PORT: '0' },
     stdio: ['ignore', 'inherit', 'pipe'],
   });
