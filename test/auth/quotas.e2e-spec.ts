@@ -247,7 +247,7 @@ describe('maxPendingPerPrincipal', () => {
     // Ending the session she left ends its parked calls, and frees her share.
     const ended = await t.send('DELETE', undefined, { token: alice, session: a1 });
     expect(ended.status).toBe(200);
-    await until(() => warden.stats().pendingClientRequests === 1);
+    await until(() => warden.stats().pendingClientRequests === 1, 'her parked calls ended');
     const again = new SseReader(
       await t.post(callTool(5, 'drop_table'), { token: alice, session: a2 }),
     );
