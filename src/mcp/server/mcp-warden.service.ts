@@ -115,14 +115,18 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Ends `connId`'s long-lived requests (modern `subscriptions/listen`
-   * streams) as a shutdown would: `notifications/cancelled`, then their final
-   * result. A transport calls it when its client's input has ended, so the
-   * in-flight requests it waits for can all finish.
+   * Ends `connId`'s long-lived requests as a shutdown would, while its channel
+   * is still open so each gets its answer: modern `subscriptions/listen`
+   * streams (`notifications/cancelled`, then their final result) and calls
+   * awaiting the client (the "connection closed" deny). A transport calls it
+   * when its client's input has ended, or before it closes at shutdown, so
+   * the in-flight requests it waits for can all finish.
    */
   endStreams(connId: string): void {
     const connection = this.connections.find(connId);
-    if (connection) this.listeners.endFor(connection, 'server shutting down');
+    if (!connection) return;
+    this.listeners.endFor(connection, 'server shutting down');
+    this.outbound.abandonFor(connection);
   }
 
   /**

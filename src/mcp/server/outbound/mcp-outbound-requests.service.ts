@@ -116,6 +116,18 @@ export class McpOutboundRequests {
     });
   }
 
+  /**
+   * Ends every request pending on `connection` as its closing would
+   * ("connection closed"), while the connection is still open: the calls
+   * waiting on them answer on it before it goes (a shutdown, stdin's end).
+   */
+  abandonFor(connection: McpConnection): void {
+    const closed = new McpOutboundRequestError('connection_closed', 'connection closed');
+    for (const entry of [...this.pending.values()]) {
+      if (entry.connection === connection) entry.settle({ error: closed });
+    }
+  }
+
   /** Matches a client response to its request; ignores anything it cannot match. */
   answer(message: JsonRpcMessage, connection: McpConnection): void {
     const id = message.id;

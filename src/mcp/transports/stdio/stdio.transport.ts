@@ -192,9 +192,10 @@ export class McpStdioTransport {
       this.server.dispatch(message, this.connId, this.origin).then((outcome) => {
         if (outcome.kind === 'reply') this.write(outcome.message);
         if (!request) return;
-        // A parked call holds its slot until it ends (the server counts it in flight too).
+        // A parked call holds its slot until it ends (the server counts it in flight too), and
+        // is waited for at the end like any request: its answer leaves before run() resolves.
         if (outcome.kind === 'parked' && outcome.answered) {
-          void outcome.answered.finally(() => this.release());
+          this.track(outcome.answered.then(() => this.release()));
         } else this.release();
       }),
     );

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { McpPrincipal } from '../../../auth/principal.interface.js';
 import { principalKey } from '../../../auth/principal-key.js';
+import { nextTurn } from '../../../common/next-turn.js';
 import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
@@ -83,7 +84,10 @@ export class LegacySseSessions implements OnModuleDestroy {
     session.stream.close();
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
+    // Calls still awaiting a client are answered (the "connection closed" deny) before the streams end.
+    for (const session of this.sessions.values()) this.server.endStreams(session.connId);
+    await nextTurn();
     for (const id of [...this.sessions.keys()]) this.close(id);
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { McpPrincipal } from '../../../auth/principal.interface.js';
 import { principalKey } from '../../../auth/principal-key.js';
+import { nextTurn } from '../../../common/next-turn.js';
 import { McpWarden } from '../../../server/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
@@ -107,8 +108,12 @@ export class McpHttpSessions implements OnModuleDestroy {
     }
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweeper);
+    // Calls still awaiting a client get their answer (the "connection closed" deny) on their
+    // streams first; only then do the sessions, and their streams, end.
+    for (const session of this.sessions.values()) this.server.endStreams(session.connId);
+    await nextTurn();
     for (const id of [...this.sessions.keys()]) this.delete(id);
   }
 }
