@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { principalFromEnv, serveStdio } from '../index.js';
 import { AppModule } from './app.module.js';
+import { ServiceLogger } from './logging/service.logger.js';
 
 /*
  * The notes service over stdio: protocol on stdout, every log line on stderr.
@@ -8,7 +9,10 @@ import { AppModule } from './app.module.js';
  * caller is who MCP_PRINCIPAL_SUBJECT / MCP_PRINCIPAL_SCOPES say (stdio has
  * no credentials: the operator who starts the process vouches for it).
  */
-serveStdio(AppModule.forTransport('stdio'), { principal: principalFromEnv() }).then(
+serveStdio(AppModule.forTransport('stdio'), {
+  principal: principalFromEnv(),
+  logger: new ServiceLogger(),
+}).then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`mcp-warden: ${(error as Error)?.message ?? String(error)}\n`);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
+import { ServiceLogger } from './logging/service.logger.js';
 
 /*
  * The notes service over HTTP: Streamable HTTP at /mcp, the older HTTP+SSE
@@ -9,17 +10,38 @@ import { AppModule } from './app.module.js';
  * OAUTH_AUDIENCE (bearer auth), or it refuses to start.
  */
 async function main(): Promise<void> {
-  const app = await NestFactory.create(AppModule.forTransport('http'));
+  const app = await NestFactory.create(AppModule.forTransport('http'), {
+    logger: new ServiceLogger(),
+  });
   // Close the app (ending open streams, finishing in-flight calls), then exit 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => void app.close().then(() => process.exit(0)));
   }
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   const host = process.env.HOST ?? '127.0.0.1';
-  await app.listen(Number(process.env.PORT ?? 3000), host);
+  const port = Number(process.env.PORT ?? 3000);
+  try {
+    await app.listen(port, host);
+  } catch (error) {
+    await app.close();
+    throw listenFailure(error, host, port);
+  }
   const address = app.getHttpServer().address() as { port: number };
   const shown = host.includes(':') ? `[${host}]` : host;
   process.stderr.write(`MCP Warden notes service: http://${shown}:${address.port}/mcp\n`);
+}
+
+/* One plain line for the usual reasons a listen fails; anything else as it is. */
+function listenFailure(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the address is already in use',
+    EACCES: 'permission denied',
+    EADDRNOTAVAIL: 'the address is not available on this machine',
+  };
+  return code && reasons[code]
+    ? new Error(`cannot listen on ${host}:${port}: ${reasons[code]}`)
+    : error;
 }
 
 main().catch((error: unknown) => {

@@ -13,6 +13,7 @@ const BANNER = /MCP Warden notes service: (http:\/\/\S+\/mcp)\n/;
  */
 export class HttpServiceChild {
   readonly process: ChildProcess;
+  readonly stdout: StreamText;
   readonly stderr: StreamText;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly url: Promise<string>;
@@ -25,8 +26,8 @@ export class HttpServiceChild {
     this.exited = new Promise((resolveExit) =>
       this.process.once('exit', (code, signal) => resolveExit({ code, signal })),
     );
-    // Nest's HTTP-mode logger writes to stdout; drain it so the child never blocks.
-    this.process.stdout!.resume();
+    // The service writes nothing on stdout; read it anyway, so a test can say so.
+    this.stdout = new StreamText(this.process.stdout!);
     this.stderr = new StreamText(this.process.stderr!);
     this.url = Promise.race([
       this.stderr

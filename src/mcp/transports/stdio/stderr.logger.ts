@@ -1,11 +1,18 @@
-import { ConsoleLogger, type LogLevel } from '@nestjs/common';
+import { ConsoleLogger, type ConsoleLoggerOptions, type LogLevel } from '@nestjs/common';
 
 /**
  * Nest's console logger, but every level goes to stderr: in stdio mode stdout
- * carries protocol messages and nothing else.
+ * carries protocol messages and nothing else. Colours only when stderr is a
+ * terminal (a client that logs the server's stderr gets plain text).
  * @publicApi
  */
 export class StderrLogger extends ConsoleLogger {
+  constructor(context?: string, options: ConsoleLoggerOptions = {}) {
+    const withColors = { colors: process.stderr.isTTY === true, ...options };
+    if (context === undefined) super(withColors);
+    else super(context, withColors);
+  }
+
   protected override printMessages(
     messages: unknown[],
     context?: string,

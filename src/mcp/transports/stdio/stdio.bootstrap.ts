@@ -1,4 +1,4 @@
-import type { DynamicModule, Type } from '@nestjs/common';
+import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { messageShapeBounds } from '../../decoding/json-message.decoder.js';
 import { MCP_OPTIONS } from '../../options/options.constants.js';
@@ -6,6 +6,15 @@ import type { McpResolvedOptions } from '../../options/resolved-options.interfac
 import { McpWarden } from '../../server/mcp-warden.service.js';
 import { StderrLogger } from './stderr.logger.js';
 import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transport.js';
+
+/**
+ * Options of `serveStdio`: the transport's, and the app's logger.
+ * @publicApi
+ */
+export interface McpServeStdioOptions extends McpStdioTransportOptions {
+  /** The app's logger; it must not write to stdout. Default: Nest's console logger on stderr. */
+  logger?: LoggerService;
+}
 
 /**
  * Boots `module` as an application context (no HTTP server), logging to
@@ -17,11 +26,9 @@ import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transp
  */
 export async function serveStdio(
   module: Type | DynamicModule,
-  options: McpStdioTransportOptions = {},
+  { logger = new StderrLogger('Nest'), ...options }: McpServeStdioOptions = {},
 ): Promise<void> {
-  const app = await NestFactory.createApplicationContext(module, {
-    logger: new StderrLogger('Nest'),
-  });
+  const app = await NestFactory.createApplicationContext(module, { logger });
   const { limits } = app.get<McpResolvedOptions>(MCP_OPTIONS);
   const transport = new McpStdioTransport(app.get(McpWarden), {
     maxLineBytes: limits.maxLineBytes,

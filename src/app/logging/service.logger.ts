@@ -1,0 +1,60 @@
+import { ConsoleLogger, type LogLevel } from '@nestjs/common';
+
+/** Nest's start-up chatter (modules loaded, routes mapped, "successfully started"): debug, not log. */
+const START_UP_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/** Levels printed unless NEST_LOG_LEVEL says otherwise (debug and verbose are opt-in). */
+const SERVICE_LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log'];
+
+/**
+ * The service's logger: every line on stderr (stdout belongs to the protocol
+ * in stdio mode, and to nobody in HTTP mode), one JSON object per line when
+ * stderr is not a terminal (a log collector reads it), coloured text only on
+ * a terminal. Nest's start-up lines go to debug: over HTTP they are noise,
+ * and "successfully started" would print before a port turned out busy. The
+ * listen failure itself is left to `main`, which says it once and exits 1.
+ */
+export class ServiceLogger extends ConsoleLogger {
+  constructor(terminal: boolean = process.stderr.isTTY === true) {
+    super({ json: !terminal, colors: terminal });
+  }
+
+  override log(message: unknown, ...rest: unknown[]): void {
+    if (START_UP_CONTEXTS.has(this.contextOf(rest))) super.debug(message, ...rest);
+    else super.log(message, ...rest);
+  }
+
+  override error(message: unknown, ...rest: unknown[]): void {
+    if (this.contextOf(rest) === 'NestApplication' && /^Error: listen /.test(String(message))) {
+      return;
+    }
+    super.error(message, ...rest);
+  }
+
+  protected override getDefaultLogLevels(): LogLevel[] {
+    return process.env.NEST_LOG_LEVEL ? super.getDefaultLogLevels() : SERVICE_LOG_LEVELS;
+  }
+
+  protected override printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: LogLevel,
+    _writeStreamType?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+    params?: Record<string, unknown>,
+  ): void {
+    super.printMessages(messages, context, logLevel, 'stderr', errorStack, params);
+  }
+
+  /* A Logger passes its context as the last argument; otherwise this logger's own. */
+  private contextOf(rest: unknown[]): string {
+    const last = rest.at(-1);
+    return typeof last === 'string' ? last : (this.context ?? '');
+  }
+}
