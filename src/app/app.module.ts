@@ -7,7 +7,9 @@ import {
   serviceHostsFromEnv,
   serviceLimitsFromEnv,
 } from './auth/service-auth.js';
+import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health/health.controller.js';
+import { StoreHealthIndicator } from './health/store.health.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
 import { NotesStore } from './notes/notes.store.js';
@@ -36,6 +38,7 @@ export class AppModule {
             transport === 'http' ? { auth: serviceAuthFromEnv(), ...serviceHostsFromEnv() } : {},
           limits: serviceLimitsFromEnv(),
         }),
+        ...(transport === 'http' ? [TerminusModule.forRoot({ logger: false })] : []),
       ],
       controllers: transport === 'http' ? [HealthController] : [],
       providers: [
@@ -45,6 +48,7 @@ export class AppModule {
         NotesResources,
         NotesPrompts,
         AuditLogService,
+        ...(transport === 'http' ? [StoreHealthIndicator] : []),
       ],
     };
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NOTES_DATA_DIR } from '../app.constants.js';
 import type { Note } from './note.interface.js';
@@ -31,6 +32,11 @@ export class NotesStore implements OnModuleInit {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
+  }
+
+  /** Resolves when the store can be written (the data directory is there and writable). */
+  async ping(): Promise<void> {
+    await access(this.dataDir, constants.W_OK);
   }
 
   list(): Note[] {
