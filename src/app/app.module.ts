@@ -1,12 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
-import { DEFAULT_DATA_DIR, NOTES_DATA_DIR } from './app.constants.js';
+import { NOTES_DATABASE } from './app.constants.js';
 import { AuditLogService } from './audit/audit-log.service.js';
 import {
   serviceAuthFromEnv,
   serviceHostsFromEnv,
   serviceLimitsFromEnv,
 } from './auth/service-auth.js';
+import { notesDatabaseFromEnv } from './database/notes-database.options.js';
 import { HealthController } from './health/health.controller.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
@@ -39,7 +40,7 @@ export class AppModule {
       ],
       controllers: transport === 'http' ? [HealthController] : [],
       providers: [
-        { provide: NOTES_DATA_DIR, useValue: process.env.DATA_DIR || DEFAULT_DATA_DIR },
+        { provide: NOTES_DATABASE, useFactory: () => notesDatabaseFromEnv(process.env) },
         NotesStore,
         NotesTools,
         NotesResources,

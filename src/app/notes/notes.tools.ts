@@ -21,8 +21,8 @@ export class NotesTools {
     inputSchema: SearchNotesDto,
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
-  search({ query, limit = 10 }: SearchNotesDto) {
-    const notes = this.store.search(query, limit);
+  async search({ query, limit = 10 }: SearchNotesDto) {
+    const notes = await this.store.search(query, limit);
     return { count: notes.length, notes };
   }
 
@@ -61,7 +61,7 @@ export class NotesTools {
     completions: { id: 'completeId' },
   })
   async tag({ id, tag }: TagNoteDto, ctx: McpToolContext) {
-    if (!this.store.get(id)) throw new McpToolError(`No note with id ${id}`);
+    if (!(await this.store.get(id))) throw new McpToolError(`No note with id ${id}`);
     const chosen = tag ?? (await this.askForTag(id, ctx));
     if (chosen === undefined) return `Note ${id} left unchanged`;
     const note = await this.store.addTag(id, chosen);
@@ -77,7 +77,7 @@ export class NotesTools {
     completions: { id: 'completeId' },
   })
   async suggestTitle({ id }: NoteIdDto, ctx: McpToolContext) {
-    const note = this.store.get(id);
+    const note = await this.store.get(id);
     if (!note) throw new McpToolError(`No note with id ${id}`);
     const answer = await ctx.sample({
       messages: [
@@ -104,7 +104,7 @@ export class NotesTools {
   }
 
   /** Completes `delete_note`'s `id` argument. */
-  completeId(prefix: string): string[] {
+  completeId(prefix: string): Promise<string[]> {
     return this.store.idsStartingWith(prefix);
   }
 }
