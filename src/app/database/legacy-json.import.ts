@@ -53,7 +53,12 @@ export async function importLegacyNotes(
       }
     }
   });
-  await rename(file, await freeName(`${file}${IMPORTED_SUFFIX}`));
+  try {
+    await rename(file, await freeName(`${file}${IMPORTED_SUFFIX}`));
+  } catch (error) {
+    // Another instance starting on the same directory imported and renamed it first.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
   return notes.length;
 }
 

@@ -1,4 +1,11 @@
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type MigrationResultSet,
+} from 'kysely';
 import { mkdir } from 'node:fs/promises';
 import pg from 'pg';
 import { NotesMigrationProvider } from './notes.migrations.js';
@@ -69,12 +76,38 @@ async function migrate({ db, dialect }: NotesDatabase): Promise<void> {
     // another application's (or another store's) migrations would count as ours.
     migrationTableSchema: dialect === 'postgres' ? await currentSchema(db) : undefined,
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } =
+    dialect === 'sqlite'
+      ? await exclusively(db, () => migrator.migrateToLatest())
+      : await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`notes database migration${failed ? ` ${failed}` : ''} failed: ${reason}`);
   }
+}
+
+/*
+ * Kysely runs SQLite migrations outside any transaction and without a lock (its SQLite adapter
+ * claims no transactional DDL and one connection), so two processes starting on one file would
+ * both create the tables. SQLite's DDL is transactional: the whole run goes in one BEGIN
+ * IMMEDIATE on the dialect's single connection, and a second process waits for the first (bounded
+ * by the busy timeout), then finds the migrations done.
+ */
+async function exclusively(
+  db: Kysely<NotesTables>,
+  run: () => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
+  await sql`begin immediate`.execute(db);
+  let outcome: MigrationResultSet;
+  try {
+    outcome = await run();
+  } catch (error) {
+    outcome = { error };
+  }
+  // The Migrator reports a failure in its result rather than throwing it.
+  await sql.raw(outcome.error === undefined ? 'commit' : 'rollback').execute(db);
+  return outcome;
 }
 
 async function currentSchema(db: Kysely<NotesTables>): Promise<string> {
