@@ -11,7 +11,7 @@ import type { NotesDatabaseOptions } from '../database/notes-database.options.js
 import { sqliteFile } from '../database/notes-database.options.js';
 import { openSqlite } from '../database/sqlite.connection.js';
 import type { Note } from './note.interface.js';
-import { NotesStore } from './notes.store.js';
+import { NotesStore, NoteTextError } from './notes.store.js';
 
 /* The store's contract, on SQLite and on a real PostgreSQL, through a second connection too. */
 
@@ -146,6 +146,19 @@ function storeContract(name: string, makeBackend: (dataDir: string) => Promise<B
       await expect(store.create('next', 'b', ['z'])).resolves.toMatchObject({ title: 'next' });
       expect(await inDatabase()).toEqual({ kept: ['x'], next: ['z'] });
       expect(byTitle(await store.list())).toEqual(await inDatabase());
+    });
+
+    it('refuses NUL characters in a write (PostgreSQL cannot keep them) and finds nothing for them', async () => {
+      const store = await started();
+      const note = await store.create('t', 'b', []);
+      await expect(store.create('a\0b', 'b', [])).rejects.toThrow(NoteTextError);
+      await expect(store.create('t', 'b', ['x\0'])).rejects.toThrow("The note's tag cannot");
+      await expect(store.addTag(note.id, '\0')).rejects.toThrow(NoteTextError);
+      expect(await store.search('t\0', 10)).toEqual([]);
+      expect(await store.get(`${note.id}\0`)).toBeUndefined();
+      expect(await store.idsStartingWith('\0')).toEqual([]);
+      expect(await store.delete(`${note.id}\0`)).toBe(false);
+      expect(await inDatabase()).toEqual({ t: [] });
     });
 
     it('a closed store refuses calls instead of hanging', async () => {

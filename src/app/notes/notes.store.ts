@@ -12,6 +12,18 @@ import {
 import type { NotesTables } from '../database/notes.schema.js';
 import type { Note } from './note.interface.js';
 
+/**
+ * A note's text that no database can keep as given: PostgreSQL's text holds
+ * no NUL character. Refused on SQLite too, so the same note is storable on
+ * both (and a store can move from one to the other).
+ */
+export class NoteTextError extends Error {
+  constructor(field: string) {
+    super(`The note's ${field} cannot contain NUL characters`);
+    this.name = 'NoteTextError';
+  }
+}
+
 /** The columns a note is read from. */
 const NOTE_COLUMNS = ['id', 'title', 'body', 'created_at', 'author'] as const;
 /* A fresh 8-character id that is taken already is drawn again, this many times at most. */
@@ -78,6 +90,7 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
   }
 
   async get(id: string): Promise<Note | undefined> {
+    if (hasNul(id)) return undefined; // stored text never has one
     const row = await this.db
       .selectFrom('notes')
       .select(NOTE_COLUMNS)
@@ -88,6 +101,7 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
 
   /** Ids beginning with `prefix` (for completion). */
   async idsStartingWith(prefix: string): Promise<string[]> {
+    if (hasNul(prefix)) return [];
     // substr counts characters (code points) on both databases, and is case-sensitive, as
     // `startsWith` is; SQLite's LIKE would fold ASCII case.
     const length = [...prefix].length;
@@ -102,6 +116,7 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
 
   /** Notes whose title, body or tags contain `query` (case-insensitive). */
   async search(query: string, limit: number): Promise<Note[]> {
+    if (hasNul(query)) return [];
     const pattern = `%${escapeLike(query.toLowerCase())}%`;
     const rows = await this.db
       .selectFrom('notes as n')
@@ -127,6 +142,7 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
   }
 
   async create(title: string, body: string, tags: string[], author?: string): Promise<Note> {
+    refuseNul({ title, body, tag: tags.join(''), author: author ?? '' });
     for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
       const note: Note = {
         id: randomUUID().slice(0, 8),
@@ -156,6 +172,8 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
 
   /** Adds `tag` to note `id` (once); returns the note, or undefined when there is none. */
   async addTag(id: string, tag: string): Promise<Note | undefined> {
+    refuseNul({ tag });
+    if (hasNul(id)) return undefined;
     // One statement: concurrent writers each add theirs (the unique pair keeps a tag once), and a
     // note deleted meanwhile gets no orphan tag.
     await this.db
@@ -177,6 +195,7 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
   }
 
   async delete(id: string): Promise<boolean> {
+    if (hasNul(id)) return false;
     // Its tags go with it (ON DELETE CASCADE).
     const result = await this.db.deleteFrom('notes').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
@@ -198,6 +217,16 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
       .execute();
     for (const { note_id, tag } of rows) tags.get(note_id)?.push(tag);
     return tags;
+  }
+}
+
+function hasNul(text: string): boolean {
+  return text.includes('\0');
+}
+
+function refuseNul(fields: Record<string, string>): void {
+  for (const [field, text] of Object.entries(fields)) {
+    if (hasNul(text)) throw new NoteTextError(field);
   }
 }
 

@@ -4,7 +4,7 @@ import { CreateNoteDto } from './dto/create-note.dto.js';
 import { NoteIdDto } from './dto/note-id.dto.js';
 import { SearchNotesDto } from './dto/search-notes.dto.js';
 import { TagNoteDto } from './dto/tag-note.dto.js';
-import { NotesStore } from './notes.store.js';
+import { NotesStore, NoteTextError } from './notes.store.js';
 import { NOTES_INDEX_URI, noteUri } from './notes.uris.js';
 
 /** The notes tools: search (read-only), create, and delete (destructive, asks first). */
@@ -33,7 +33,7 @@ export class NotesTools {
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   })
   async create({ title, body, tags = [] }: CreateNoteDto, ctx: McpToolContext) {
-    const note = await this.store.create(title, body, tags, ctx.principal?.subject);
+    const note = await this.store.create(title, body, tags, ctx.principal?.subject).catch(refused);
     ctx.log('info', { event: 'note_created', id: note.id }, 'notes');
     this.server.notify('notifications/resources/updated', { uri: NOTES_INDEX_URI });
     return note;
@@ -64,7 +64,7 @@ export class NotesTools {
     if (!(await this.store.get(id))) throw new McpToolError(`No note with id ${id}`);
     const chosen = tag ?? (await this.askForTag(id, ctx));
     if (chosen === undefined) return `Note ${id} left unchanged`;
-    const note = await this.store.addTag(id, chosen);
+    const note = await this.store.addTag(id, chosen).catch(refused);
     this.server.notify('notifications/resources/updated', { uri: noteUri(id) });
     return note;
   }
@@ -107,4 +107,10 @@ export class NotesTools {
   completeId(prefix: string): Promise<string[]> {
     return this.store.idsStartingWith(prefix);
   }
+}
+
+/* Text the store cannot keep is the caller's to fix: say why (anything else stays an internal error). */
+function refused(error: unknown): never {
+  if (error instanceof NoteTextError) throw new McpToolError(error.message);
+  throw error;
 }
