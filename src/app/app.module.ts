@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
-import { DEFAULT_DATA_DIR, NOTES_DATA_DIR } from './app.constants.js';
+import { NOTES_DATABASE } from './app.constants.js';
 import { AuditLogService } from './audit/audit-log.service.js';
 import {
   serviceAuthFromEnv,
@@ -8,6 +8,7 @@ import {
   serviceLimitsFromEnv,
 } from './auth/service-auth.js';
 import { TerminusModule } from '@nestjs/terminus';
+import { notesDatabaseFromEnv } from './database/notes-database.options.js';
 import { HealthController } from './health/health.controller.js';
 import { StoreHealthIndicator } from './health/store.health.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
@@ -42,7 +43,7 @@ export class AppModule {
       ],
       controllers: transport === 'http' ? [HealthController] : [],
       providers: [
-        { provide: NOTES_DATA_DIR, useValue: process.env.DATA_DIR || DEFAULT_DATA_DIR },
+        { provide: NOTES_DATABASE, useFactory: () => notesDatabaseFromEnv(process.env) },
         NotesStore,
         NotesTools,
         NotesResources,

@@ -104,8 +104,9 @@ export class StdioScript {
     resolve: (m: Message) => void;
   }[] = [];
 
-  constructor(script: string, env: Record<string, string> = {}) {
+  constructor(script: string, env: Record<string, string> = {}, options: { cwd?: string } = {}) {
     this.process = spawn(process.execPath, [script], {
+      cwd: options.cwd,
       env: { ...process.env, NODE_OPTIONS: '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

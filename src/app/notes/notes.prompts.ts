@@ -21,15 +21,15 @@ export class NotesPrompts {
       },
     ],
   })
-  summarize({ id }: Record<string, string>): PromptMessage[] {
-    const note = this.store.get(id);
+  async summarize({ id }: Record<string, string>): Promise<PromptMessage[]> {
+    const note = await this.store.get(id);
     if (!note) throw new McpInvalidParamsError(`No note with id ${id}`);
     const text = `Summarise this note in three bullet points.\n\n${renderNote(note)}`;
     return [{ role: 'user', content: { type: 'text', text } }];
   }
 
   /** Completes the prompt's `id` argument. */
-  completeId(prefix: string): string[] {
+  completeId(prefix: string): Promise<string[]> {
     return this.store.idsStartingWith(prefix);
   }
 }

@@ -16,8 +16,8 @@ export class NotesResources {
     description: 'Every note: id, title and tags.',
     mimeType: 'application/json',
   })
-  index(): string {
-    const entries = this.store.list().map(({ id, title, tags }) => ({ id, title, tags }));
+  async index(): Promise<string> {
+    const entries = (await this.store.list()).map(({ id, title, tags }) => ({ id, title, tags }));
     return JSON.stringify(entries);
   }
 
@@ -29,15 +29,15 @@ export class NotesResources {
     mimeType: 'text/markdown',
     completions: { id: 'completeId' },
   })
-  note(uri: string, { id }: Record<string, string>): string {
-    const note = this.store.get(id);
+  async note(uri: string, { id }: Record<string, string>): Promise<string> {
+    const note = await this.store.get(id);
     // An unknown id is an unknown resource, not an empty one.
     if (!note) throw new McpResourceNotFoundError(uri);
     return renderNote(note);
   }
 
   /** Completes the template's `id` variable. */
-  completeId(prefix: string): string[] {
+  completeId(prefix: string): Promise<string[]> {
     return this.store.idsStartingWith(prefix);
   }
 }

@@ -1,140 +1,236 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { sql, type Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { NOTES_DATA_DIR } from '../app.constants.js';
+import { NOTES_DATABASE } from '../app.constants.js';
+import { importLegacyNotes } from '../database/legacy-json.import.js';
+import { noteRow, tagRows, toNote } from '../database/note.rows.js';
+import { openNotesDatabase } from '../database/notes-database.factory.js';
+import {
+  describeNotesDatabase,
+  type NotesDatabaseOptions,
+} from '../database/notes-database.options.js';
+import type { NotesTables } from '../database/notes.schema.js';
 import type { Note } from './note.interface.js';
 
 /**
- * The notes, kept in memory and persisted as one JSON file under the data
- * directory. Writes go to a temporary file, flushed to disk (fsync), renamed
- * over the old one, and the directory flushed too, so neither a crash nor a
- * power cut leaves a half-written or vanished store; temporary files a killed
- * process left behind are removed at start.
+ * A note's text that no database can keep as given: PostgreSQL's text holds
+ * no NUL character. Refused on SQLite too, so the same note is storable on
+ * both (and a store can move from one to the other).
  */
-@Injectable()
-export class NotesStore implements OnModuleInit {
-  private notes = new Map<string, Note>();
-  private readonly file: string;
-  private writing = Promise.resolve();
-
-  constructor(@Inject(NOTES_DATA_DIR) private readonly dataDir: string) {
-    this.file = join(dataDir, 'notes.json');
-  }
-
-  async onModuleInit(): Promise<void> {
-    await mkdir(this.dataDir, { recursive: true });
-    await this.removeOrphans();
-    try {
-      const saved = JSON.parse(await readFile(this.file, 'utf8')) as Note[];
-      this.notes = new Map(saved.map((note) => [note.id, note]));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-
-  /** Resolves when the store can be written (the data directory is there and writable). */
-  async ping(): Promise<void> {
-    await access(this.dataDir, constants.W_OK);
-  }
-
-  list(): Note[] {
-    return [...this.notes.values()];
-  }
-
-  get(id: string): Note | undefined {
-    return this.notes.get(id);
-  }
-
-  /** Ids beginning with `prefix` (for completion). */
-  idsStartingWith(prefix: string): string[] {
-    return [...this.notes.keys()].filter((id) => id.startsWith(prefix));
-  }
-
-  /** Notes whose title, body or tags contain `query` (case-insensitive). */
-  search(query: string, limit: number): Note[] {
-    const needle = query.toLowerCase();
-    return this.list()
-      .filter((note) =>
-        [note.title, note.body, ...note.tags].some((text) => text.toLowerCase().includes(needle)),
-      )
-      .slice(0, limit);
-  }
-
-  async create(title: string, body: string, tags: string[], author?: string): Promise<Note> {
-    const note: Note = {
-      id: randomUUID().slice(0, 8),
-      title,
-      body,
-      tags,
-      createdAt: new Date().toISOString(),
-    };
-    if (author !== undefined) note.author = author;
-    this.notes.set(note.id, note);
-    await this.persist();
-    return note;
-  }
-
-  /** Adds `tag` to note `id` (once); returns the note. */
-  async addTag(id: string, tag: string): Promise<Note | undefined> {
-    const note = this.notes.get(id);
-    if (!note) return undefined;
-    if (!note.tags.includes(tag)) note.tags = [...note.tags, tag];
-    await this.persist();
-    return note;
-  }
-
-  async delete(id: string): Promise<boolean> {
-    const removed = this.notes.delete(id);
-    if (removed) await this.persist();
-    return removed;
-  }
-
-  /* Serialised so two concurrent writes cannot interleave their renames. */
-  private persist(): Promise<void> {
-    const snapshot = JSON.stringify(this.list(), null, 2);
-    // One failed write must not fail every later one: each waits for the last, whatever became of it.
-    const write = this.writing.catch(() => undefined).then(() => this.writeDurably(snapshot));
-    this.writing = write;
-    return write;
-  }
-
-  private async writeDurably(snapshot: string): Promise<void> {
-    const temp = `${this.file}.${process.pid}.tmp`;
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(snapshot, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, this.file);
-    const directory = await open(this.dataDir, 'r');
-    try {
-      await directory.sync();
-    } finally {
-      await directory.close();
-    }
-  }
-
-  /* `notes.json.<pid>.tmp` files of processes that died mid-write (a live one's is left alone). */
-  private async removeOrphans(): Promise<void> {
-    for (const name of await readdir(this.dataDir)) {
-      const pid = /^notes\.json\.(\d+)\.tmp$/.exec(name)?.[1];
-      if (pid !== undefined && !isAlive(Number(pid))) {
-        await rm(join(this.dataDir, name), { force: true });
-      }
-    }
+export class NoteTextError extends Error {
+  constructor(field: string) {
+    super(`The note's ${field} cannot contain NUL characters`);
+    this.name = 'NoteTextError';
   }
 }
 
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return false; // ours from an earlier life of this pid: stale
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+/** The columns a note is read from. */
+const NOTE_COLUMNS = ['id', 'title', 'body', 'created_at', 'author'] as const;
+/* A fresh 8-character id that is taken already is drawn again, this many times at most. */
+const ID_ATTEMPTS = 5;
+
+/**
+ * The notes, in SQLite (one file under the data directory) or PostgreSQL
+ * (shared by every instance). Every read goes to the database, so an instance
+ * sees what another wrote and nothing in memory can drift from disk; every
+ * write is one transaction (or one atomic statement), so a failed write fails
+ * its own call only and two writers never lose each other's work. A write
+ * costs the same whatever the number of notes.
+ */
+@Injectable()
+export class NotesStore implements OnModuleInit, OnModuleDestroy {
+  private database?: Kysely<NotesTables>;
+
+  constructor(@Inject(NOTES_DATABASE) private readonly options: NotesDatabaseOptions) {}
+
+  /** Opens the database, migrates it, imports a former `notes.json`, and says where notes live. */
+  async onModuleInit(): Promise<void> {
+    const { db } = await openNotesDatabase(this.options);
+    let imported: number | undefined;
+    try {
+      imported = await importLegacyNotes(db, this.options.dataDir);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+    this.database = db;
+    if (this.options.announce === false) return;
+    process.stderr.write(`mcp-warden: notes in ${describeNotesDatabase(this.options)}\n`);
+    if (imported !== undefined) {
+      process.stderr.write(`mcp-warden: imported ${imported} notes from notes.json\n`);
+    }
   }
+
+  async onModuleDestroy(): Promise<void> {
+    const db = this.database;
+    this.database = undefined;
+    await db?.destroy();
+  }
+
+  /** Resolves when the database answers a trivial query (readiness). */
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  /** Every note, oldest first. */
+  async list(): Promise<Note[]> {
+    const rows = await this.db.selectFrom('notes').select(NOTE_COLUMNS).orderBy('seq').execute();
+    const tags = new Map<string, string[]>();
+    const tagRowsRead = await this.db
+      .selectFrom('note_tags')
+      .select(['note_id', 'tag'])
+      .orderBy('seq')
+      .execute();
+    for (const { note_id, tag } of tagRowsRead) {
+      const list = tags.get(note_id);
+      if (list) list.push(tag);
+      else tags.set(note_id, [tag]);
+    }
+    return rows.map((row) => toNote(row, tags.get(row.id) ?? []));
+  }
+
+  async get(id: string): Promise<Note | undefined> {
+    if (hasNul(id)) return undefined; // stored text never has one
+    const row = await this.db
+      .selectFrom('notes')
+      .select(NOTE_COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toNote(row, (await this.tagsOf([id])).get(id) ?? []);
+  }
+
+  /** Ids beginning with `prefix` (for completion). */
+  async idsStartingWith(prefix: string): Promise<string[]> {
+    if (hasNul(prefix)) return [];
+    // substr counts characters (code points) on both databases, and is case-sensitive, as
+    // `startsWith` is; SQLite's LIKE would fold ASCII case.
+    const length = [...prefix].length;
+    const rows = await this.db
+      .selectFrom('notes')
+      .select('id')
+      .where(sql<string>`substr(id, 1, ${length})`, '=', prefix)
+      .orderBy('seq')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Notes whose title, body or tags contain `query` (case-insensitive). */
+  async search(query: string, limit: number): Promise<Note[]> {
+    if (hasNul(query)) return [];
+    const pattern = `%${escapeLike(query.toLowerCase())}%`;
+    const rows = await this.db
+      .selectFrom('notes as n')
+      .select(NOTE_COLUMNS.map((column) => `n.${column}` as const))
+      .where((eb) =>
+        eb.or([
+          eb(sql`n.title_lc`, 'like', sql`${pattern} escape '\\'`),
+          eb(sql`n.body_lc`, 'like', sql`${pattern} escape '\\'`),
+          eb.exists(
+            eb
+              .selectFrom('note_tags as t')
+              .select('t.seq')
+              .whereRef('t.note_id', '=', 'n.id')
+              .where(sql`t.tag_lc`, 'like', sql`${pattern} escape '\\'`),
+          ),
+        ]),
+      )
+      .orderBy('n.seq')
+      .limit(limit)
+      .execute();
+    const tags = await this.tagsOf(rows.map((row) => row.id));
+    return rows.map((row) => toNote(row, tags.get(row.id) ?? []));
+  }
+
+  async create(title: string, body: string, tags: string[], author?: string): Promise<Note> {
+    refuseNul({ title, body, tag: tags.join(''), author: author ?? '' });
+    for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+      const note: Note = {
+        id: randomUUID().slice(0, 8),
+        title,
+        body,
+        tags: [...new Set(tags)],
+        createdAt: new Date().toISOString(),
+      };
+      if (author !== undefined) note.author = author;
+      const created = await this.db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('notes')
+          .values(noteRow(note))
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!inserted) return false;
+        if (note.tags.length > 0) {
+          await trx.insertInto('note_tags').values(tagRows(note.id, note.tags)).execute();
+        }
+        return true;
+      });
+      if (created) return note;
+    }
+    throw new Error('no free note id was found');
+  }
+
+  /** Adds `tag` to note `id` (once); returns the note, or undefined when there is none. */
+  async addTag(id: string, tag: string): Promise<Note | undefined> {
+    refuseNul({ tag });
+    if (hasNul(id)) return undefined;
+    // One statement: concurrent writers each add theirs (the unique pair keeps a tag once), and a
+    // note deleted meanwhile gets no orphan tag.
+    await this.db
+      .insertInto('note_tags')
+      .columns(['note_id', 'tag', 'tag_lc'])
+      .expression((eb) =>
+        eb
+          .selectFrom('notes')
+          .select([
+            'id',
+            sql<string>`cast(${tag} as text)`.as('tag'),
+            sql<string>`cast(${tag.toLowerCase()} as text)`.as('tag_lc'),
+          ])
+          .where('id', '=', id),
+      )
+      .onConflict((conflict) => conflict.columns(['note_id', 'tag']).doNothing())
+      .execute();
+    return this.get(id);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (hasNul(id)) return false;
+    // Its tags go with it (ON DELETE CASCADE).
+    const result = await this.db.deleteFrom('notes').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  private get db(): Kysely<NotesTables> {
+    if (!this.database) throw new Error('the notes store is not open');
+    return this.database;
+  }
+
+  private async tagsOf(ids: string[]): Promise<Map<string, string[]>> {
+    const tags = new Map<string, string[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return tags;
+    const rows = await this.db
+      .selectFrom('note_tags')
+      .select(['note_id', 'tag'])
+      .where('note_id', 'in', ids)
+      .orderBy('seq')
+      .execute();
+    for (const { note_id, tag } of rows) tags.get(note_id)?.push(tag);
+    return tags;
+  }
+}
+
+function hasNul(text: string): boolean {
+  return text.includes('\0');
+}
+
+function refuseNul(fields: Record<string, string>): void {
+  for (const [field, text] of Object.entries(fields)) {
+    if (hasNul(text)) throw new NoteTextError(field);
+  }
+}
+
+/* `%`, `_` and the escape character itself match literally. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

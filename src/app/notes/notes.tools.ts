@@ -4,7 +4,7 @@ import { CreateNoteDto } from './dto/create-note.dto.js';
 import { NoteIdDto } from './dto/note-id.dto.js';
 import { SearchNotesDto } from './dto/search-notes.dto.js';
 import { TagNoteDto } from './dto/tag-note.dto.js';
-import { NotesStore } from './notes.store.js';
+import { NotesStore, NoteTextError } from './notes.store.js';
 import { NOTES_INDEX_URI, noteUri } from './notes.uris.js';
 
 /** The notes tools: search (read-only), create, and delete (destructive, asks first). */
@@ -21,8 +21,8 @@ export class NotesTools {
     inputSchema: SearchNotesDto,
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
-  search({ query, limit = 10 }: SearchNotesDto) {
-    const notes = this.store.search(query, limit);
+  async search({ query, limit = 10 }: SearchNotesDto) {
+    const notes = await this.store.search(query, limit);
     return { count: notes.length, notes };
   }
 
@@ -33,7 +33,7 @@ export class NotesTools {
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   })
   async create({ title, body, tags = [] }: CreateNoteDto, ctx: McpToolContext) {
-    const note = await this.store.create(title, body, tags, ctx.principal?.subject);
+    const note = await this.store.create(title, body, tags, ctx.principal?.subject).catch(refused);
     ctx.log('info', { event: 'note_created', id: note.id }, 'notes');
     this.server.notify('notifications/resources/updated', { uri: NOTES_INDEX_URI });
     return note;
@@ -61,10 +61,10 @@ export class NotesTools {
     completions: { id: 'completeId' },
   })
   async tag({ id, tag }: TagNoteDto, ctx: McpToolContext) {
-    if (!this.store.get(id)) throw new McpToolError(`No note with id ${id}`);
+    if (!(await this.store.get(id))) throw new McpToolError(`No note with id ${id}`);
     const chosen = tag ?? (await this.askForTag(id, ctx));
     if (chosen === undefined) return `Note ${id} left unchanged`;
-    const note = await this.store.addTag(id, chosen);
+    const note = await this.store.addTag(id, chosen).catch(refused);
     this.server.notify('notifications/resources/updated', { uri: noteUri(id) });
     return note;
   }
@@ -77,7 +77,7 @@ export class NotesTools {
     completions: { id: 'completeId' },
   })
   async suggestTitle({ id }: NoteIdDto, ctx: McpToolContext) {
-    const note = this.store.get(id);
+    const note = await this.store.get(id);
     if (!note) throw new McpToolError(`No note with id ${id}`);
     const answer = await ctx.sample({
       messages: [
@@ -104,7 +104,13 @@ export class NotesTools {
   }
 
   /** Completes `delete_note`'s `id` argument. */
-  completeId(prefix: string): string[] {
+  completeId(prefix: string): Promise<string[]> {
     return this.store.idsStartingWith(prefix);
   }
+}
+
+/* Text the store cannot keep is the caller's to fix: say why (anything else stays an internal error). */
+function refused(error: unknown): never {
+  if (error instanceof NoteTextError) throw new McpToolError(error.message);
+  throw error;
 }
