@@ -29,9 +29,11 @@ describe('the service logs', () => {
     expect(child.stdout.text).toBe('');
     expect(child.stderr.text).not.toContain(ANSI);
     const lines = child.stderr.text.trim().split('\n');
-    const [banner] = lines.filter((line) => !line.startsWith('{'));
-    expect(lines.filter((line) => !line.startsWith('{'))).toEqual([banner]);
-    expect(banner).toBe(`MCP Warden notes service: ${url}`);
+    // Beside the JSON records, two plain lines: where the notes live, and where it listens.
+    expect(lines.filter((line) => !line.startsWith('{'))).toEqual([
+      expect.stringMatching(/^mcp-warden: notes in sqlite .*notes\.sqlite$/),
+      `MCP Warden notes service: ${url}`,
+    ]);
     const records = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
     // With debug on, Nest's start-up lines are there, as debug records.
     expect(records).toContainEqual(
@@ -73,6 +75,7 @@ describe('the service logs', () => {
     const lines = second.stderr.text.trim().split('\n');
     // Its warnings (JSON records) may come first; the failure is the one plain line, and the last.
     expect(lines.filter((line) => !line.startsWith('{'))).toEqual([
+      expect.stringMatching(/^mcp-warden: notes in sqlite /),
       `mcp-warden: cannot listen on 127.0.0.1:${port}: the address is already in use`,
     ]);
     expect(lines.at(-1)).toMatch(/^mcp-warden: cannot listen/);
