@@ -5,19 +5,25 @@ import {
 } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { McpWarden } from '../../index.js';
+import { AuditFileSink, auditFileFromEnv } from './audit-file.sink.js';
 
 /**
  * Writes every audit event as one JSON line to stderr: the service's log,
  * never stdout (which belongs to the protocol in stdio mode). Lines of one
  * tick leave in one write: stderr writes to a pipe are synchronous, and a
- * write per call would cost more than the call.
+ * write per call would cost more than the call. With AUDIT_LOG_FILE the same
+ * lines also go to a size-rotated JSON Lines file (`AuditFileSink`).
  */
 @Injectable()
 export class AuditLogService implements OnApplicationBootstrap, OnApplicationShutdown {
   private subscription?: Subscription;
   private pending = '';
+  private readonly file?: AuditFileSink;
 
-  constructor(private readonly server: McpWarden) {}
+  constructor(private readonly server: McpWarden) {
+    const options = auditFileFromEnv();
+    if (options) this.file = new AuditFileSink(options);
+  }
 
   onApplicationBootstrap(): void {
     this.subscription = this.server.audit$.subscribe((event) => {
@@ -26,14 +32,16 @@ export class AuditLogService implements OnApplicationBootstrap, OnApplicationShu
     });
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     this.subscription?.unsubscribe();
     this.flush();
+    await this.file?.close();
   }
 
   private flush(): void {
     if (this.pending === '') return;
     process.stderr.write(this.pending);
+    this.file?.write(this.pending);
     this.pending = '';
   }
 }
