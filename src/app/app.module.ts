@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
-import { DEFAULT_DATA_DIR, NOTES_DATA_DIR } from './app.constants.js';
+import { DEFAULT_DATA_DIR, NOTES_DATA_DIR, SERVICE_METRICS } from './app.constants.js';
 import { AuditLogService } from './audit/audit-log.service.js';
 import {
   serviceAuthFromEnv,
@@ -8,6 +8,8 @@ import {
   serviceLimitsFromEnv,
 } from './auth/service-auth.js';
 import { HealthController } from './health/health.controller.js';
+import { MetricsController } from './metrics/metrics.controller.js';
+import { registerServiceMetrics } from './metrics/service-metrics.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
 import { NotesStore } from './notes/notes.store.js';
@@ -19,6 +21,8 @@ import { notesToolPolicy } from './policy/notes-tool.policy.js';
 @Module({})
 export class AppModule {
   static forTransport(transport: McpTransportKind): DynamicModule {
+    // Before the app exists: the framework takes its instruments from the global provider.
+    const metrics = transport === 'http' ? [registerServiceMetrics()] : [];
     return {
       module: AppModule,
       imports: [
@@ -37,7 +41,7 @@ export class AppModule {
           limits: serviceLimitsFromEnv(),
         }),
       ],
-      controllers: transport === 'http' ? [HealthController] : [],
+      controllers: transport === 'http' ? [HealthController, MetricsController] : [],
       providers: [
         { provide: NOTES_DATA_DIR, useValue: process.env.DATA_DIR || DEFAULT_DATA_DIR },
         NotesStore,
@@ -45,6 +49,7 @@ export class AppModule {
         NotesResources,
         NotesPrompts,
         AuditLogService,
+        ...metrics.map((useValue) => ({ provide: SERVICE_METRICS, useValue })),
       ],
     };
   }

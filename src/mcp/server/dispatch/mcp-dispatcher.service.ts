@@ -32,6 +32,7 @@ import { McpModernEra } from '../../era/modern-era.service.js';
 import { readEra, type McpRequestEnvelope } from '../../era/request-envelope.js';
 import { argumentShapeProblem } from '../tools/argument-shape.js';
 import { toolErrorResult } from '../results/tool-result.normalizer.js';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
 
 /**
  * One decoded JSON-RPC message in, its outcome out. It checks the envelope,
@@ -54,6 +55,7 @@ export class McpDispatcher {
     private readonly notifications: McpNotificationsHandler,
     private readonly outbound: McpOutboundRequests,
     private readonly modern: McpModernEra,
+    private readonly telemetry: McpTelemetry,
   ) {
     this.declaredOrigin = Object.freeze({ transport: options.transport });
   }
@@ -101,7 +103,10 @@ export class McpDispatcher {
       if (!isRequestId(id)) {
         return reply(invalidRequest(null, 'Invalid Request: id must be a string or a number'));
       }
-      return this.request(id, method, message.params, connection, origin);
+      // Inside its server span (a no-op unless the application registered an OpenTelemetry SDK).
+      return this.telemetry.request(id, method, message.params, connection, origin, () =>
+        this.request(id, method, message.params, connection, origin),
+      );
     }
     // A response to a server→client request (an error reply may carry id null); never answered.
     const isResponse = 'result' in message || 'error' in message;
@@ -287,6 +292,7 @@ export class McpDispatcher {
         (error: unknown) => failed(request, error),
       )
       .then((answer) => {
+        this.telemetry.answeredLater(request.connection, request.id, answer);
         release();
         if (answer) request.connection.send(relateToRequest(answer, request.id));
         return answer !== null;
