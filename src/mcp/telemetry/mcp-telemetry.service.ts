@@ -219,5 +219,7 @@ function noop(): void {}
 function ambientLink(parent: Context, ambient: Context): Link[] | undefined {
   if (parent === ambient) return undefined;
   const spanContext = trace.getSpanContext(ambient);
-  return spanContext && trace.isSpanContextValid(spanContext) ? [{ context: spanContext }] : undefined;
+  return spanContext && trace.isSpanContextValid(spanContext)
+    ? [{ context: spanContext }]
+    : undefined;
 }
