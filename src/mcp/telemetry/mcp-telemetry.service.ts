@@ -91,7 +91,8 @@ export class McpTelemetry implements OnModuleDestroy {
       span: recording ? span : undefined,
       ended: false,
     };
-    const forget = this.remember(served);
+    // Only something that records needs to find the request again (decisions, a late answer).
+    const forget = recording || this.metrics.recording ? this.remember(served) : noop;
     let outcome: McpDispatchOutcome;
     try {
       outcome = recording ? await context.with(trace.setSpan(parent, span), run) : await run();

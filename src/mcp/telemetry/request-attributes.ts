@@ -44,7 +44,7 @@ export function requestAttributes(
   if (http) {
     const session = http.headers['mcp-session-id'];
     if (typeof session === 'string' && session.length > 0) {
-      attributes[ATTR.sessionId] = sessionIdOf(session);
+      attributes[ATTR.sessionId] = sessionIdOf(connection, session);
     }
     const address = http.socket?.remoteAddress;
     if (address) {
@@ -105,9 +105,16 @@ function protocolVersionOf(params: unknown, connection: McpConnection): string |
  * A session id is a credential of sorts (whoever holds it speaks in that
  * session), so traces carry a digest that identifies the session without it.
  */
-function sessionIdOf(session: string): string {
-  return createHash('sha256').update(session).digest('hex').slice(0, 32);
+function sessionIdOf(connection: McpConnection, session: string): string {
+  // One digest per session's connection, not one per request.
+  const known = digests.get(connection);
+  if (known?.session === session) return known.digest;
+  const digest = createHash('sha256').update(session).digest('hex').slice(0, 32);
+  digests.set(connection, { session, digest });
+  return digest;
 }
+
+const digests = new WeakMap<McpConnection, { session: string; digest: string }>();
 
 function boundedString(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0) return undefined;
