@@ -62,7 +62,7 @@ export class McpTelemetry implements OnModuleDestroy {
    * duration once it is answered: now, or for a parked call when its late
    * answer goes out (`answeredLater`).
    */
-  async request(
+  request(
     id: RequestId,
     method: string,
     params: unknown,
@@ -80,6 +80,8 @@ export class McpTelemetry implements OnModuleDestroy {
       parent,
     );
     const recording = span.isRecording();
+    // Nothing records (no SDK registered): the request runs as if this layer were not there.
+    if (!recording && !this.metrics.recording) return run();
     if (recording) span.setAttributes(requestAttributes(id, method, params, connection, origin));
     const served: ServedRequest = {
       id,
@@ -91,11 +93,20 @@ export class McpTelemetry implements OnModuleDestroy {
       span: recording ? span : undefined,
       ended: false,
     };
-    // Only something that records needs to find the request again (decisions, a late answer).
-    const forget = recording || this.metrics.recording ? this.remember(served) : noop;
+    return this.observe(served, parent, run);
+  }
+
+  /* Runs a request that something records, and records how it ended. */
+  private async observe(
+    served: ServedRequest,
+    parent: Context,
+    run: () => Promise<McpDispatchOutcome>,
+  ): Promise<McpDispatchOutcome> {
+    const { span, method, connection, origin } = served;
+    const forget = this.remember(served);
     let outcome: McpDispatchOutcome;
     try {
-      outcome = recording ? await context.with(trace.setSpan(parent, span), run) : await run();
+      outcome = span ? await context.with(trace.setSpan(parent, span), run) : await run();
     } catch (error) {
       // The dispatcher never rejects; if it did, the span must still end.
       forget();
