@@ -63,6 +63,8 @@ const readPolicy: Authorizer = (method) =>
 let t: HttpTestApp;
 let client: Client;
 const answer: { current: ElicitResult } = { current: { action: 'decline' } };
+/** The `_meta` of every elicitation/create the client was sent. */
+const elicitedMeta: unknown[] = [];
 
 beforeAll(async () => {
   t = await createHttpApp(
@@ -79,7 +81,10 @@ beforeAll(async () => {
     { name: 'jest-traces', version: '1.0.0' },
     { capabilities: { elicitation: {} } },
   );
-  client.setRequestHandler(ElicitRequestSchema, () => answer.current);
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    elicitedMeta.push(request.params._meta);
+    return answer.current;
+  });
   await client.connect(new StreamableHTTPClientTransport(new URL(t.url)));
 });
 
@@ -89,7 +94,10 @@ afterAll(async () => {
   await tracing.dispose();
 });
 
-beforeEach(() => tracing.exporter.reset());
+beforeEach(() => {
+  tracing.exporter.reset();
+  elicitedMeta.length = 0;
+});
 
 /** A client-side span and the `_meta` that carries its context (the real W3C propagator). */
 function clientSpan(name: string) {
@@ -169,6 +177,9 @@ describe('MCP server spans (OpenTelemetry conventions for MCP)', () => {
       'mcp_warden.principal': 'alice',
     });
     expect(wait.status.code).toBe(SpanStatusCode.UNSET);
+    // The question carried the wait's context, so the client's handling can join the trace.
+    const { traceId, spanId } = wait.spanContext();
+    expect(elicitedMeta).toEqual([{ traceparent: `00-${traceId}-${spanId}-01` }]);
     // The handler's own span nests under the request span, after the wait.
     const work = children.find((span) => span.name === 'drop rows')!;
     expect(work).toBeDefined();

@@ -1,8 +1,10 @@
-import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import { context, propagation, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { ATTR } from './telemetry.constants.js';
 
 /** One approval being waited for; `end` closes it with the verdict's detail. */
 export interface McpApprovalWait {
+  /** `params` with the wait's trace context in `_meta`, so the client's handling joins the trace. */
+  carrying(params: object): object;
   end(approved: boolean, detail: string): void;
 }
 
@@ -25,6 +27,13 @@ export class SpanApprovalWait implements McpApprovalWait {
     private readonly span: Span,
     private readonly done: () => void,
   ) {}
+
+  carrying(params: object): object {
+    if (!this.span.isRecording()) return params;
+    const meta: Record<string, string> = {};
+    propagation.inject(trace.setSpan(context.active(), this.span), meta);
+    return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+  }
 
   end(approved: boolean, detail: string): void {
     if (this.ended) return;

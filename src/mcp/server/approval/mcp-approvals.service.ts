@@ -73,10 +73,16 @@ export class McpApprovals {
     let verdict: McpApprovalVerdict;
     const wait = this.telemetry.approvalWait(request, tool);
     try {
-      const answer = await this.outbound.request(request.connection, 'elicitation/create', params, {
-        relatedRequestId: request.id,
-        signal: request.signal,
-      });
+      const question = wait.carrying(params);
+      const answer = await this.outbound.request(
+        request.connection,
+        'elicitation/create',
+        question,
+        {
+          relatedRequestId: request.id,
+          signal: request.signal,
+        },
+      );
       verdict = verdictOf(answer);
     } catch (error) {
       const reason = error instanceof McpOutboundRequestError ? error.reason : 'error_reply';
