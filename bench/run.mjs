@@ -28,7 +28,12 @@ import { latencyHttp, latencyStdio } from './workloads/latency.mjs';
 import { memoryHttp } from './workloads/memory.mjs';
 import { sdkClientHttp } from './workloads/sdk-client.mjs';
 import { setupHttp } from './workloads/setup.mjs';
-import { throughputHttp, throughputHttpAuth, throughputStdio } from './workloads/throughput.mjs';
+import {
+  throughputHttp,
+  throughputHttpAuth,
+  throughputHttpOtel,
+  throughputStdio,
+} from './workloads/throughput.mjs';
 import { throughputHttpModern } from './workloads/throughput-modern.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -73,6 +78,7 @@ const WORKLOADS = [
   latencyStdio,
   throughputHttp,
   throughputHttpAuth,
+  throughputHttpOtel,
   throughputHttpModern,
   throughputStdio,
   sdkClientHttp,

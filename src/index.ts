@@ -98,6 +98,7 @@ export { McpInputRequiredError } from './mcp/era/mrtr/input-required.error.js';
 export { MCP_NONCE_STORE, type McpNonceStore } from './mcp/era/mrtr/nonce-store.interface.js';
 
 // Transports
+export { McpHttpAuth } from './mcp/transports/http/security/mcp-http-auth.guard.js';
 export { serveStdio, type McpServeStdioOptions } from './mcp/transports/stdio/stdio.bootstrap.js';
 export {
   McpStdioTransport,

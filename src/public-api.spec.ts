@@ -23,6 +23,7 @@ const PUBLIC_VALUES = [
   'McpUnsupportedProtocolVersionError',
   'McpClientEvents',
   'McpExecutionContext',
+  'McpHttpAuth',
   'McpDefinitionError',
   'McpError',
   'McpInvalidParamsError',

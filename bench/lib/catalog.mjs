@@ -63,6 +63,14 @@ export function catalog(dataDir, auth) {
       'bench/servers/warden-http.mjs',
       { ...echo, env: auth.env, headers: auth.headers, dedicated: true },
     ),
+    // The same server with the OpenTelemetry SDK registered (traces and metrics recorded).
+    server(
+      'warden-otel-http',
+      'mcp-warden (OpenTelemetry SDK registered)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...echo, env: { WARDEN_OTEL: '1' }, dedicated: true },
+    ),
     server(
       'warden-express-http',
       'mcp-warden (through express)',

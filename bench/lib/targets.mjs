@@ -36,6 +36,17 @@ export function checkTargets(medians, labels) {
         `server CPU per call ${us(on.serverCpu)} vs ${us(off.serverCpu)}`,
     );
   }
+  // The telemetry layer with an SDK recording has no bound: it is measured beside the same server
+  // without one (with none registered, the throughput-http rows themselves carry its cost).
+  const otel = medians['throughput-http-otel'];
+  if (otel?.['warden-otel-http'] && otel['warden-http']) {
+    const [on, off] = [otel['warden-otel-http'], otel['warden-http']];
+    add(
+      true,
+      `HTTP tools/call with the OpenTelemetry SDK registered, 32 in flight: ${times(on.rate / off.rate)} the same server without one (measured, no bound); ` +
+        `server CPU per call ${us(on.serverCpu)} vs ${us(off.serverCpu)}`,
+    );
+  }
   // The 2026-07-28 era has no bound yet: the target is to be measured beside the SDK 2.x entry
   // for that era, with the ratios (and the cost against the handshake era) in the note.
   const modern = medians['throughput-http-modern'];

@@ -1,7 +1,9 @@
 // MCP Warden over Streamable HTTP, exposing `echo` (and `guarded_echo`) behind configured seams.
 // Prints its URL on stdout. PORT=0 picks a free port.
-import { NestFactory } from '@nestjs/core';
-import { wardenBenchModule } from './warden-app.mjs';
+// WARDEN_OTEL=1 registers the OpenTelemetry SDK first, as an application would (before the app).
+if (process.env.WARDEN_OTEL) await import('./otel-sdk.mjs');
+const { NestFactory } = await import('@nestjs/core');
+const { wardenBenchModule } = await import('./warden-app.mjs');
 
 const app = await NestFactory.create(
   // The session bound is raised past the default 1,000: the setup workload opens a new session

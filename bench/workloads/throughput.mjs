@@ -59,6 +59,21 @@ export const throughputHttpAuth = {
   run: runHttp,
 };
 
+/**
+ * The same load against the same server with the OpenTelemetry SDK registered (a span per call,
+ * its seam event, the duration histogram and counters recorded), beside it without one: the
+ * telemetry layer's cost once something records.
+ */
+export const throughputHttpOtel = {
+  id: 'throughput-http-otel',
+  title: `tools/call throughput with the OpenTelemetry SDK registered, ${IN_FLIGHT} in flight, Streamable HTTP (a recorded span, seam event and metrics per call)`,
+  transport: 'http',
+  servers: ['warden-http', 'warden-otel-http'],
+  baselines: ['warden-http'],
+  metrics,
+  run: runHttp,
+};
+
 export const throughputStdio = {
   id: 'throughput-stdio',
   title: `tools/call throughput, ${IN_FLIGHT} pipelined, stdio`,

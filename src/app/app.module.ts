@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
-import { NOTES_DATABASE } from './app.constants.js';
+import { NOTES_DATABASE, SERVICE_METRICS } from './app.constants.js';
 import { AuditLogService } from './audit/audit-log.service.js';
 import {
   serviceAuthFromEnv,
@@ -11,6 +11,8 @@ import { TerminusModule } from '@nestjs/terminus';
 import { notesDatabaseFromEnv } from './database/notes-database.options.js';
 import { HealthController } from './health/health.controller.js';
 import { StoreHealthIndicator } from './health/store.health.js';
+import { MetricsController } from './metrics/metrics.controller.js';
+import { registerServiceMetrics } from './metrics/service-metrics.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
 import { NotesStore } from './notes/notes.store.js';
@@ -22,6 +24,8 @@ import { notesToolPolicy } from './policy/notes-tool.policy.js';
 @Module({})
 export class AppModule {
   static forTransport(transport: McpTransportKind): DynamicModule {
+    // Before the app exists: the framework takes its instruments from the global provider.
+    const metrics = transport === 'http' ? [registerServiceMetrics()] : [];
     return {
       module: AppModule,
       imports: [
@@ -41,7 +45,7 @@ export class AppModule {
         }),
         ...(transport === 'http' ? [TerminusModule.forRoot({ logger: false })] : []),
       ],
-      controllers: transport === 'http' ? [HealthController] : [],
+      controllers: transport === 'http' ? [HealthController, MetricsController] : [],
       providers: [
         { provide: NOTES_DATABASE, useFactory: () => notesDatabaseFromEnv(process.env) },
         NotesStore,
@@ -50,6 +54,7 @@ export class AppModule {
         NotesPrompts,
         AuditLogService,
         ...(transport === 'http' ? [StoreHealthIndicator] : []),
+        ...metrics.map((useValue) => ({ provide: SERVICE_METRICS, useValue })),
       ],
     };
   }

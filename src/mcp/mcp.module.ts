@@ -19,6 +19,7 @@ import { REGISTRY_PROVIDERS } from './registry/registry.providers.js';
 import { McpRegistry } from './registry/mcp-registry.service.js';
 import { SERVER_PROVIDERS } from './server/server.providers.js';
 import { ERA_PROVIDERS } from './era/era.providers.js';
+import { TELEMETRY_PROVIDERS } from './telemetry/telemetry.providers.js';
 import { McpWarden } from './server/mcp-warden.service.js';
 import { httpTransport } from './transports/http/http.providers.js';
 
@@ -77,6 +78,7 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       ...AUTHORIZER_PROVIDERS,
       ...SERVER_PROVIDERS,
       ...ERA_PROVIDERS,
+      ...TELEMETRY_PROVIDERS,
       ...CLIENT_EVENTS_PROVIDERS,
       ...transport.providers,
     ],

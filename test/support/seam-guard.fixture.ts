@@ -6,6 +6,9 @@ import type { McpModuleOptions } from '../../src/mcp/options/mcp-options.interfa
 import { McpAuditService } from '../../src/mcp/authorizer/audit/mcp-audit.service.js';
 import type { McpAuditEvent } from '../../src/mcp/authorizer/audit/mcp-audit-event.interface.js';
 import { McpAuthorizationService } from '../../src/mcp/authorizer/mcp-authorization.service.js';
+import { McpConnections } from '../../src/mcp/server/connection/mcp-connections.service.js';
+import { McpOutboundRequests } from '../../src/mcp/server/outbound/mcp-outbound-requests.service.js';
+import { McpTelemetry } from '../../src/mcp/telemetry/mcp-telemetry.service.js';
 
 /* What the seam guard specs share: a request as the dispatcher builds it, and the audit trail. */
 export function seamRequest<P>(method: string, params: P, principal?: McpRequest['principal']) {
@@ -27,10 +30,10 @@ export function seamRequest<P>(method: string, params: P, principal?: McpRequest
 }
 
 export function seamServices(options: Partial<McpModuleOptions>) {
-  const authorization = new McpAuthorizationService(
-    resolveMcpOptions({ name: 't', version: '1', ...options }),
-  );
-  const audit = new McpAuditService();
+  const resolved = resolveMcpOptions({ name: 't', version: '1', ...options });
+  const authorization = new McpAuthorizationService(resolved);
+  const telemetry = new McpTelemetry(new McpConnections(), new McpOutboundRequests(resolved));
+  const audit = new McpAuditService(telemetry);
   const events: McpAuditEvent[] = [];
   audit.events$.subscribe((event) => events.push(event));
   return { authorization, audit, events };

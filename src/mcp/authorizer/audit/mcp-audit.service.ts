@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
 import { Subject, type Observable } from 'rxjs';
 import type { McpRequest } from '../../server/dispatch/mcp-request.interface.js';
 import type { McpAuditEvent, McpAuditSeam } from './mcp-audit-event.interface.js';
@@ -8,6 +9,8 @@ import type { McpAuditEvent, McpAuditSeam } from './mcp-audit-event.interface.js
 export class McpAuditService {
   private readonly subject = new Subject<McpAuditEvent>();
   readonly events$: Observable<McpAuditEvent> = this.subject.asObservable();
+
+  constructor(private readonly telemetry: McpTelemetry) {}
 
   /**
    * Records one decision taken for `request`. Nothing is allocated when
@@ -20,6 +23,7 @@ export class McpAuditService {
     decision: McpAuditEvent['decision'],
     detail?: string,
   ): void {
+    this.telemetry.decision(request, seam, name, decision, detail);
     if (!this.subject.observed) return;
     const event: McpAuditEvent = {
       time: new Date().toISOString(),

@@ -10,6 +10,7 @@ import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js'
 import { approvalInRound } from '../../era/mrtr/approval-round.js';
 import { promptText } from './prompt-text.js';
 import type { McpInputRound } from '../../era/mrtr/input-round.js';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
 
 /** How an approval ended: approved, or not, with the deny's detail. */
 export type McpApprovalVerdict = { approved: true } | { approved: false; detail: string };
@@ -45,6 +46,7 @@ export class McpApprovals {
     private readonly outbound: McpOutboundRequests,
     private readonly audit: McpAuditService,
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly telemetry: McpTelemetry,
   ) {}
 
   /** Whether `request`'s caller can be asked at all: it declared form elicitation and is connected. */
@@ -69,11 +71,18 @@ export class McpApprovals {
     const caller = callerOf(request);
     this.perCaller.set(caller, (this.perCaller.get(caller) ?? 0) + 1);
     let verdict: McpApprovalVerdict;
+    const wait = this.telemetry.approvalWait(request, tool);
     try {
-      const answer = await this.outbound.request(request.connection, 'elicitation/create', params, {
-        relatedRequestId: request.id,
-        signal: request.signal,
-      });
+      const question = wait.carrying(params);
+      const answer = await this.outbound.request(
+        request.connection,
+        'elicitation/create',
+        question,
+        {
+          relatedRequestId: request.id,
+          signal: request.signal,
+        },
+      );
       verdict = verdictOf(answer);
     } catch (error) {
       const reason = error instanceof McpOutboundRequestError ? error.reason : 'error_reply';
@@ -83,6 +92,7 @@ export class McpApprovals {
       if (left > 0) this.perCaller.set(caller, left);
       else this.perCaller.delete(caller);
     }
+    wait.end(verdict.approved, verdict.approved ? 'user approved' : verdict.detail);
     const decision = verdict.approved ? 'allow' : 'deny';
     const detail = verdict.approved ? 'user approved' : verdict.detail;
     this.audit.record(request, 'elicitation', tool, decision, detail);

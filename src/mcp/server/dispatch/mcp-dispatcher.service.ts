@@ -32,6 +32,7 @@ import { McpModernDispatch } from '../../era/modern-dispatch.service.js';
 import { McpModernEra } from '../../era/modern-era.service.js';
 import { readEra } from '../../era/request-envelope.js';
 import { McpParamsShapeCheck } from './params-shape.check.js';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
 
 /**
  * One decoded JSON-RPC message in, its outcome out. It checks the envelope,
@@ -55,6 +56,7 @@ export class McpDispatcher {
     private readonly outbound: McpOutboundRequests,
     private readonly shapes: McpParamsShapeCheck,
     private readonly modernDispatch: McpModernDispatch,
+    private readonly telemetry: McpTelemetry,
   ) {
     this.declaredOrigin = Object.freeze({ transport: options.transport });
   }
@@ -102,7 +104,10 @@ export class McpDispatcher {
       if (!isRequestId(id)) {
         return reply(invalidRequest(null, 'Invalid Request: id must be a string or a number'));
       }
-      return this.request(id, method, message.params, connection, origin);
+      // Inside its server span (a no-op unless the application registered an OpenTelemetry SDK).
+      return this.telemetry.request(id, method, message.params, connection, origin, () =>
+        this.request(id, method, message.params, connection, origin),
+      );
     }
     // A response to a server→client request (an error reply may carry id null); never answered.
     const isResponse = 'result' in message || 'error' in message;
@@ -207,6 +212,7 @@ export class McpDispatcher {
         (error: unknown) => failed(request, error),
       )
       .then((answer) => {
+        this.telemetry.answeredLater(request.connection, request.id, answer);
         release();
         if (answer) request.connection.send(relateToRequest(answer, request.id));
         return answer !== null;

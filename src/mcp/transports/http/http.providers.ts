@@ -53,6 +53,7 @@ export function httpTransport(): McpHttpTransportParts {
       McpRouteBinder,
       McpHttpBootCheck,
     ],
-    exports: [McpHttpSessions, LegacySseSessions],
+    // The gate is shared with application routes that `@McpHttpAuth()` puts behind it.
+    exports: [McpHttpSessions, LegacySseSessions, McpHttpGate],
   };
 }

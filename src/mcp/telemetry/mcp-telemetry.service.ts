@@ -1,0 +1,237 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Link,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { McpAuditEvent, McpAuditSeam } from '../authorizer/audit/mcp-audit-event.interface.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
+import type { McpConnection } from '../server/connection/mcp-connection.js';
+import { McpConnections } from '../server/connection/mcp-connections.service.js';
+import type { McpDispatchOutcome } from '../server/dispatch/dispatch-outcome.js';
+import type { McpMessageOrigin } from '../server/dispatch/message-origin.interface.js';
+import type { McpRequest } from '../server/dispatch/mcp-request.interface.js';
+import { McpOutboundRequests } from '../server/outbound/mcp-outbound-requests.service.js';
+import { SpanApprovalWait, type McpApprovalWait } from './approval-wait.js';
+import { metaGetter, metaOf } from './meta.getter.js';
+import { NO_ANSWER, outcomeOf, type McpOperationOutcome } from './operation-outcome.js';
+import { operationAttributes, requestAttributes, spanNameOf } from './request-attributes.js';
+import { outcomeAttributes, type ServedRequest } from './served-request.js';
+import { McpSessionClock } from './session-clock.js';
+import { McpTelemetryMetrics } from './telemetry-metrics.js';
+import { ATTR, DECISION_EVENT, INSTRUMENTATION_SCOPE } from './telemetry.constants.js';
+
+/**
+ * Traces and metrics of the server, through the OpenTelemetry API only: one
+ * SERVER span per request (the conventions' name and attributes, its parent
+ * taken from `params._meta`), an event on it for every seam decision, a child
+ * span for every approval wait, the conventions' duration histograms, the
+ * seam counters and the live-count gauges. The application registers an SDK
+ * (or not): without one every call here lands on the API's no-ops.
+ */
+@Injectable()
+export class McpTelemetry implements OnModuleDestroy {
+  private readonly tracer: Tracer = trace.getTracer(INSTRUMENTATION_SCOPE);
+  private readonly metrics: McpTelemetryMetrics;
+  private readonly sessions: McpSessionClock;
+  /* The requests being served per connection, so decisions and late answers find their span. */
+  private readonly served = new WeakMap<McpConnection, Map<RequestId, ServedRequest>>();
+  private parked = 0;
+
+  constructor(connections: McpConnections, outbound: McpOutboundRequests) {
+    this.metrics = new McpTelemetryMetrics(() => {
+      let inFlight = 0;
+      for (const connection of connections.all()) inFlight += connection.inflight.size;
+      return {
+        connections: connections.size,
+        inFlight,
+        pendingClientRequests: outbound.size,
+        parkedApprovals: this.parked,
+      };
+    });
+    this.sessions = new McpSessionClock(this.metrics.sessionDuration);
+  }
+
+  /**
+   * Serves one request (`run`) inside its server span, and records its
+   * duration once it is answered: now, or for a parked call when its late
+   * answer goes out (`answeredLater`).
+   */
+  request(
+    id: RequestId,
+    method: string,
+    params: unknown,
+    connection: McpConnection,
+    origin: McpMessageOrigin,
+    run: () => Promise<McpDispatchOutcome>,
+  ): Promise<McpDispatchOutcome> {
+    const start = performance.now();
+    const ambient = context.active();
+    const meta = metaOf(params);
+    const parent = meta ? propagation.extract(ambient, meta, metaGetter) : ambient;
+    const span = this.tracer.startSpan(
+      spanNameOf(method, params),
+      { kind: SpanKind.SERVER, links: ambientLink(parent, ambient) },
+      parent,
+    );
+    const recording = span.isRecording();
+    // Nothing records (no SDK registered): the request runs as if this layer were not there.
+    if (!recording && !this.metrics.recording) return run();
+    if (recording) span.setAttributes(requestAttributes(id, method, params, connection, origin));
+    const served: ServedRequest = {
+      id,
+      method,
+      params,
+      connection,
+      origin,
+      start,
+      span: recording ? span : undefined,
+      ended: false,
+    };
+    return this.observe(served, parent, run);
+  }
+
+  /* Runs a request that something records, and records how it ended. */
+  private async observe(
+    served: ServedRequest,
+    parent: Context,
+    run: () => Promise<McpDispatchOutcome>,
+  ): Promise<McpDispatchOutcome> {
+    const { span, method, connection, origin } = served;
+    const forget = this.remember(served);
+    let outcome: McpDispatchOutcome;
+    try {
+      outcome = span ? await context.with(trace.setSpan(parent, span), run) : await run();
+    } catch (error) {
+      // The dispatcher never rejects; if it did, the span must still end.
+      forget();
+      this.finish(served, { errorType: '_OTHER' });
+      throw error;
+    }
+    if (outcome.kind === 'parked' && outcome.answered) {
+      const settle = () => {
+        forget();
+        this.finish(served, served.outcome ?? NO_ANSWER);
+      };
+      outcome.answered.then(settle, settle);
+      return outcome;
+    }
+    forget();
+    this.finish(served, outcome.kind === 'reply' ? outcomeOf(outcome.message) : NO_ANSWER);
+    if (method === 'initialize' && outcome.kind === 'reply') {
+      this.sessions.started(connection, origin, served.outcome);
+    }
+    return outcome;
+  }
+
+  /** A parked call's answer, as it goes out (before its outcome settles). */
+  answeredLater(connection: McpConnection, id: RequestId, answer: unknown): void {
+    const served = this.served.get(connection)?.get(id);
+    if (served) served.outcome = outcomeOf(answer);
+  }
+
+  /**
+   * One seam decision (or approval outcome) for `request`: counted, and an
+   * event on the request's span. An ask's prompt stays out of it (it is
+   * built from the arguments); a deny's reason and an approval's outcome go in.
+   */
+  decision(
+    request: McpRequest,
+    seam: McpAuditSeam,
+    name: string,
+    decision: McpAuditEvent['decision'],
+    detail: string | undefined,
+  ): void {
+    this.metrics.decision(seam, decision);
+    const span = this.served.get(request.connection)?.get(request.id)?.span;
+    if (!span) return;
+    const attributes: Record<string, string> = {
+      [ATTR.seam]: seam,
+      [ATTR.decision]: decision,
+      [ATTR.decisionName]: name,
+    };
+    if (detail !== undefined && decision !== 'ask') attributes[ATTR.reason] = detail;
+    if (request.principal) attributes[ATTR.principal] = request.principal.subject;
+    span.addEvent(DECISION_EVENT, attributes);
+  }
+
+  /** Opens the child span that covers one approval wait for `tool`; end it with the verdict. */
+  approvalWait(request: McpRequest, tool: string): McpApprovalWait {
+    const parent = this.served.get(request.connection)?.get(request.id)?.span;
+    const span = this.tracer.startSpan(
+      'elicitation/create',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [ATTR.methodName]: 'elicitation/create',
+          [ATTR.toolName]: tool,
+          ...(request.principal ? { [ATTR.principal]: request.principal.subject } : {}),
+        },
+      },
+      parent ? trace.setSpan(context.active(), parent) : context.active(),
+    );
+    this.parked++;
+    return new SpanApprovalWait(span, () => this.parked--);
+  }
+
+  onModuleDestroy(): void {
+    this.metrics.close();
+  }
+
+  /* Indexes a request by connection and id; returns what removes it (only it). */
+  private remember(served: ServedRequest): () => void {
+    let byId = this.served.get(served.connection);
+    if (!byId) this.served.set(served.connection, (byId = new Map()));
+    // A second request reusing an in-flight id is refused by the dispatcher: the first keeps it.
+    if (byId.has(served.id)) return noop;
+    byId.set(served.id, served);
+    return () => {
+      if (byId.get(served.id) === served) byId.delete(served.id);
+    };
+  }
+
+  private finish(served: ServedRequest, outcome: McpOperationOutcome): void {
+    if (served.ended) return;
+    served.ended = true;
+    served.outcome = outcome;
+    const { span } = served;
+    if (!span && !this.metrics.recording) return;
+    const attributes = operationAttributes(
+      served.method,
+      served.params,
+      served.connection,
+      served.origin,
+    );
+    const extra = outcomeAttributes(outcome);
+    if (extra) Object.assign(attributes, extra);
+    this.metrics.operationDuration.record((performance.now() - served.start) / 1000, attributes);
+    if (!span) return;
+    // The version agreed at `initialize` is known only once it is answered.
+    const version = attributes[ATTR.protocolVersion];
+    if (version !== undefined) span.setAttribute(ATTR.protocolVersion, version);
+    if (extra) {
+      span.setAttributes(extra);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
+    }
+    span.end();
+  }
+}
+
+function noop(): void {}
+
+/*
+ * The conventions: the `_meta` context is the parent, and the ambient one
+ * (an HTTP server span, say) is linked when there is one.
+ */
+function ambientLink(parent: Context, ambient: Context): Link[] | undefined {
+  if (parent === ambient) return undefined;
+  const spanContext = trace.getSpanContext(ambient);
+  return spanContext && trace.isSpanContextValid(spanContext)
+    ? [{ context: spanContext }]
+    : undefined;
+}
