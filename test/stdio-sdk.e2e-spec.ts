@@ -352,6 +352,7 @@ describe('notes service over stdio, driven by the SDK client', () => {
     expect(events).toContainEqual({
       time: expect.any(String),
       connId: expect.any(String),
+      requestId: expect.any(Number),
       transport: 'stdio',
       seam: 'tool',
       name: 'search_notes',

@@ -43,11 +43,33 @@ describe('authorization', () => {
 
       const base = { connId: 'aud', transport: 'stdio', time: expect.any(String) };
       expect(events).toEqual([
-        { ...base, seam: 'tool', name: 'read_note', decision: 'allow' },
-        { ...base, seam: 'tool', name: 'archive_note', decision: 'deny', detail: 'read-only' },
-        { ...base, seam: 'tool', name: 'explode', decision: 'ask', detail: 'Really explode?' },
-        { ...base, seam: 'read', name: 'resources/read', decision: 'allow' },
-        { ...base, seam: 'read', name: 'prompts/list', decision: 'deny', detail: 'no prompts' },
+        // Each names the request it was taken for (the harness numbers them 1, 2, …).
+        { ...base, requestId: 1, seam: 'tool', name: 'read_note', decision: 'allow' },
+        {
+          ...base,
+          requestId: 2,
+          seam: 'tool',
+          name: 'archive_note',
+          decision: 'deny',
+          detail: 'read-only',
+        },
+        {
+          ...base,
+          requestId: 3,
+          seam: 'tool',
+          name: 'explode',
+          decision: 'ask',
+          detail: 'Really explode?',
+        },
+        { ...base, requestId: 4, seam: 'read', name: 'resources/read', decision: 'allow' },
+        {
+          ...base,
+          requestId: 5,
+          seam: 'read',
+          name: 'prompts/list',
+          decision: 'deny',
+          detail: 'no prompts',
+        },
       ]);
       for (const event of events) {
         expect(Number.isNaN(Date.parse(event.time))).toBe(false);

@@ -12,7 +12,7 @@ import {
   type Attributes,
 } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { McpTool, type Authorizer } from '../../src/index.js';
+import { McpTool, McpWarden, type Authorizer, type McpAuditEvent } from '../../src/index.js';
 import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { until } from '../support/until.js';
 import { registerTracing } from './otel-harness.js';
@@ -123,7 +123,10 @@ describe('MCP server spans (OpenTelemetry conventions for MCP)', () => {
   it('joins the client trace from _meta and covers ask → elicitation → accept → the tool run', async () => {
     answer.current = { action: 'accept', content: { approve: true } };
     const caller = clientSpan('agent calls drop_table');
+    const audit: McpAuditEvent[] = [];
+    const auditing = t.app.get(McpWarden).audit$.subscribe((event) => audit.push(event));
     const result = await client.callTool({ name: 'drop_table', arguments: {}, _meta: caller.meta });
+    auditing.unsubscribe();
     expect(result.isError).toBeFalsy();
     expect(runs).toContain('drop_table');
 
@@ -132,6 +135,11 @@ describe('MCP server spans (OpenTelemetry conventions for MCP)', () => {
     // The client's span is the parent: one trace across client and server.
     expect(server.spanContext().traceId).toBe(caller.context.traceId);
     expect(server.parentSpanContext?.spanId).toBe(caller.context.spanId);
+    // Its audit events (the ask, then the approval) name the same trace.
+    expect(audit.map((event) => [event.seam, event.decision, event.traceId])).toEqual([
+      ['tool', 'ask', caller.context.traceId],
+      ['elicitation', 'allow', caller.context.traceId],
+    ]);
     expect(server.attributes).toMatchObject({
       'mcp.method.name': 'tools/call',
       'gen_ai.tool.name': 'drop_table',

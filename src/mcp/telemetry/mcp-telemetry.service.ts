@@ -160,6 +160,11 @@ export class McpTelemetry implements OnModuleDestroy {
     span.addEvent(DECISION_EVENT, attributes);
   }
 
+  /** The trace id of `request`'s span, when one records (for the audit events and logs). */
+  traceIdOf(request: McpRequest): string | undefined {
+    return this.served.get(request.connection)?.get(request.id)?.span?.spanContext().traceId;
+  }
+
   /** Opens the child span that covers one approval wait for `tool`; end it with the verdict. */
   approvalWait(request: McpRequest, tool: string): McpApprovalWait {
     const parent = this.served.get(request.connection)?.get(request.id)?.span;

@@ -1,3 +1,4 @@
+import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { McpTransportKind } from '../authorizer.interface.js';
 
 /**
@@ -14,6 +15,10 @@ export type McpAuditSeam = 'tool' | 'read' | 'elicitation';
 export interface McpAuditEvent {
   time: string;
   connId: string;
+  /** The JSON-RPC id of the request the decision was taken for (unique per connection while in flight). */
+  requestId: RequestId;
+  /** The W3C trace id of the request's span, when an OpenTelemetry SDK records it. */
+  traceId?: string;
   transport: McpTransportKind;
   /** The caller's subject, when the transport authenticated one. */
   principal?: string;

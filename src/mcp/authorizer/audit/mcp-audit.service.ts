@@ -28,11 +28,14 @@ export class McpAuditService {
     const event: McpAuditEvent = {
       time: new Date().toISOString(),
       connId: request.connection.id,
+      requestId: request.id,
       transport: request.transport,
       seam,
       name,
       decision,
     };
+    const traceId = this.telemetry.traceIdOf(request);
+    if (traceId) event.traceId = traceId;
     if (request.principal) event.principal = request.principal.subject;
     if (detail !== undefined) event.detail = detail;
     this.subject.next(event);
