@@ -9,6 +9,7 @@
  *                         [--max-calls N] [--elicitation-timeout-ms N] [--json]
  *                         [--hostile [--body-timeout-ms N] [--drippers N] [--park-sessions N]
  *                                    [--park-per-session N] [--flood-addresses N]]
+ *                         [--cluster]
  *
  * Long mode (default, `npm run soak`): 60 s, 50 concurrent HTTP sessions, 2 stdio clients.
  * Short mode (--short, used by test/soak.e2e-spec.ts): 10 s, 8 sessions, 1 stdio client.
@@ -42,6 +43,13 @@
  * Extra checks: the honest HTTP calls' round trip (echo, read, ping, touch) has p99 below 50 ms,
  * every defence above was reached, and every hostile session ended cleanly.
  *
+ * Cluster mode (--cluster; scripts/soak/cluster.mjs): three notes-service instances in cluster
+ * mode on REDIS_URL (default redis://127.0.0.1:6379) and one PostgreSQL schema of their own on
+ * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), behind the round-robin proxy;
+ * --sessions writers and as many readers (6 short, 12 long) for the run's duration; one instance
+ * is killed with SIGKILL halfway. Checks: 0 acknowledged writes lost, 0 crossed responses, every
+ * call ended with a response or an error, writes acknowledged after the kill.
+ *
  * Prints the figures on stderr (and, with --json, one JSON line on stdout); exits 1 on any
  * failed check. Requires `npm run build` (the fixture runs on dist/).
  */
@@ -58,6 +66,7 @@ import {
   RSS_SLACK_BYTES,
   parseArgs,
 } from './soak/options.mjs';
+import { runClusterSoak } from './soak/cluster.mjs';
 import { StdioClient } from './soak/stdio-client.mjs';
 import { worker } from './soak/worker.mjs';
 
@@ -66,6 +75,18 @@ const MB = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  if (process.argv.includes('--cluster')) {
+    const explicit = process.argv.includes('--sessions') || process.env.SOAK_SESSIONS;
+    process.exit(
+      await runClusterSoak({
+        durationMs: options.durationMs,
+        sessions: explicit ? options.sessions : options.short ? 6 : 12,
+        json: options.json,
+        redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+      }),
+    );
+  }
   const appEnv = { SOAK_ELICITATION_TIMEOUT_MS: String(options.elicitationTimeoutMs) };
   const app = spawnHttpApp(
     options.hostile

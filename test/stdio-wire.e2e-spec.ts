@@ -31,7 +31,7 @@ describe('stdio wire (spawned service)', () => {
     await removeDataDir(dataDir);
   });
 
-  it('writes nothing but JSON-RPC messages on stdout; Nest startup logs go to stderr', async () => {
+  it('writes nothing but JSON-RPC messages on stdout; its logs go to stderr', async () => {
     const init = await child.initialize();
     expect(init.result.serverInfo.name).toBe('mcp-warden-notes');
     await child.request('tools/list');
@@ -60,8 +60,8 @@ describe('stdio wire (spawned service)', () => {
       const isNotificationOrRequest = typeof message.method === 'string';
       expect(isResponse || isNotificationOrRequest).toBe(true);
     }
-    // Nest did log at startup, and the audit lines were written: on stderr.
-    expect(child.stderr.text).toContain('Starting Nest application');
+    // Where the notes live, and the audit lines, were written: on stderr.
+    expect(child.stderr.text).toMatch(/^mcp-warden: notes in sqlite /m);
     expect(child.stderr.text).toContain('{"audit":');
   });
 
