@@ -19,6 +19,7 @@ import { REGISTRY_PROVIDERS } from './registry/registry.providers.js';
 import { McpRegistry } from './registry/mcp-registry.service.js';
 import { SERVER_PROVIDERS } from './server/server.providers.js';
 import { ERA_PROVIDERS } from './era/era.providers.js';
+import { CLUSTER_PROVIDERS } from './cluster/cluster.providers.js';
 import { McpWarden } from './server/mcp-warden.service.js';
 import { httpTransport } from './transports/http/http.providers.js';
 
@@ -77,6 +78,8 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       ...AUTHORIZER_PROVIDERS,
       ...SERVER_PROVIDERS,
       ...ERA_PROVIDERS,
+      // After the era's: cluster mode's nonce store replaces the in-memory default.
+      ...CLUSTER_PROVIDERS,
       ...CLIENT_EVENTS_PROVIDERS,
       ...transport.providers,
     ],
