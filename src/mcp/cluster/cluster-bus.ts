@@ -19,6 +19,8 @@ const ALIVE_TTL_MS = 3_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Forwarded operations awaiting a reply, and streams served for other instances' sessions. */
 const MAX_PENDING = 10_000;
+/** What a request for a session whose instance died is told. */
+export const INSTANCE_GONE = 'Session not found: the server instance that held it has stopped';
 
 export interface ClusterBusSettings {
   redisUrl: string;
@@ -85,7 +87,8 @@ export class McpClusterBus {
 
   /**
    * Sends `operation` to `instance` and resolves to its reply; a refusal
-   * (503) when no reply comes in time or too many are outstanding. Events of
+   * (503) when no reply comes in time or too many are outstanding, and a
+   * refusal marked `gone` (404) when the instance dies first. Events of
    * the stream it opens arrive at `onEvent`, which stays registered until
    * `endTail(corr)` (so none can arrive before it is listened for).
    */
@@ -100,16 +103,21 @@ export class McpClusterBus {
     const corr = randomBytes(9).toString('base64url');
     if (onEvent) this.tails.set(corr, onEvent);
     const reply = await new Promise<ClusterReply>((resolve) => {
-      const timer = setTimeout(() => {
-        this.replies.delete(corr);
-        resolve(refusal(corr, 503, 'Service Unavailable: the instance holding the session did not answer'));
-      }, REQUEST_TIMEOUT_MS);
-      timer.unref();
-      this.replies.set(corr, (answer) => {
+      const settle = (answer: ClusterReply) => {
         clearTimeout(timer);
+        unwatch();
         this.replies.delete(corr);
         resolve(answer);
-      });
+      };
+      const timer = setTimeout(
+        () => settle(refusal(corr, 503, 'Service Unavailable: the instance holding the session did not answer')),
+        REQUEST_TIMEOUT_MS,
+      );
+      timer.unref();
+      const unwatch = this.watch(instance, () =>
+        settle({ t: 'r', c: corr, ok: false, status: 404, message: INSTANCE_GONE, gone: true }),
+      );
+      this.replies.set(corr, settle);
       const request: ClusterRequest = { ...operation, t: 'q', c: corr, f: this.instance };
       this.publish(this.keys.inbox(instance), request);
     });

@@ -17,7 +17,7 @@ export type ClusterRequest = ClusterOperation & { t: 'q'; c: string; f: string }
 /** The owner's answer: accepted (with the stream the answers will travel on), or refused. */
 export type ClusterAnswer =
   | { ok: true; stream?: string; known?: boolean; mark?: string }
-  | { ok: false; status: number; message: string; body?: unknown };
+  | { ok: false; status: number; message: string; body?: unknown; gone?: boolean };
 
 export type ClusterReply = ClusterAnswer & { t: 'r'; c: string };
 

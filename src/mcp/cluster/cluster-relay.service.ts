@@ -10,15 +10,13 @@ import type {
   McpRemoteSession,
   McpSessionRelay,
 } from '../transports/http/session/session-relay.interface.js';
-import { McpClusterBus } from './cluster-bus.js';
+import { INSTANCE_GONE as SESSION_LOST, McpClusterBus } from './cluster-bus.js';
 import type { ClusterReply } from './cluster-messages.js';
 import { MCP_CLUSTER_BUS, MCP_CLUSTER_DIRECTORY } from './cluster.constants.js';
 import { seqOf, streamOf, type LogEntry } from './redis-event.log.js';
 import type { DirectoryEntry, RedisSessionDirectory } from './redis-session.directory.js';
 import { RelayedStream } from './relayed-stream.js';
 
-/** What a request naming a session whose instance died is told. */
-export const SESSION_LOST = 'Session not found: the server instance that held it has stopped';
 
 interface RemoteSession extends McpRemoteSession {
   readonly owner: string;
@@ -80,7 +78,7 @@ export class McpClusterRelay implements McpSessionRelay {
   async get(res: ServerResponse, session: RemoteSession, lastEventId?: string): Promise<void> {
     const streamId = lastEventId === undefined ? STANDALONE : streamOf(lastEventId);
     if (streamId === undefined) throw new McpHttpError(404, 'Unknown event id');
-    const alive = await this.bus.isAlive(session.instance);
+    let alive = await this.bus.isAlive(session.instance);
     if (!alive && lastEventId === undefined) {
       this.directory.forget(session.id);
       throw new McpHttpError(404, SESSION_LOST);
@@ -94,10 +92,16 @@ export class McpClusterRelay implements McpSessionRelay {
       const answer = await this.bus.request(session.instance, operation, (event) =>
         relayed.receive(event),
       );
-      this.refused(answer.reply);
+      // Died after the liveness check (its key had not expired yet): replay what the log kept.
+      if (!answer.reply.ok && answer.reply.gone) alive = false;
+      else this.refused(answer.reply);
       corr = answer.corr;
       known = answer.reply.ok && answer.reply.known === true;
       mark = answer.reply.ok ? answer.reply.mark : undefined;
+    }
+    if (!alive && lastEventId === undefined) {
+      this.directory.forget(session.id);
+      throw new McpHttpError(404, SESSION_LOST);
     }
     if (lastEventId === undefined) {
       return this.serve(res, session, relayed, corr, STANDALONE, mark);

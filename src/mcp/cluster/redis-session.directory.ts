@@ -68,19 +68,19 @@ export class RedisSessionDirectory implements McpSessionDirectory {
     }
   }
 
-  opened(session: McpSessionRecord): ClusterSessionMirror {
+  opened(session: McpSessionRecord): { mirror: ClusterSessionMirror; recorded: Promise<void> } {
     const entry: DirectoryEntry = {
       id: session.id,
       owner: session.owner,
       quotaKey: session.quotaKey,
       instance: this.bus.instance,
     };
-    void this.redis
+    const recorded = this.redis
       .set(this.bus.keys.session(session.id), JSON.stringify(entry), 'PX', this.ttlMs)
-      .catch(() => undefined);
+      .then(() => undefined);
     const mirror = new ClusterSessionMirror(session.id, this.bus, this.log);
     this.mirrors.set(session.id, mirror);
-    return mirror;
+    return { mirror, recorded };
   }
 
   closed(session: McpSessionRecord): void {

@@ -19,6 +19,8 @@ export class McpHttpSessions implements OnModuleDestroy {
   private readonly sessions = new Map<string, McpHttpSession>();
   private readonly quota: SessionQuota;
   private readonly sweeper: NodeJS.Timeout;
+  /** Cluster mode: when each new session's record is visible to every instance. */
+  private readonly recorded = new Map<string, Promise<void>>();
 
   constructor(
     private readonly server: McpWarden,
@@ -50,14 +52,19 @@ export class McpHttpSessions implements OnModuleDestroy {
     this.quota.take(quotaKey);
     const id = randomBytes(24).toString('base64url');
     const owner = principalKey(principal);
-    const mirror = this.directory?.opened({ id, owner, quotaKey });
+    const shared = this.directory?.opened({ id, owner, quotaKey });
+    if (shared) {
+      // Handled here so that a failure is never unhandled; `open` still sees it.
+      shared.recorded.catch(() => undefined);
+      this.recorded.set(id, shared.recorded);
+    }
     const session = new McpHttpSession(
       id,
       `http:${randomBytes(9).toString('base64url')}`,
       this.options,
       owner,
       quotaKey,
-      mirror,
+      shared?.mirror,
     );
     session.attach(
       this.server.subscribe(session.connId).subscribe((message) => session.route(message as never)),
@@ -75,7 +82,16 @@ export class McpHttpSessions implements OnModuleDestroy {
       throw new McpHttpError(503, 'Service Unavailable: too many sessions');
     }
     await this.directory?.takeQuota(quotaKey);
-    return this.create(principal, quotaKey);
+    const session = this.create(principal, quotaKey);
+    try {
+      await this.recorded.get(session.id);
+    } catch {
+      this.delete(session.id);
+      throw new McpHttpError(503, 'Service Unavailable: the session could not be recorded');
+    } finally {
+      this.recorded.delete(session.id);
+    }
+    return session;
   }
 
   /** A live session held by this instance, whoever owns it (no side effect). */
@@ -109,6 +125,7 @@ export class McpHttpSessions implements OnModuleDestroy {
     session.close();
     this.sessions.delete(id);
     this.quota.release(session.quotaKey);
+    this.recorded.delete(id);
     this.directory?.closed(session);
   }
 

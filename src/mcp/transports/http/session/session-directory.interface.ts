@@ -18,8 +18,12 @@ export interface McpSessionRecord {
 export interface McpSessionDirectory {
   /** Counts one more session for `quotaKey` over every instance, or throws the 429 refusal. */
   takeQuota(quotaKey: string): Promise<void>;
-  /** Records a session this instance now holds; returns the mirror its events go to. */
-  opened(session: McpSessionRecord): McpEventMirror;
+  /**
+   * Records a session this instance now holds; returns the mirror its events
+   * go to, and when the record is visible to every instance (the initialize
+   * answer waits for it: the client's next request may land anywhere).
+   */
+  opened(session: McpSessionRecord): { mirror: McpEventMirror; recorded: Promise<void> };
   /** Withdraws a session this instance held, and its share of the quota. */
   closed(session: McpSessionRecord): void;
   /** Keeps the records of the sessions still held from expiring. */
