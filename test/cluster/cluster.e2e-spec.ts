@@ -6,7 +6,10 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { startRoundRobinProxy, type RoundRobinProxy } from '../../examples/cluster/round-robin-proxy.mjs';
+import {
+  startRoundRobinProxy,
+  type RoundRobinProxy,
+} from '../../examples/cluster/round-robin-proxy.mjs';
 import { findService, describeWithService, TEST_REDIS_URL } from '../support/services.js';
 import { deferred } from '../support/deferred.js';
 import { until } from '../support/until.js';
@@ -23,7 +26,8 @@ import { ClusterInstance, deleteKeys, uniquePrefix } from './cluster-support.js'
 const NAMES = ['a', 'b', 'c'];
 
 /** The text of a tool result. */
-const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+const textOf = (result: unknown) =>
+  ((result as CallToolResult).content[0] as { text: string }).text;
 
 describeWithService(await findService(TEST_REDIS_URL), 'cluster mode', (redisUrl) => {
   let prefix: string;
@@ -33,7 +37,9 @@ describeWithService(await findService(TEST_REDIS_URL), 'cluster mode', (redisUrl
 
   beforeEach(async () => {
     prefix = uniquePrefix();
-    instances = NAMES.map((name) => new ClusterInstance(name, { REDIS_URL: redisUrl, CLUSTER_PREFIX: prefix }));
+    instances = NAMES.map(
+      (name) => new ClusterInstance(name, { REDIS_URL: redisUrl, CLUSTER_PREFIX: prefix }),
+    );
     proxy = await startRoundRobinProxy(await Promise.all(instances.map((i) => i.base)));
   });
 
@@ -107,7 +113,9 @@ describeWithService(await findService(TEST_REDIS_URL), 'cluster mode', (redisUrl
     expect(textOf(await call(reader, 'whoami'))).toBe('b');
     const updated = deferred<string>();
     const changed = deferred<void>();
-    reader.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updated.resolve(n.params.uri));
+    reader.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) =>
+      updated.resolve(n.params.uri),
+    );
     reader.setNotificationHandler(ToolListChangedNotificationSchema, () => changed.resolve());
     await reader.subscribeResource({ uri: 'cluster://doc' });
     expect(textOf(await call(writer, 'touch', { uri: 'cluster://doc' }))).toBe('a');
@@ -131,7 +139,7 @@ describeWithService(await findService(TEST_REDIS_URL), 'cluster mode', (redisUrl
     expect(resumed.length).toBeGreaterThan(0);
   });
 
-  it("ends an in-flight call with a clear error once its owner is killed, and the session with 404", async () => {
+  it('ends an in-flight call with a clear error once its owner is killed, and the session with 404', async () => {
     const { client } = await connect(2);
     const progressed = deferred<string>();
     proxy.steer(2);

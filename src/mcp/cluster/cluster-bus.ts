@@ -98,7 +98,10 @@ export class McpClusterBus {
     onEvent?: (event: ClusterEvent) => void,
   ): Promise<{ reply: ClusterReply; corr: string }> {
     if (this.replies.size >= MAX_PENDING || this.tails.size >= MAX_PENDING) {
-      return { reply: refusal('', 503, 'Service Unavailable: too many forwarded requests'), corr: '' };
+      return {
+        reply: refusal('', 503, 'Service Unavailable: too many forwarded requests'),
+        corr: '',
+      };
     }
     const corr = randomBytes(9).toString('base64url');
     if (onEvent) this.tails.set(corr, onEvent);
@@ -110,7 +113,14 @@ export class McpClusterBus {
         resolve(answer);
       };
       const timer = setTimeout(
-        () => settle(refusal(corr, 503, 'Service Unavailable: the instance holding the session did not answer')),
+        () =>
+          settle(
+            refusal(
+              corr,
+              503,
+              'Service Unavailable: the instance holding the session did not answer',
+            ),
+          ),
         REQUEST_TIMEOUT_MS,
       );
       timer.unref();

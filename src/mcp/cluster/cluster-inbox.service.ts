@@ -89,11 +89,19 @@ export class McpClusterInbox implements OnApplicationBootstrap {
       return this.refuse(request, 400, 'Invalid Request');
     }
     if (batch && session.protocolVersion !== BATCHING_PROTOCOL_VERSION) {
-      return this.refuse(request, 400, 'Invalid Request: batches are not supported by this session');
+      return this.refuse(
+        request,
+        400,
+        'Invalid Request: batches are not supported by this session',
+      );
     }
     const ids = kinds.flatMap((kind) => (kind.kind === 'request' ? [kind.id] : []));
     if (new Set(ids.map(requestKey)).size < ids.length || ids.some((id) => session.inFlight(id))) {
-      return this.refuse(request, 400, 'Invalid Request: a request with this id is already in flight');
+      return this.refuse(
+        request,
+        400,
+        'Invalid Request: a request with this id is already in flight',
+      );
     }
     const origin: McpMessageOrigin = {
       transport: 'http',
@@ -112,7 +120,9 @@ export class McpClusterInbox implements OnApplicationBootstrap {
     this.directory.mirror(session.id)?.attach(exchange.streamId, request.f, request.c);
     this.watchReader(request.f);
     this.bus.reply(request, { ok: true, stream: exchange.streamId });
-    messages.forEach((message, index) => this.dispatch(session, exchange, message, kinds[index], origin, batch));
+    messages.forEach((message, index) =>
+      this.dispatch(session, exchange, message, kinds[index], origin, batch),
+    );
   }
 
   private dispatch(

@@ -25,6 +25,10 @@ export class ClusterKeys {
   nonce(nonce: string): string {
     return `${this.prefix}nonce:${nonce}`;
   }
+  /** A caller's call-rate bucket. */
+  rate(key: string): string {
+    return `${this.prefix}rate:${key}`;
+  }
   /** Sessions held per caller, one hash field per instance. */
   quota(key: string): string {
     return `${this.prefix}quota:${key}`;

@@ -17,7 +17,6 @@ import { seqOf, streamOf, type LogEntry } from './redis-event.log.js';
 import type { DirectoryEntry, RedisSessionDirectory } from './redis-session.directory.js';
 import { RelayedStream } from './relayed-stream.js';
 
-
 interface RemoteSession extends McpRemoteSession {
   readonly owner: string;
 }
@@ -57,7 +56,8 @@ export class McpClusterRelay implements McpSessionRelay {
       sid: session.id,
       pk: session.owner,
       // Only what JSON carries of the principal travels (claims are JSON already).
-      principal: principal === undefined ? undefined : (JSON.parse(JSON.stringify(principal)) as unknown),
+      principal:
+        principal === undefined ? undefined : (JSON.parse(JSON.stringify(principal)) as unknown),
       body,
     };
     if (ids.length === 0) {
@@ -88,7 +88,12 @@ export class McpClusterRelay implements McpSessionRelay {
     let known = false;
     let mark: string | undefined;
     if (alive) {
-      const operation = { op: 'attach' as const, sid: session.id, pk: session.owner, stream: streamId };
+      const operation = {
+        op: 'attach' as const,
+        sid: session.id,
+        pk: session.owner,
+        stream: streamId,
+      };
       const answer = await this.bus.request(session.instance, operation, (event) =>
         relayed.receive(event),
       );

@@ -17,6 +17,8 @@ import { MCP_CLUSTER_BUS, MCP_CLUSTER_DIRECTORY } from './cluster.constants.js';
 import { McpClusterInbox } from './cluster-inbox.service.js';
 import { McpClusterRelay } from './cluster-relay.service.js';
 import { RedisNonceStore } from './redis-nonce.store.js';
+import { RedisCallRate } from './redis-quota.js';
+import { MCP_SHARED_CALL_RATE } from '../transports/http/security/shared-call-rate.interface.js';
 import { RedisSessionDirectory } from './redis-session.directory.js';
 
 /** Closes the instance's Redis connections when the app closes (its liveness key goes at once). */
@@ -69,8 +71,16 @@ export const CLUSTER_PROVIDERS: Provider[] = [
   },
 ];
 
-/** Cluster mode's HTTP parts: the shared session directory, the relay and the owner's inbox. */
+/**
+ * Cluster mode's HTTP parts: the shared session directory, the relay, the
+ * owner's inbox and the shared call-rate buckets.
+ */
 export const CLUSTER_HTTP_PROVIDERS: Provider[] = [
+  {
+    provide: MCP_SHARED_CALL_RATE,
+    useFactory: (bus: McpClusterBus | null) => bus && new RedisCallRate(bus.command, bus.keys),
+    inject: [MCP_CLUSTER_BUS],
+  },
   {
     provide: MCP_CLUSTER_DIRECTORY,
     useFactory: (bus: McpClusterBus | null, settings: McpHttpSettings) =>
@@ -80,8 +90,11 @@ export const CLUSTER_HTTP_PROVIDERS: Provider[] = [
   { provide: MCP_SESSION_DIRECTORY, useExisting: MCP_CLUSTER_DIRECTORY },
   {
     provide: MCP_SESSION_RELAY,
-    useFactory: (bus: McpClusterBus | null, directory: RedisSessionDirectory | null, settings: McpHttpSettings) =>
-      bus && directory && new McpClusterRelay(bus, directory, settings),
+    useFactory: (
+      bus: McpClusterBus | null,
+      directory: RedisSessionDirectory | null,
+      settings: McpHttpSettings,
+    ) => bus && directory && new McpClusterRelay(bus, directory, settings),
     inject: [MCP_CLUSTER_BUS, MCP_CLUSTER_DIRECTORY, MCP_HTTP_SETTINGS],
   },
   {

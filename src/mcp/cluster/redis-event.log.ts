@@ -2,6 +2,9 @@ import type { Redis } from 'ioredis';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type { ClusterKeys } from './cluster-keys.js';
 
+/** How far past its cap an approximately trimmed stream may run (a node of the radix tree). */
+const TRIM_SLACK = 128;
+
 /** One entry of a session's log: an event, a stream opened for requests, or a stream's end. */
 export type LogEntry =
   | { kind: 'event'; stream: string; id: string; seq: number; data: string }
@@ -35,10 +38,20 @@ export class RedisEventLog {
     this.add(session, ['s', stream, 'x', '1']);
   }
 
-  /** Every entry still kept, oldest first (bounded by the cap). */
+  /**
+   * The newest entries still kept, oldest first. MAXLEN ~ trims whole nodes,
+   * so the stream may hold a little more than the cap: the newest are read
+   * (XREVRANGE), never the oldest cap's worth.
+   */
   async read(session: string): Promise<LogEntry[]> {
-    const raw = await this.redis.xrange(this.keys.log(session), '-', '+', 'COUNT', this.maxEntries);
-    return raw.flatMap(([, fields]) => {
+    const raw = await this.redis.xrevrange(
+      this.keys.log(session),
+      '+',
+      '-',
+      'COUNT',
+      this.maxEntries + TRIM_SLACK,
+    );
+    return raw.reverse().flatMap(([, fields]) => {
       const entry = parse(fields);
       return entry ? [entry] : [];
     });

@@ -22,7 +22,10 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
     stateSecret: options.stateSecret || undefined,
     nonceStore: options.nonceStore,
     cluster: options.cluster?.redisUrl
-      ? { redisUrl: options.cluster.redisUrl, keyPrefix: options.cluster.keyPrefix ?? 'mcp-warden:' }
+      ? {
+          redisUrl: options.cluster.redisUrl,
+          keyPrefix: options.cluster.keyPrefix ?? 'mcp-warden:',
+        }
       : undefined,
     cacheTtlMs:
       Number.isInteger(options.cacheTtlMs) && options.cacheTtlMs! >= 0 ? options.cacheTtlMs! : 0,

@@ -19,7 +19,10 @@ import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
 import type { McpMessageOrigin } from './dispatch/message-origin.interface.js';
 import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
 import { McpListeners } from '../era/listen/mcp-listeners.service.js';
-import { MCP_NOTIFICATION_RELAY, type McpNotificationRelay } from './notification-relay.interface.js';
+import {
+  MCP_NOTIFICATION_RELAY,
+  type McpNotificationRelay,
+} from './notification-relay.interface.js';
 
 /**
  * What `McpWarden.stats()` reports.

@@ -77,7 +77,10 @@ export class McpHttpSessions implements OnModuleDestroy {
    * `create`, with the caller's session quota counted over every instance
    * first in cluster mode (429 past it).
    */
-  async open(principal?: McpPrincipal, quotaKey = principalKey(principal)): Promise<McpHttpSession> {
+  async open(
+    principal?: McpPrincipal,
+    quotaKey = principalKey(principal),
+  ): Promise<McpHttpSession> {
     if (this.sessions.size >= this.options.maxSessions) {
       throw new McpHttpError(503, 'Service Unavailable: too many sessions');
     }

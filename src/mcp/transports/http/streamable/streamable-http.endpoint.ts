@@ -146,7 +146,7 @@ export class McpStreamableHttpEndpoint {
     const initialize = !batch && first.kind === 'request' && first.method === 'initialize';
     const quotaKey = quotaKeyOf(principal, req, '');
     const ids = kinds.flatMap((kind) => (kind.kind === 'request' ? [kind.id] : []));
-    this.rate.take(quotaKey, ids.length);
+    await this.rate.take(quotaKey, ids.length);
     if (remote && !initialize) return this.relay!.post(res, remote, body, ids, principal);
     const session = initialize
       ? await this.sessions.open(principal, quotaKey)
