@@ -1,3 +1,7 @@
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -163,5 +167,67 @@ describeWithService(await findService(TEST_REDIS_URL), 'cluster mode', (redisUrl
     }
     const clustered = await fetch(new URL('/cluster/modules', await instances[0].base));
     expect(await clustered.json()).toEqual({ ioredis: true });
+  });
+
+  /** An SDK v2 client through the proxy, recording the bodies it POSTs. */
+  async function connectV2(mode: 'legacy' | 'modern', owner = 0) {
+    const posted: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      if (init?.method === 'POST' && typeof init.body === 'string') posted.push(init.body);
+      return fetch(input, init);
+    };
+    const client = new ClientV2(
+      { name: 'cluster-test-v2', version: '2.4.0' },
+      {
+        capabilities: { elicitation: {} },
+        ...(mode === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      },
+    );
+    client.setRequestHandler('elicitation/create', async () => ({
+      action: 'accept' as const,
+      content: { approve: true },
+    }));
+    proxy.steer(owner);
+    await client.connect(new TransportV2(new URL('/mcp', proxy.url), { fetch: recording }));
+    clients.push(client as unknown as Client);
+    return { client, posted };
+  }
+
+  it('SDK v2 (handshake era): one session over every instance, the approval answered elsewhere', async () => {
+    const { client } = await connectV2('legacy', 1);
+    for (let i = 0; i < 4; i++) {
+      expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('b');
+    }
+    expect(textOf(await client.callTool({ name: 'guarded', arguments: {} }))).toBe('b');
+    const answer = proxy.served.find((r) => r.rpc === 'response');
+    expect(answer).toBeDefined();
+    const backends = new Set(proxy.served.filter((r) => r.method === 'POST').map((r) => r.backend));
+    expect(backends).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('SDK v2 (2026-07-28): a requestState answered on another instance runs once; replayed, it is already used', async () => {
+    const { client, posted } = await connectV2('modern');
+    proxy.steer(0);
+    const result = await client.callTool({ name: 'guarded', arguments: {} });
+    // Asked on a, answered on b: the instance that ran it is the one the retry landed on.
+    expect(textOf(result)).toBe('b');
+    const retry = posted.find((body) => body.includes('"requestState"'));
+    expect(retry).toBeDefined();
+    proxy.steer(2);
+    const replayed = await fetch(new URL('/mcp', proxy.url), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'guarded',
+      },
+      body: retry!,
+    });
+    const body = (await replayed.json()) as { result: CallToolResult };
+    expect(proxy.served.at(-1)).toMatchObject({ backend: 2 });
+    expect(body.result.isError).toBe(true);
+    expect(JSON.stringify(body.result.content)).toContain('approval already used');
   });
 });
