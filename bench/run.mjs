@@ -30,6 +30,7 @@ import { sdkClientHttp } from './workloads/sdk-client.mjs';
 import { setupHttp } from './workloads/setup.mjs';
 import { throughputHttp, throughputHttpAuth, throughputStdio } from './workloads/throughput.mjs';
 import { throughputHttpModern } from './workloads/throughput-modern.mjs';
+import { throughputCluster } from './workloads/throughput-cluster.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -74,6 +75,7 @@ const WORKLOADS = [
   throughputHttp,
   throughputHttpAuth,
   throughputHttpModern,
+  throughputCluster,
   throughputStdio,
   sdkClientHttp,
   setupHttp,

@@ -1,7 +1,7 @@
 // A small round-robin HTTP proxy, the load balancer of the cluster example and tests: each
 // request goes to the next backend, with no stickiness, its response streamed back as it
 // comes (SSE included). A backend that refuses the connection is skipped for the next one.
-import { createServer, request } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 
 /** Request bodies past this are refused (413); an MCP body is bounded well below it. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -17,6 +17,8 @@ export async function startRoundRobinProxy(backends, port = 0) {
   let next = 0;
   const served = [];
   const open = new Set();
+  // Its own keep-alive pool, so that closing the proxy closes every socket it opened.
+  const agent = new Agent({ keepAlive: true });
   const server = createServer((req, res) => {
     const chunks = [];
     let size = 0;
@@ -36,7 +38,7 @@ export async function startRoundRobinProxy(backends, port = 0) {
     const target = new URL(req.url, backends[index]);
     const upstream = request(
       target,
-      { method: req.method, headers: { ...req.headers, 'content-length': body.length } },
+      { method: req.method, agent, headers: { ...req.headers, 'content-length': body.length } },
       (answer) => {
         served.push({ backend: index, method: req.method, rpc });
         res.writeHead(answer.statusCode, answer.headers);
@@ -68,6 +70,7 @@ export async function startRoundRobinProxy(backends, port = 0) {
     close: () =>
       new Promise((resolve) => {
         for (const upstream of open) upstream.destroy();
+        agent.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

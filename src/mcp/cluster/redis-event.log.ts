@@ -14,11 +14,15 @@ export type LogEntry =
 /**
  * A session's events in a Redis Stream, so that any instance can replay a
  * stream after `Last-Event-ID` (the owner included, once it is gone). Only
- * the owner appends, in order, through one auto-pipelined connection. The
+ * the owner appends, in order, through one connection, each entry written to
+ * Redis before the event is written to its client. The
  * log is capped (MAXLEN, about twice the replay buffer, for the markers) and
  * expires with the session's idle time after its last entry.
  */
 export class RedisEventLog {
+  /** When each session's log expiry was last pushed back (once per quarter TTL is enough). */
+  private readonly extended = new Map<string, number>();
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: ClusterKeys,
@@ -58,16 +62,19 @@ export class RedisEventLog {
   }
 
   remove(session: string): void {
+    this.extended.delete(session);
     void this.redis.del(this.keys.log(session)).catch(() => undefined);
   }
 
   private add(session: string, fields: string[]): void {
     const key = this.keys.log(session);
-    // Auto-pipelining sends both with the other commands of this turn, in order.
     void this.redis
       .xadd(key, 'MAXLEN', '~', this.maxEntries, '*', ...fields)
-      .then(() => this.redis.pexpire(key, this.ttlMs))
       .catch(() => undefined);
+    const now = Date.now();
+    if (now - (this.extended.get(session) ?? 0) < this.ttlMs / 4) return;
+    this.extended.set(session, now);
+    void this.redis.pexpire(key, this.ttlMs).catch(() => undefined);
   }
 }
 

@@ -4,33 +4,66 @@ import type { ClusterKeys } from './cluster-keys.js';
 
 /*
  * One token bucket, taken atomically in Redis (the clock is Redis's own, so
- * instances whose clocks disagree still share one bucket). The key expires
- * once the bucket would be full again.
+ * instances whose clocks disagree still share one bucket): at least `need`
+ * tokens and up to `want`, or none and the ms until `need` are there. The
+ * key expires once the bucket would be full again.
  */
 const TAKE = `
 local rate = tonumber(ARGV[1])
 local capacity = tonumber(ARGV[2])
-local count = tonumber(ARGV[3])
+local need = tonumber(ARGV[3])
+local want = tonumber(ARGV[4])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(bucket[1]) or capacity
 local at = tonumber(bucket[2]) or now
 tokens = math.min(capacity, tokens + math.max(0, now - at) * rate / 1000)
+local granted = 0
 local wait = 0
-if tokens >= count then tokens = tokens - count else wait = math.ceil((count - tokens) * 1000 / rate) end
+if tokens >= need then
+  granted = math.max(need, math.min(want, math.floor(tokens)))
+  tokens = tokens - granted
+else
+  wait = math.ceil((need - tokens) * 1000 / rate)
+end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(capacity * 1000 / rate) + 1000)
-return wait
+return { granted, wait }
 `;
 
+/** Tokens an instance holds for a caller, taken from the shared bucket. */
+interface Lease {
+  tokens: number;
+  takenAt: number;
+}
+
+/** A lease's share of the bucket, and how long an unused one is kept. */
+const LEASE_SHARE = 1 / 20;
+const LEASE_MS = 1_000;
+const MAX_LEASES = 10_000;
+
 type WithTake = Redis & {
-  mcpWardenTakeTokens(key: string, rate: number, capacity: number, count: number): Promise<number>;
+  mcpWardenTakeTokens(
+    key: string,
+    rate: number,
+    capacity: number,
+    need: number,
+    want: number,
+  ): Promise<[number, number]>;
 };
 
-/** `limits.callsPerSecondPerPrincipal` over every instance: one bucket per caller in Redis. */
+/**
+ * `limits.callsPerSecondPerPrincipal` over every instance: one bucket per
+ * caller in Redis. An instance takes tokens in leases of a twentieth of the
+ * bucket (one at a time for small buckets) and spends them locally for up
+ * to a second, so a busy caller costs one Redis call per lease, not per
+ * request. Never more than the bucket allows is admitted; a caller may be
+ * admitted a little less (the unspent rest of a lease, per instance).
+ */
 export class RedisCallRate implements McpSharedCallRate {
   private readonly redis: WithTake;
+  private readonly leases = new Map<string, Lease>();
 
   constructor(
     redis: Redis,
@@ -43,7 +76,30 @@ export class RedisCallRate implements McpSharedCallRate {
     this.redis = redis as WithTake;
   }
 
-  take(key: string, count: number, ratePerSecond: number, capacity: number): Promise<number> {
-    return this.redis.mcpWardenTakeTokens(this.keys.rate(key), ratePerSecond, capacity, count);
+  async take(key: string, count: number, ratePerSecond: number, capacity: number): Promise<number> {
+    const now = Date.now();
+    const lease = this.leases.get(key);
+    if (lease && lease.tokens >= count && now - lease.takenAt < LEASE_MS) {
+      lease.tokens -= count;
+      return 0;
+    }
+    const want = Math.max(count, Math.floor(capacity * LEASE_SHARE));
+    const [granted, wait] = await this.redis.mcpWardenTakeTokens(
+      this.keys.rate(key),
+      ratePerSecond,
+      capacity,
+      count,
+      want,
+    );
+    if (granted < count) return Math.max(1, wait);
+    if (granted > count) this.keep(key, granted - count, now);
+    else this.leases.delete(key);
+    return 0;
+  }
+
+  private keep(key: string, tokens: number, now: number): void {
+    this.leases.delete(key);
+    if (this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
+    this.leases.set(key, { tokens, takenAt: now });
   }
 }

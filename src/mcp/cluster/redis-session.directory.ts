@@ -85,6 +85,8 @@ export class RedisSessionDirectory implements McpSessionDirectory {
 
   closed(session: McpSessionRecord): void {
     this.mirrors.delete(session.id);
+    // An ended session cannot be resumed anywhere: its log goes with it.
+    this.log.remove(session.id);
     void this.redis.del(this.bus.keys.session(session.id)).catch(() => undefined);
     const quota = this.bus.keys.quota(session.quotaKey);
     void this.redis.hincrby(quota, this.bus.instance, -1).catch(() => undefined);

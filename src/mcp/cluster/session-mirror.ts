@@ -16,6 +16,14 @@ interface RemoteReader {
  */
 export class ClusterSessionMirror implements McpEventMirror {
   private readonly readers = new Map<string, RemoteReader>();
+  /**
+   * POST streams opened but not logged yet. A POST answered with plain JSON
+   * gives its client no event id to resume from, so it costs the log
+   * nothing: a stream is logged from its first event, or from when another
+   * instance relays it.
+   */
+  private readonly unlogged = new Map<string, readonly RequestId[]>();
+  private readonly logged = new Set<string>();
 
   constructor(
     private readonly session: string,
@@ -24,17 +32,19 @@ export class ClusterSessionMirror implements McpEventMirror {
   ) {}
 
   append(stream: string, eventId: string, data: string): void {
+    this.logOpened(stream);
     this.log.append(this.session, stream, eventId, data);
     const reader = this.readers.get(stream);
     if (reader) this.bus.push(reader.instance, { t: 'e', c: reader.corr, id: eventId, d: data });
   }
 
   opened(stream: string, ids: readonly RequestId[]): void {
-    this.log.opened(this.session, stream, ids);
+    this.unlogged.set(stream, ids);
   }
 
   ended(stream: string): void {
-    this.log.ended(this.session, stream);
+    this.unlogged.delete(stream);
+    if (stream === '*' || this.logged.delete(stream)) this.log.ended(this.session, stream);
     if (stream === '*') {
       for (const reader of this.readers.values()) this.end(reader);
       this.readers.clear();
@@ -55,6 +65,7 @@ export class ClusterSessionMirror implements McpEventMirror {
     const previous = this.readers.get(stream);
     if (previous && previous.corr !== corr) this.end(previous);
     this.readers.set(stream, { instance, corr });
+    this.logOpened(stream);
   }
 
   /** The client of `stream` on another instance went away. */
@@ -72,6 +83,15 @@ export class ClusterSessionMirror implements McpEventMirror {
   /** The instances reading one of the streams. */
   readerInstances(): string[] {
     return [...new Set([...this.readers.values()].map((reader) => reader.instance))];
+  }
+
+  /** Logs the requests a stream answers, once, before anything else of it. */
+  private logOpened(stream: string): void {
+    const ids = this.unlogged.get(stream);
+    if (ids === undefined) return;
+    this.unlogged.delete(stream);
+    this.logged.add(stream);
+    this.log.opened(this.session, stream, ids);
   }
 
   private end(reader: RemoteReader): void {

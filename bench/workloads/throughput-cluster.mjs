@@ -1,0 +1,27 @@
+// tools/call throughput in cluster mode, 32 in flight on 32 raw keep-alive connections sharing
+// one session (as throughput-http): one instance with `cluster` against the same server embedded
+// (direct, so its server CPU is comparable), then through the round-robin proxy of
+// examples/cluster to one embedded instance, one clustered instance and two clustered instances
+// (the session lives on one of the two: half the calls are forwarded to it over Redis and
+// answered through the instance they landed on). The proxied rows' server CPU is the proxy's
+// process only, so it is left out; their ratios compare like with like (same proxy).
+import { throughputHttp } from './throughput.mjs';
+
+export const throughputCluster = {
+  id: 'throughput-cluster',
+  title:
+    'tools/call throughput in cluster mode (Redis), 32 in flight, Streamable HTTP (32 keep-alive connections, one session)',
+  transport: 'http',
+  servers: [
+    'sdk1-http',
+    'warden-http',
+    'warden-redis-http',
+    'warden-proxy-embedded',
+    'warden-proxy-cluster-1',
+    'warden-proxy-cluster-2',
+  ],
+  labels: { 'warden-http': 'mcp-warden (embedded)' },
+  baselines: ['sdk1-http', 'warden-http', 'warden-proxy-embedded'],
+  metrics: [{ key: 'rate', label: 'calls/s', unit: '/s' }],
+  run: throughputHttp.run,
+};
