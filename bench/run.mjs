@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { createBenchAuth } from './lib/bench-auth.mjs';
 import { catalog, serversFor } from './lib/catalog.mjs';
 import { withTimeout } from './lib/measure.mjs';
+import { redisReachable } from './lib/redis-check.mjs';
 import { format, summarize, table } from './lib/report.mjs';
 import { crashed, killAllNow, startServer, stopAll } from './lib/spawn-server.mjs';
 import { StdioClient } from './lib/stdio-client.mjs';
@@ -168,6 +169,8 @@ async function main() {
   const raw = {};
   try {
     for (const workload of WORKLOADS) {
+      // Cluster rows need Redis: without one the workload sits out (CI requires it, see .ci/run).
+      if (workload.needsRedis && !(await redisReachable(workload.id, log))) continue;
       const subjects = serversFor(workload, servers);
       const results = new Map(subjects.map((server) => [server.id, []]));
       for (let run = 0; run < runs; run++) {

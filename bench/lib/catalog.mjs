@@ -5,6 +5,7 @@
 // `era: 'modern'` marks a row the modern-era workload drives in the 2026-07-28 era.
 import { fileURLToPath } from 'node:url';
 import { deleteNoteCall, echoCall, searchNotesCall } from './mcp.mjs';
+import { BENCH_REDIS_URL } from './redis-check.mjs';
 
 const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
@@ -117,9 +118,9 @@ export function catalog(dataDir, auth) {
   ];
 }
 
-/** The Redis the cluster rows use (BENCH_REDIS_URL, else the local default). */
+/** The Redis the cluster rows use. */
 function redisUrl() {
-  return process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  return BENCH_REDIS_URL;
 }
 
 /** A key prefix of this bench invocation's own. */

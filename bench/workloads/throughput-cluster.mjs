@@ -12,6 +12,7 @@ export const throughputCluster = {
   title:
     'tools/call throughput in cluster mode (Redis), 32 in flight, Streamable HTTP (32 keep-alive connections, one session)',
   transport: 'http',
+  needsRedis: true,
   servers: [
     'sdk1-http',
     'warden-http',

@@ -3,6 +3,7 @@ import { ClusterKeys } from '../../src/mcp/cluster/cluster-keys.js';
 import { McpClusterBus } from '../../src/mcp/cluster/cluster-bus.js';
 import { RedisEventLog } from '../../src/mcp/cluster/redis-event.log.js';
 import { RedisNonceStore } from '../../src/mcp/cluster/redis-nonce.store.js';
+import { RedisCallRate } from '../../src/mcp/cluster/redis-quota.js';
 import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import { describeWithService, findService, TEST_REDIS_URL } from '../support/services.js';
@@ -154,6 +155,25 @@ describeWithService(
       const over = await a.post(a.message('ping'), headers);
       expect(over.status).toBe(429);
       expect(over.headers.get('retry-after')).toBe('1');
+    });
+
+    it('call-rate leases: concurrent calls share one lease, and a small bucket is exact over instances', async () => {
+      const [one, two] = await Promise.all([bus(), bus()]);
+      const [a, b] = [
+        new RedisCallRate(one.command, one.keys),
+        new RedisCallRate(two.command, two.keys),
+      ];
+      // A big bucket: 64 concurrent calls on two instances all pass (no lease starves the other).
+      const big = await Promise.all(
+        Array.from({ length: 64 }, (_, i) => (i % 2 ? a : b).take('busy', 1, 1e9, 2e9)),
+      );
+      expect(big.every((wait) => wait === 0)).toBe(true);
+      // Two tokens, one a second: of ten calls at once over both instances, exactly two pass.
+      const small = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).take('slow', 1, 1, 2)),
+      );
+      expect(small.filter((wait) => wait === 0)).toHaveLength(2);
+      expect(small.filter((wait) => wait > 0).every((wait) => wait <= 1000)).toBe(true);
     });
 
     it('serves a session held by another instance, and refuses an unknown event id there', async () => {

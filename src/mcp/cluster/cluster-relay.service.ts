@@ -14,7 +14,11 @@ import { INSTANCE_GONE as SESSION_LOST, McpClusterBus } from './cluster-bus.js';
 import type { ClusterReply } from './cluster-messages.js';
 import { MCP_CLUSTER_BUS, MCP_CLUSTER_DIRECTORY } from './cluster.constants.js';
 import { seqOf, streamOf, type LogEntry } from './redis-event.log.js';
-import type { DirectoryEntry, RedisSessionDirectory } from './redis-session.directory.js';
+import {
+  unavailable,
+  type DirectoryEntry,
+  type RedisSessionDirectory,
+} from './redis-session.directory.js';
 import { RelayedStream } from './relayed-stream.js';
 
 interface RemoteSession extends McpRemoteSession {
@@ -78,7 +82,7 @@ export class McpClusterRelay implements McpSessionRelay {
   async get(res: ServerResponse, session: RemoteSession, lastEventId?: string): Promise<void> {
     const streamId = lastEventId === undefined ? STANDALONE : streamOf(lastEventId);
     if (streamId === undefined) throw new McpHttpError(404, 'Unknown event id');
-    let alive = await this.bus.isAlive(session.instance);
+    let alive = await this.alive(session);
     if (!alive && lastEventId === undefined) {
       this.directory.forget(session.id);
       throw new McpHttpError(404, SESSION_LOST);
@@ -111,7 +115,11 @@ export class McpClusterRelay implements McpSessionRelay {
     if (lastEventId === undefined) {
       return this.serve(res, session, relayed, corr, STANDALONE, mark);
     }
-    const replay = this.replayOf(await this.directory.log.read(session.id), streamId, lastEventId);
+    const entries = await this.directory.log.read(session.id).catch(() => {
+      this.stop(session, corr);
+      throw unavailable();
+    });
+    const replay = this.replayOf(entries, streamId, lastEventId);
     if (!replay.seen && !known) {
       this.stop(session, corr);
       throw new McpHttpError(404, 'Unknown event id');
@@ -181,9 +189,15 @@ export class McpClusterRelay implements McpSessionRelay {
   }
 
   private async requireAlive(session: RemoteSession): Promise<void> {
-    if (await this.bus.isAlive(session.instance)) return;
+    if (await this.alive(session)) return;
     this.directory.forget(session.id);
     throw new McpHttpError(404, SESSION_LOST);
+  }
+
+  private alive(session: RemoteSession): Promise<boolean> {
+    return this.bus.isAlive(session.instance).catch(() => {
+      throw unavailable();
+    });
   }
 
   private refused(reply: ClusterReply): void {

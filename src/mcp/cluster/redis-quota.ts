@@ -64,6 +64,7 @@ type WithTake = Redis & {
 export class RedisCallRate implements McpSharedCallRate {
   private readonly redis: WithTake;
   private readonly leases = new Map<string, Lease>();
+  private readonly pending = new Map<string, Promise<[number, number]>>();
 
   constructor(
     redis: Redis,
@@ -77,24 +78,38 @@ export class RedisCallRate implements McpSharedCallRate {
   }
 
   async take(key: string, count: number, ratePerSecond: number, capacity: number): Promise<number> {
-    const now = Date.now();
-    const lease = this.leases.get(key);
-    if (lease && lease.tokens >= count && now - lease.takenAt < LEASE_MS) {
-      lease.tokens -= count;
+    // Concurrent requests of one caller share one lease request instead of each taking a lease.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const lease = this.leases.get(key);
+      if (lease && lease.tokens >= count && Date.now() - lease.takenAt < LEASE_MS) {
+        lease.tokens -= count;
+        return 0;
+      }
+      const pending = this.pending.get(key);
+      if (pending) {
+        await pending;
+        continue;
+      }
+      const want = Math.max(count, Math.floor(capacity * LEASE_SHARE));
+      const request = this.redis
+        .mcpWardenTakeTokens(this.keys.rate(key), ratePerSecond, capacity, count, want)
+        .finally(() => this.pending.delete(key));
+      this.pending.set(key, request);
+      const [granted, wait] = await request;
+      if (granted < count) return Math.max(1, wait);
+      if (granted > count) this.keep(key, granted - count, Date.now());
+      else this.leases.delete(key);
       return 0;
     }
-    const want = Math.max(count, Math.floor(capacity * LEASE_SHARE));
+    // The lease this request waited for was spent by the others: take its own tokens.
     const [granted, wait] = await this.redis.mcpWardenTakeTokens(
       this.keys.rate(key),
       ratePerSecond,
       capacity,
       count,
-      want,
+      count,
     );
-    if (granted < count) return Math.max(1, wait);
-    if (granted > count) this.keep(key, granted - count, now);
-    else this.leases.delete(key);
-    return 0;
+    return granted < count ? Math.max(1, wait) : 0;
   }
 
   private keep(key: string, tokens: number, now: number): void {

@@ -46,6 +46,14 @@ export class RedisSessionDirectory implements McpSessionDirectory {
   }
 
   async takeQuota(quotaKey: string): Promise<void> {
+    try {
+      await this.countQuota(quotaKey);
+    } catch (error) {
+      throw error instanceof McpHttpError ? error : unavailable();
+    }
+  }
+
+  private async countQuota(quotaKey: string): Promise<void> {
     const key = this.bus.keys.quota(quotaKey);
     await this.redis.hincrby(key, this.bus.instance, 1);
     await this.redis.pexpire(key, this.ttlMs);
@@ -111,7 +119,9 @@ export class RedisSessionDirectory implements McpSessionDirectory {
   /** The record of any instance's session, or undefined. */
   async find(id: string): Promise<DirectoryEntry | undefined> {
     if (id.length > 256) return undefined;
-    const raw = await this.redis.get(this.bus.keys.session(id));
+    const raw = await this.redis.get(this.bus.keys.session(id)).catch(() => {
+      throw unavailable();
+    });
     if (raw === null) return undefined;
     try {
       const entry = JSON.parse(raw) as DirectoryEntry;
@@ -127,4 +137,9 @@ export class RedisSessionDirectory implements McpSessionDirectory {
   forget(id: string): void {
     void this.redis.del(this.bus.keys.session(id)).catch(() => undefined);
   }
+}
+
+/** Redis is out of reach: what needs it fails closed. */
+export function unavailable(): McpHttpError {
+  return new McpHttpError(503, 'Service Unavailable: the cluster store cannot be reached');
 }
