@@ -19,6 +19,8 @@ const ALIVE_TTL_MS = 3_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Forwarded operations awaiting a reply, and streams served for other instances' sessions. */
 const MAX_PENDING = 10_000;
+/** Instances remembered as alive or dead. */
+const MAX_REMEMBERED = 1_000;
 /** What a request for a session whose instance died is told. */
 export const INSTANCE_GONE = 'Session not found: the server instance that held it has stopped';
 
@@ -43,6 +45,9 @@ export class McpClusterBus {
   private readonly replies = new Map<string, (reply: ClusterReply) => void>();
   private readonly tails = new Map<string, (event: ClusterEvent) => void>();
   private readonly watchers = new Map<string, Set<() => void>>();
+  /** Instances seen beating (when), and instances found dead (ids are never reused). */
+  private readonly seenAlive = new Map<string, number>();
+  private readonly dead = new Map<string, number>();
   private onRequest: (request: ClusterRequest) => void = () => undefined;
   private onNotification: (method: string, params?: object) => void = () => undefined;
   private heartbeat?: NodeJS.Timeout;
@@ -162,9 +167,20 @@ export class McpClusterBus {
     this.publish(this.keys.broadcast, notification);
   }
 
+  /**
+   * Whether `instance` beats. A positive answer is kept for a heartbeat (a
+   * request to an instance that died meanwhile still ends: `request` watches
+   * it); a negative one is final.
+   */
   async isAlive(instance: string): Promise<boolean> {
     if (instance === this.instance) return true;
-    return (await this.redis.command.exists(this.keys.alive(instance))) === 1;
+    if (this.dead.has(instance)) return false;
+    const seen = this.seenAlive.get(instance);
+    if (seen !== undefined && Date.now() - seen < HEARTBEAT_MS) return true;
+    const alive = (await this.redis.command.exists(this.keys.alive(instance))) === 1;
+    if (alive) this.remember(this.seenAlive, instance, Date.now());
+    else this.remember(this.dead, instance, Date.now());
+    return alive;
   }
 
   /** Calls `onDead` once `instance` is found dead (checked every heartbeat); returns the unwatch. */
@@ -200,6 +216,8 @@ export class McpClusterBus {
       const alive = await command.mget(...watched.map((instance) => this.keys.alive(instance)));
       watched.forEach((instance, index) => {
         if (alive[index] !== null) return;
+        this.seenAlive.delete(instance);
+        this.remember(this.dead, instance, Date.now());
         const set = this.watchers.get(instance);
         this.watchers.delete(instance);
         for (const onDead of set ?? []) onDead();
@@ -207,6 +225,13 @@ export class McpClusterBus {
     } catch (error) {
       this.logger.warn(`heartbeat failed: ${(error as Error).message}`);
     }
+  }
+
+  /** Bounded memory of instances (the oldest forgotten first). */
+  private remember(map: Map<string, number>, instance: string, at: number): void {
+    map.delete(instance);
+    if (map.size >= MAX_REMEMBERED) map.delete(map.keys().next().value!);
+    map.set(instance, at);
   }
 
   private publish(channel: string, message: object): void {

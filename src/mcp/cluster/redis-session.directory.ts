@@ -17,6 +17,9 @@ export interface DirectoryEntry extends McpSessionRecord {
 
 /** How long a record outlives its owner's last refresh (the owner sweeps at most every minute). */
 const RECORD_GRACE_MS = 120_000;
+/** How long a record found is kept, and how many are. */
+const FOUND_MS = 5_000;
+const MAX_FOUND = 10_000;
 
 /**
  * The sessions of every instance, in Redis: one record per session naming
@@ -28,6 +31,8 @@ const RECORD_GRACE_MS = 120_000;
 export class RedisSessionDirectory implements McpSessionDirectory {
   readonly log: RedisEventLog;
   private readonly mirrors = new Map<string, ClusterSessionMirror>();
+  /** Other instances' records found lately. */
+  private readonly found = new Map<string, { entry: DirectoryEntry; at: number }>();
   private readonly redis: Redis;
   private readonly ttlMs: number;
 
@@ -116,9 +121,26 @@ export class RedisSessionDirectory implements McpSessionDirectory {
     return this.mirrors.values();
   }
 
-  /** The record of any instance's session, or undefined. */
+  /**
+   * The record of any instance's session, or undefined. A record never
+   * changes while it exists, so one found is kept a few seconds: the holder
+   * checks every forwarded request against its own sessions anyway (an
+   * ended one is 404 there), and a holder that died is found dead.
+   */
   async find(id: string): Promise<DirectoryEntry | undefined> {
     if (id.length > 256) return undefined;
+    const cached = this.found.get(id);
+    if (cached && Date.now() - cached.at < FOUND_MS) return cached.entry;
+    const entry = await this.lookup(id);
+    this.found.delete(id);
+    if (entry) {
+      if (this.found.size >= MAX_FOUND) this.found.delete(this.found.keys().next().value!);
+      this.found.set(id, { entry, at: Date.now() });
+    }
+    return entry;
+  }
+
+  private async lookup(id: string): Promise<DirectoryEntry | undefined> {
     const raw = await this.redis.get(this.bus.keys.session(id)).catch(() => {
       throw unavailable();
     });
@@ -133,8 +155,9 @@ export class RedisSessionDirectory implements McpSessionDirectory {
     }
   }
 
-  /** Drops the record (and log) of a session whose instance died. */
+  /** Drops the record of a session whose instance died. */
   forget(id: string): void {
+    this.found.delete(id);
     void this.redis.del(this.bus.keys.session(id)).catch(() => undefined);
   }
 }
