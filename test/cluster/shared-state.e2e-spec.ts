@@ -1,4 +1,7 @@
-import { McpWarden, type McpModuleOptions } from '../../src/index.js';
+import type { Provider } from '@nestjs/common';
+import { McpRegistry, McpWarden, type McpModuleOptions } from '../../src/index.js';
+import { SseReader } from '../support/http-sse.js';
+import { until } from '../support/until.js';
 import { ClusterKeys } from '../../src/mcp/cluster/cluster-keys.js';
 import { McpClusterBus } from '../../src/mcp/cluster/cluster-bus.js';
 import { RedisEventLog } from '../../src/mcp/cluster/redis-event.log.js';
@@ -25,6 +28,19 @@ import { deleteKeys, uniquePrefix } from './cluster-support.js';
  * more apps in this process, on one Redis under a prefix of their own.
  */
 
+/** Registers `guarded`, which the tests' policy asks about. */
+const GUARDED_TOOL = {
+  provide: 'guarded-tool',
+  useFactory: (registry: McpRegistry) =>
+    registry.registerTool({
+      name: 'guarded',
+      description: 'Runs once a human approves',
+      inputSchema: { type: 'object' },
+      handler: () => 'ran',
+    }),
+  inject: [McpRegistry],
+};
+
 describeWithService(
   await findService(TEST_REDIS_URL),
   'state shared by cluster instances',
@@ -43,12 +59,14 @@ describeWithService(
 
     const cluster = () => ({ redisUrl, keyPrefix: prefix });
 
-    async function httpInstance(options: Partial<McpModuleOptions>): Promise<HttpTestApp> {
-      const app = await createHttpApp({
-        requireAuthorization: false,
-        ...options,
-        cluster: cluster(),
-      });
+    async function httpInstance(
+      options: Partial<McpModuleOptions>,
+      providers: Provider[] = [],
+    ): Promise<HttpTestApp> {
+      const app = await createHttpApp(
+        { requireAuthorization: false, ...options, cluster: cluster() },
+        providers,
+      );
       closers.push(() => app.close());
       return app;
     }
@@ -174,6 +192,39 @@ describeWithService(
       );
       expect(small.filter((wait) => wait === 0)).toHaveLength(2);
       expect(small.filter((wait) => wait > 0).every((wait) => wait <= 1000)).toBe(true);
+    });
+
+    it('a cancellation landing on another instance ends the call parked on the holder', async () => {
+      const options: Partial<McpModuleOptions> = {
+        authorizer: () => ({ kind: 'ask', prompt: 'Run guarded?' }),
+        authorizerSource: 'configured',
+        readAuthorizer: () => ({ kind: 'allow' }),
+      };
+      const [a, b] = [
+        await httpInstance(options, [GUARDED_TOOL]),
+        await httpInstance(options, [GUARDED_TOOL]),
+      ];
+      const { sessionId } = await a.initialize('2025-06-18', { elicitation: {} });
+      const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+      // The call goes through b: its stream (the approval request, then the end) comes from a.
+      const call = b.post(
+        b.message('tools/call', { name: 'guarded', arguments: {} }, 'c1'),
+        headers,
+      );
+      const stream = new SseReader(await call);
+      const asked = await stream.waitForMessage((m) => m.method === 'elicitation/create');
+      expect(asked.params.message).toContain('Run guarded?');
+      const server = a.app.get(McpWarden);
+      expect(server.stats().pendingClientRequests).toBe(1);
+      const cancel = {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 'c1' },
+      };
+      expect((await b.post(cancel, headers)).status).toBe(202);
+      await until(() => server.stats().pendingClientRequests === 0, 'the parked call to end');
+      await stream.ended;
+      expect(stream.messages.some((m) => m.id === 'c1')).toBe(false);
     });
 
     it('serves a session held by another instance, and refuses an unknown event id there', async () => {

@@ -44,8 +44,10 @@ export const CLUSTER_PROVIDERS: Provider[] = [
       options.cluster
         ? McpClusterBus.connect({
             ...options.cluster,
-            // A forwarded POST carries one body at most, plus its envelope.
-            maxMessageBytes: options.limits.maxBodyBytes * 2 + 64 * 1024,
+            // A forwarded POST carries one body, a relayed event one result at most: twice
+            // either (JSON escaped inside the envelope can double), plus the envelope.
+            maxMessageBytes:
+              2 * Math.max(options.limits.maxBodyBytes, options.limits.maxResultBytes) + 64 * 1024,
           })
         : null,
     inject: [MCP_OPTIONS],
