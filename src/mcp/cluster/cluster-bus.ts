@@ -45,7 +45,7 @@ export class McpClusterBus {
   private readonly replies = new Map<string, (reply: ClusterReply) => void>();
   private readonly tails = new Map<string, (event: ClusterEvent) => void>();
   private readonly watchers = new Map<string, Set<() => void>>();
-  /** Instances seen beating (when), and instances found dead (ids are never reused). */
+  /** When instances were last seen beating, and last found dead. */
   private readonly seenAlive = new Map<string, number>();
   private readonly dead = new Map<string, number>();
   private onRequest: (request: ClusterRequest) => void = () => undefined;
@@ -168,15 +168,16 @@ export class McpClusterBus {
   }
 
   /**
-   * Whether `instance` beats. A positive answer is kept for a heartbeat (a
-   * request to an instance that died meanwhile still ends: `request` watches
-   * it); a negative one is final.
+   * Whether `instance` beats. An answer is kept for a heartbeat (a request
+   * to an instance that died meanwhile still ends: `request` watches it).
    */
   async isAlive(instance: string): Promise<boolean> {
     if (instance === this.instance) return true;
-    if (this.dead.has(instance)) return false;
+    const now = Date.now();
+    const dead = this.dead.get(instance);
+    if (dead !== undefined && now - dead < HEARTBEAT_MS) return false;
     const seen = this.seenAlive.get(instance);
-    if (seen !== undefined && Date.now() - seen < HEARTBEAT_MS) return true;
+    if (seen !== undefined && now - seen < HEARTBEAT_MS) return true;
     const alive = (await this.redis.command.exists(this.keys.alive(instance))) === 1;
     if (alive) this.remember(this.seenAlive, instance, Date.now());
     else this.remember(this.dead, instance, Date.now());

@@ -31,6 +31,8 @@ const MAX_FOUND = 10_000;
 export class RedisSessionDirectory implements McpSessionDirectory {
   readonly log: RedisEventLog;
   private readonly mirrors = new Map<string, ClusterSessionMirror>();
+  /** The records of the sessions this instance holds. */
+  private readonly held = new Map<string, DirectoryEntry>();
   /** Other instances' records found lately. */
   private readonly found = new Map<string, { entry: DirectoryEntry; at: number }>();
   private readonly redis: Redis;
@@ -88,6 +90,7 @@ export class RedisSessionDirectory implements McpSessionDirectory {
       quotaKey: session.quotaKey,
       instance: this.bus.instance,
     };
+    this.held.set(session.id, entry);
     const recorded = this.redis
       .set(this.bus.keys.session(session.id), JSON.stringify(entry), 'PX', this.ttlMs)
       .then(() => undefined);
@@ -98,6 +101,7 @@ export class RedisSessionDirectory implements McpSessionDirectory {
 
   closed(session: McpSessionRecord): void {
     this.mirrors.delete(session.id);
+    this.held.delete(session.id);
     // An ended session cannot be resumed anywhere: its log goes with it.
     this.log.remove(session.id);
     void this.redis.del(this.bus.keys.session(session.id)).catch(() => undefined);
@@ -105,9 +109,18 @@ export class RedisSessionDirectory implements McpSessionDirectory {
     void this.redis.hincrby(quota, this.bus.instance, -1).catch(() => undefined);
   }
 
+  /**
+   * Writes the records again (not just their expiry): one that another
+   * instance dropped while this one could not beat (Redis out of reach for a
+   * while) comes back once it can.
+   */
   refresh(ids: readonly string[]): void {
     for (const id of ids) {
-      void this.redis.pexpire(this.bus.keys.session(id), this.ttlMs).catch(() => undefined);
+      const entry = this.held.get(id);
+      if (!entry) continue;
+      void this.redis
+        .set(this.bus.keys.session(id), JSON.stringify(entry), 'PX', this.ttlMs)
+        .catch(() => undefined);
     }
   }
 
