@@ -7,6 +7,7 @@ import { McpClusterBus } from '../../src/mcp/cluster/cluster-bus.js';
 import { RedisEventLog } from '../../src/mcp/cluster/redis-event.log.js';
 import { RedisNonceStore } from '../../src/mcp/cluster/redis-nonce.store.js';
 import { RedisCallRate } from '../../src/mcp/cluster/redis-quota.js';
+import { McpHttpSessions } from '../../src/mcp/transports/http/session/http-sessions.service.js';
 import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import { describeWithService, findService, TEST_REDIS_URL } from '../support/services.js';
@@ -225,6 +226,22 @@ describeWithService(
       await until(() => server.stats().pendingClientRequests === 0, 'the parked call to end');
       await stream.ended;
       expect(stream.messages.some((m) => m.id === 'c1')).toBe(false);
+    });
+
+    it('a standalone stream relayed by another instance carries notifications, and its end frees the session', async () => {
+      const [a, b] = [await httpInstance({}), await httpInstance({})];
+      const { sessionId } = await a.initialize('2025-06-18');
+      const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+      const abort = new AbortController();
+      const stream = new SseReader(await b.get(sessionId, headers, abort));
+      await stream.waitFor((event) => event.id !== undefined);
+      const session = a.app.get(McpHttpSessions).find(sessionId)!;
+      await until(() => session.streaming, 'the holder to know the stream is relayed');
+      a.app.get(McpWarden).notify('notifications/tools/list_changed');
+      await stream.waitForMessage((m) => m.method === 'notifications/tools/list_changed');
+      abort.abort();
+      // The relaying instance tells the holder: the session may go idle again.
+      await until(() => !session.streaming, 'the holder to hear the stream ended');
     });
 
     it('serves a session held by another instance, and refuses an unknown event id there', async () => {

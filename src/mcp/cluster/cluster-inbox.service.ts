@@ -46,7 +46,7 @@ export class McpClusterInbox implements OnApplicationBootstrap {
     if (typeof request.sid !== 'string') return;
     const session = this.sessions.find(request.sid);
     if (request.op === 'detach') {
-      this.directory.mirror(request.sid)?.detach(request.stream, request.c);
+      this.directory.mirror(request.sid)?.detach(request.stream, request.tail);
       return;
     }
     if (!session || session.owner !== request.pk) {

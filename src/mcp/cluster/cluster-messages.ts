@@ -9,7 +9,8 @@
 export type ClusterOperation =
   | { op: 'post'; sid: string; pk: string; principal?: unknown; body: unknown }
   | { op: 'attach'; sid: string; pk: string; stream: string }
-  | { op: 'detach'; sid: string; stream: string }
+  /** The client of a relayed stream left: `tail` is the correlation id the stream was attached with. */
+  | { op: 'detach'; sid: string; stream: string; tail: string }
   | { op: 'delete'; sid: string; pk: string };
 
 export type ClusterRequest = ClusterOperation & { t: 'q'; c: string; f: string };

@@ -164,7 +164,8 @@ export class McpClusterRelay implements McpSessionRelay {
     if (!corr) return;
     this.bus.endTail(corr);
     if (streamId !== undefined) {
-      this.bus.send(session.instance, { op: 'detach', sid: session.id, stream: streamId });
+      const detach = { op: 'detach' as const, sid: session.id, stream: streamId, tail: corr };
+      this.bus.send(session.instance, detach);
     }
   }
 
