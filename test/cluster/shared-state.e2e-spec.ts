@@ -250,8 +250,18 @@ describeWithService(
       const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
       const pinged = await b.post(b.message('ping', undefined, 7), headers);
       expect(pinged.status).toBe(200);
-      expect(pinged.headers.get('content-type')).toMatch(/text\/event-stream/);
-      expect(await pinged.text()).toMatch(/"id":7,"result":\{\}/);
+      // Only its response came: plain JSON, as the holder would have answered itself.
+      expect(pinged.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await pinged.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+      // A client that lists text/event-stream first gets a stream, with the session's event ids.
+      const streamed = await b.post(b.message('ping', undefined, 8), {
+        ...headers,
+        accept: 'text/event-stream, application/json',
+      });
+      expect(streamed.headers.get('content-type')).toMatch(/text\/event-stream/);
+      expect(await streamed.text()).toMatch(
+        /id: \d+\.\d+\ndata: \{"jsonrpc":"2.0","id":8,"result":\{\}\}/,
+      );
       const unknown = await b.get(sessionId, { ...headers, 'last-event-id': '99.1' });
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toMatchObject({ error: { message: 'Unknown event id' } });

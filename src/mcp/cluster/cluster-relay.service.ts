@@ -27,8 +27,9 @@ interface RemoteSession extends McpRemoteSession {
 
 /**
  * The forwarding side: requests for a session another instance holds. A
- * POST goes to the owner over its inbox; its answers come back as events and
- * are streamed to the client (SSE). A GET is served here from the owner's
+ * POST goes to the owner over its inbox; its answers come back as events,
+ * answered with plain JSON while only responses come (as a local POST is)
+ * and streamed (SSE) once anything else must go first. A GET is served here from the owner's
  * pushed events, after replaying the session's log from `Last-Event-ID`. If
  * the owner is dead, a resumption replays what the log kept and answers
  * every request still unanswered with an error; anything else is 404.
@@ -53,6 +54,7 @@ export class McpClusterRelay implements McpSessionRelay {
     body: unknown,
     ids: RequestId[],
     principal?: McpPrincipal,
+    stream = false,
   ): Promise<void> {
     await this.requireAlive(session);
     const operation = {
@@ -75,8 +77,10 @@ export class McpClusterRelay implements McpSessionRelay {
       relayed.receive(event),
     );
     this.refused(reply);
-    const stream = reply.ok ? reply.stream : undefined;
-    this.serve(res, session, relayed, corr, stream ?? '', stream ? `${stream}.0` : undefined);
+    const streamId = reply.ok ? reply.stream : undefined;
+    const json = stream ? undefined : { batch: Array.isArray(body) };
+    const primeId = streamId ? `${streamId}.0` : undefined;
+    this.serve(res, session, relayed, corr, streamId ?? '', primeId, [], json);
   }
 
   async get(res: ServerResponse, session: RemoteSession, lastEventId?: string): Promise<void> {
@@ -150,13 +154,15 @@ export class McpClusterRelay implements McpSessionRelay {
     streamId: string,
     primeId: string | undefined,
     replayed: { id: string; data: string }[] = [],
+    json?: { batch: boolean },
   ): void {
     const { keepAliveMs, retryMs, maxQueuedEvents } = this.settings;
     relayed.onEnd(() => this.stop(session, corr, streamId));
     const unwatch = this.bus.watch(session.instance, () => relayed.ownerStopped());
     relayed.onEnd(unwatch);
     const options = { keepAliveMs, retryMs, maxQueued: maxQueuedEvents };
-    relayed.open(res, options, { 'mcp-session-id': session.id }, primeId, replayed);
+    const headers = { 'mcp-session-id': session.id };
+    relayed.open({ res, sse: options, headers, primeId, json }, replayed);
   }
 
   /** Stops relaying `corr`, and tells the owner (when a stream was attached). */

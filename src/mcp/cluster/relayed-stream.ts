@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { jsonRpcError, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
 import { JsonRpcErrorCode } from '../protocol/error-codes.constants.js';
+import { McpHttpError } from '../transports/http/errors/mcp-http.error.js';
+import { sendJson } from '../transports/http/send-json.js';
 import { SseStream, type SseStreamOptions } from '../transports/http/sse/sse-stream.js';
 import { requestKey } from '../transports/http/streamable/post-exchange.js';
 import type { ClusterEvent } from './cluster-messages.js';
@@ -9,16 +11,34 @@ import { seqOf } from './redis-event.log.js';
 /** The error a request gets when the instance running it stopped before answering. */
 export const OWNER_STOPPED = 'The server instance running this request stopped before answering';
 
+/** How a relayed stream answers its client. */
+export interface RelayedResponse {
+  res: ServerResponse;
+  sse: SseStreamOptions;
+  headers: Record<string, string>;
+  /** The priming event's id (makes the stream resumable). */
+  primeId?: string;
+  /**
+   * A POST whose client did not ask for a stream: answered with plain JSON
+   * while nothing but its responses arrives (as a local POST is), and turned
+   * into a stream as soon as anything else must go first.
+   */
+  json?: { batch: boolean };
+}
+
 /**
  * A stream this instance serves for a session another instance holds: the
- * owner's events arrive as `ClusterEvent`s (held back until the stream is
+ * owner's events arrive as `ClusterEvent`s (held back until the response is
  * open, and never sent twice after a replay), and the stream ends when every
  * request it answers has its response, when the owner ends it, or when the
  * owner dies (each request still unanswered then gets an error response).
  */
 export class RelayedStream {
+  private target?: RelayedResponse;
   private stream?: SseStream;
   private readonly held: ClusterEvent[] = [];
+  /** JSON mode: the responses so far, with their event ids (in case a stream must open). */
+  private readonly replies: { id: string; data: string }[] = [];
   private readonly pending = new Set<string>();
   private readonly ids = new Map<string, RequestId>();
   private lastSeq = -1;
@@ -33,10 +53,6 @@ export class RelayedStream {
     for (const id of ids) this.expect(id);
   }
 
-  get done(): boolean {
-    return this.ended;
-  }
-
   expect(id: RequestId): void {
     this.pending.add(requestKey(id));
     this.ids.set(requestKey(id), id);
@@ -45,7 +61,7 @@ export class RelayedStream {
   /** An event from the owner (before `open`, kept; past `maxHeld` of them the stream is dropped). */
   receive(event: ClusterEvent): void {
     if (this.ended) return;
-    if (!this.stream) {
+    if (!this.target) {
       if (this.held.length >= this.maxHeld) return this.end();
       this.held.push(event);
       return;
@@ -54,17 +70,15 @@ export class RelayedStream {
     this.send(event.id, event.d);
   }
 
-  /** Opens the SSE response, after `replayed` (events from the log, in order). */
-  open(
-    res: ServerResponse,
-    options: SseStreamOptions,
-    headers: Record<string, string>,
-    primeId: string | undefined,
-    replayed: { id: string; data: string }[] = [],
-  ): void {
-    this.stream = new SseStream(res, options, headers);
-    this.stream.onClose(() => this.end());
-    if (primeId) this.stream.prime(primeId);
+  /** Starts answering on `target`, after `replayed` (events from the log, in order). */
+  open(target: RelayedResponse, replayed: { id: string; data: string }[] = []): void {
+    this.target = target;
+    if (target.json && replayed.length === 0) {
+      // A client that goes away ends the relay (and the owner is told).
+      target.res.once('close', () => this.end());
+    } else {
+      this.openStream();
+    }
     for (const event of replayed) this.send(event.id, event.data);
     for (const event of this.held.splice(0)) this.receive(event);
     if (!this.ended && this.ids.size > 0 && this.pending.size === 0) this.end();
@@ -81,7 +95,8 @@ export class RelayedStream {
     if (this.ended) return;
     for (const key of this.pending) {
       const error = jsonRpcError(this.ids.get(key)!, JsonRpcErrorCode.InternalError, OWNER_STOPPED);
-      this.stream?.send(JSON.stringify(error));
+      if (this.stream) this.stream.send(JSON.stringify(error));
+      else this.replies.push({ id: '', data: JSON.stringify(error) });
     }
     this.pending.clear();
     this.end();
@@ -95,7 +110,8 @@ export class RelayedStream {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.stream?.close();
+    if (this.stream) this.stream.close();
+    else this.answerJson();
     for (const hook of this.endHooks.splice(0)) hook();
   }
 
@@ -103,9 +119,37 @@ export class RelayedStream {
     const seq = seqOf(id);
     if (seq <= this.lastSeq) return;
     this.lastSeq = seq;
-    this.stream!.send(data, id);
     const key = responseKey(data);
-    if (key && this.pending.delete(key) && this.pending.size === 0) this.end();
+    const answers = key !== undefined && this.pending.has(key);
+    if (!this.stream && answers) {
+      this.replies.push({ id, data });
+    } else {
+      if (!this.stream) this.openStream();
+      this.stream!.send(data, id);
+    }
+    if (answers && this.pending.delete(key!) && this.pending.size === 0) this.end();
+  }
+
+  /** Turns the answer into a stream; the responses that came first ride it too. */
+  private openStream(): void {
+    const target = this.target!;
+    this.stream = new SseStream(target.res, target.sse, target.headers);
+    this.stream.onClose(() => this.end());
+    if (target.primeId) this.stream.prime(target.primeId);
+    for (const reply of this.replies.splice(0)) this.stream.send(reply.data, reply.id || undefined);
+  }
+
+  /** JSON mode's answer: its responses, or (none came: the session ended) a refusal. */
+  private answerJson(): void {
+    const target = this.target;
+    if (!target || target.res.headersSent || target.res.destroyed) return;
+    if (this.replies.length === 0) {
+      const body = new McpHttpError(404, 'Session terminated').toBody();
+      return sendJson(target.res, 404, body, target.headers);
+    }
+    const messages = this.replies.map((reply) => JSON.parse(reply.data) as unknown);
+    const body = messages.length === 1 && !target.json?.batch ? messages[0] : messages;
+    sendJson(target.res, 200, body, target.headers);
   }
 }
 

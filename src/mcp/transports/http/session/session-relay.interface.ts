@@ -22,6 +22,8 @@ export interface McpSessionRelay {
     body: unknown,
     ids: RequestId[],
     principal?: McpPrincipal,
+    /** The client lists `text/event-stream` first: answer as a stream even if only responses come. */
+    stream?: boolean,
   ): Promise<void>;
   get(res: ServerResponse, session: McpRemoteSession, lastEventId?: string): Promise<void>;
   delete(res: ServerResponse, session: McpRemoteSession): Promise<void>;

@@ -147,7 +147,9 @@ export class McpStreamableHttpEndpoint {
     const quotaKey = quotaKeyOf(principal, req, '');
     const ids = kinds.flatMap((kind) => (kind.kind === 'request' ? [kind.id] : []));
     await this.rate.take(quotaKey, ids.length);
-    if (remote && !initialize) return this.relay!.post(res, remote, body, ids, principal);
+    if (remote && !initialize) {
+      return this.relay!.post(res, remote, body, ids, principal, prefersEventStream(req));
+    }
     const session = initialize
       ? await this.sessions.open(principal, quotaKey)
       : this.sessionOf(req, principal);
