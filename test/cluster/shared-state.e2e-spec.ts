@@ -16,7 +16,9 @@ import {
   ELICIT,
   MODERN_OPTIONS,
   MODERN_PROVIDERS,
+  bootModernApp,
   modernMessage,
+  postModern,
   resetFixture,
   runs,
   SERVER_INFO_KEY,
@@ -242,6 +244,27 @@ describeWithService(
       abort.abort();
       // The relaying instance tells the holder: the session may go idle again.
       await until(() => !session.streaming, 'the holder to hear the stream ended');
+    });
+
+    it('a notification on one instance reaches a 2026-07-28 subscriptions/listen stream on another', async () => {
+      const boot = async () => {
+        const t = await bootModernApp('express', { cluster: cluster() });
+        closers.push(() => t.close());
+        return t;
+      };
+      const [a, b] = [await boot(), await boot()];
+      const abort = new AbortController();
+      const listen = modernMessage(41, 'subscriptions/listen', {
+        notifications: { toolsListChanged: true },
+      });
+      const reader = new SseReader(await postModern(b, listen, {}, abort));
+      await reader.at(0);
+      a.app.get(McpWarden).notify('notifications/tools/list_changed');
+      const changed = await reader.waitForMessage(
+        (m) => m.method === 'notifications/tools/list_changed',
+      );
+      expect(changed.params._meta).toBeDefined();
+      abort.abort();
     });
 
     it('serves a session held by another instance, and refuses an unknown event id there', async () => {
