@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { createBenchAuth } from './lib/bench-auth.mjs';
 import { catalog, serversFor } from './lib/catalog.mjs';
 import { withTimeout } from './lib/measure.mjs';
+import { redisReachable } from './lib/redis-check.mjs';
 import { format, summarize, table } from './lib/report.mjs';
 import { crashed, killAllNow, startServer, stopAll } from './lib/spawn-server.mjs';
 import { StdioClient } from './lib/stdio-client.mjs';
@@ -35,6 +36,7 @@ import {
   throughputStdio,
 } from './workloads/throughput.mjs';
 import { throughputHttpModern } from './workloads/throughput-modern.mjs';
+import { throughputCluster } from './workloads/throughput-cluster.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -80,6 +82,7 @@ const WORKLOADS = [
   throughputHttpAuth,
   throughputHttpOtel,
   throughputHttpModern,
+  throughputCluster,
   throughputStdio,
   sdkClientHttp,
   setupHttp,
@@ -172,6 +175,8 @@ async function main() {
   const raw = {};
   try {
     for (const workload of WORKLOADS) {
+      // Cluster rows need Redis: without one the workload sits out (CI requires it, see .ci/run).
+      if (workload.needsRedis && !(await redisReachable(workload.id, log))) continue;
       const subjects = serversFor(workload, servers);
       const results = new Map(subjects.map((server) => [server.id, []]));
       for (let run = 0; run < runs; run++) {

@@ -7,7 +7,11 @@
 // Module and options
 export { McpModule, type McpModuleAsyncOptions } from './mcp/mcp.module.js';
 export { MCP_MODULE_OPTIONS } from './mcp/mcp.module-definition.js';
-export type { McpModuleOptions, McpHttpOptions } from './mcp/options/mcp-options.interface.js';
+export type {
+  McpModuleOptions,
+  McpHttpOptions,
+  McpClusterOptions,
+} from './mcp/options/mcp-options.interface.js';
 export { DEFAULT_CONN_ID, MCP_CONTEXT_TYPE } from './mcp/mcp.constants.js';
 export { DEFAULT_LIMITS } from './mcp/limits/default-limits.js';
 export type { McpLimits, ResolvedMcpLimits } from './mcp/limits/mcp-limits.interface.js';

@@ -5,6 +5,7 @@
 // `era: 'modern'` marks a row the modern-era workload drives in the 2026-07-28 era.
 import { fileURLToPath } from 'node:url';
 import { deleteNoteCall, echoCall, searchNotesCall } from './mcp.mjs';
+import { BENCH_REDIS_URL } from './redis-check.mjs';
 
 const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
@@ -85,12 +86,54 @@ export function catalog(dataDir, auth) {
       'bench/servers/warden-fastify.mjs',
     ),
     server('service-http', 'notes service', undefined, 'dist/app/main.js', service),
+    // Cluster mode (throughput-cluster): the same server with `cluster` on the bench's Redis,
+    // direct; and behind the round-robin proxy to one embedded, one and two clustered instances.
+    server(
+      'warden-redis-http',
+      'mcp-warden (cluster mode, one instance)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      {
+        ...echo,
+        env: { WARDEN_REDIS_URL: redisUrl(), WARDEN_CLUSTER_PREFIX: clusterPrefix() },
+        dedicated: true,
+      },
+    ),
+    ...[
+      ['warden-proxy-embedded', 'proxy → 1 mcp-warden (embedded)', {}],
+      [
+        'warden-proxy-cluster-1',
+        'proxy → 1 mcp-warden (cluster mode)',
+        { CLUSTER_REDIS_URL: redisUrl() },
+      ],
+      [
+        'warden-proxy-cluster-2',
+        'proxy → 2 mcp-warden (cluster mode)',
+        { CLUSTER_REDIS_URL: redisUrl(), CLUSTER_INSTANCES: '2' },
+      ],
+    ].map(([id, label, env]) =>
+      server(id, label, undefined, 'bench/servers/warden-cluster-http.mjs', {
+        ...echo,
+        env,
+        dedicated: true,
+      }),
+    ),
     server('bare-stdio', 'bare stdio', 'bare', 'bench/servers/bare-stdio.mjs'),
     server('sdk1-stdio', 'sdk-1.x', 'sdk-1.x', 'bench/servers/sdk1-stdio.mjs'),
     server('sdk2-stdio', 'sdk-2.x', 'sdk-2.x', 'bench/servers/sdk2-stdio.mjs'),
     server('warden-stdio', 'mcp-warden', undefined, 'bench/servers/warden-stdio.mjs'),
     server('service-stdio', 'notes service', undefined, 'dist/app/main-stdio.js', service),
   ];
+}
+
+/** The Redis the cluster rows use. */
+function redisUrl() {
+  return BENCH_REDIS_URL;
+}
+
+/** A key prefix of this bench invocation's own. */
+function clusterPrefix() {
+  return `mcp-warden-bench:${process.pid}:`;
 }
 
 /** The servers a workload runs against: the ones it names, in that order, or every fitting one. */

@@ -64,6 +64,7 @@ Module({})(WardenBenchModule);
  * WARDEN_FAST_PATH=off serves the MCP routes through Express even with no middleware in front.
  * WARDEN_AUTH (JSON `{ issuer, audience, jwks }`, see bench/lib/bench-auth.mjs) turns on the
  * built-in bearer auth with those local keys: every request must carry a token they verify.
+ * WARDEN_REDIS_URL (with WARDEN_CLUSTER_PREFIX) turns on cluster mode on that Redis.
  */
 export function wardenBenchModule(transport, limits) {
   return {
@@ -83,6 +84,12 @@ export function wardenBenchModule(transport, limits) {
           maxSessionsPerPrincipal: limits?.maxSessions,
           ...limits,
         },
+        cluster: process.env.WARDEN_REDIS_URL
+          ? {
+              redisUrl: process.env.WARDEN_REDIS_URL,
+              keyPrefix: process.env.WARDEN_CLUSTER_PREFIX,
+            }
+          : undefined,
         http: {
           fastPath: process.env.WARDEN_FAST_PATH === 'off' ? false : 'auto',
           auth: process.env.WARDEN_AUTH ? JSON.parse(process.env.WARDEN_AUTH) : undefined,

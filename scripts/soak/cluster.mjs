@@ -55,7 +55,10 @@ function schemaUrl(baseUrl, schema) {
   return url.toString();
 }
 
-/** One instance of the service; `base` resolves to its origin once it listens. */
+/**
+ * One instance of the service; `base` resolves to its origin once it listens.
+ * @param {number} index @param {Record<string, string>} env
+ */
 function startInstance(index, env) {
   const dataDir = mkdtempSync(join(tmpdir(), `mcp-warden-soak-cluster-${index}-`));
   const child = spawn(process.execPath, [MAIN], {
@@ -284,7 +287,6 @@ export async function runClusterSoak(options) {
     writesAfterKill: 0,
     problems: [],
   };
-  let exitCode = 1;
   try {
     const bases = await Promise.all(instances.map((instance) => instance.base));
     proxy = await startRoundRobinProxy(bases);
@@ -331,13 +333,14 @@ export async function runClusterSoak(options) {
     ];
     for (const problem of tally.problems.slice(0, 10)) say(`problem: ${problem}`);
     for (const failure of failures) say(`FAIL: ${failure}`);
-    exitCode = failures.length === 0 ? 0 : 1;
+    const exitCode = failures.length === 0 ? 0 : 1;
     say(exitCode === 0 ? 'PASS' : 'FAIL');
     if (options.json) {
       process.stdout.write(
         `${JSON.stringify({ mode: 'cluster', ...tally, problems: undefined, acknowledged: acknowledged.size, stored: stored.size, lost: lost.length, failures })}\n`,
       );
     }
+    return exitCode;
   } finally {
     await proxy?.close();
     await Promise.all(
@@ -352,5 +355,4 @@ export async function runClusterSoak(options) {
     await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.end();
   }
-  return exitCode;
 }

@@ -39,6 +39,13 @@ export class AppModule {
           readAuthorizer: notesReadPolicy,
           // Instances that share it accept each other's modern requestState.
           stateSecret: process.env.MCP_STATE_SECRET,
+          // REDIS_URL: instances sharing it behave as one server behind any load balancer.
+          cluster: process.env.REDIS_URL
+            ? {
+                redisUrl: process.env.REDIS_URL,
+                keyPrefix: process.env.REDIS_KEY_PREFIX || undefined,
+              }
+            : undefined,
           http:
             transport === 'http' ? { auth: serviceAuthFromEnv(), ...serviceHostsFromEnv() } : {},
           limits: serviceLimitsFromEnv(),

@@ -20,6 +20,7 @@ import { McpRegistry } from './registry/mcp-registry.service.js';
 import { SERVER_PROVIDERS } from './server/server.providers.js';
 import { ERA_PROVIDERS } from './era/era.providers.js';
 import { TELEMETRY_PROVIDERS } from './telemetry/telemetry.providers.js';
+import { CLUSTER_PROVIDERS } from './cluster/cluster.providers.js';
 import { McpWarden } from './server/mcp-warden.service.js';
 import { httpTransport } from './transports/http/http.providers.js';
 
@@ -79,6 +80,8 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       ...SERVER_PROVIDERS,
       ...ERA_PROVIDERS,
       ...TELEMETRY_PROVIDERS,
+      // After the era's: cluster mode's nonce store replaces the in-memory default.
+      ...CLUSTER_PROVIDERS,
       ...CLIENT_EVENTS_PROVIDERS,
       ...transport.providers,
     ],

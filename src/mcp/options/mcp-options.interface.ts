@@ -80,6 +80,13 @@ export interface McpModuleOptions {
   /** Remembers the single-use nonces of `requestState`. Default: in memory, bounded. */
   nonceStore?: McpNonceStore;
   /**
+   * Cluster mode: instances that share this Redis behave as one server behind
+   * any load balancer (sessions, replay, notifications, approvals, nonces and
+   * session quotas are shared). Absent: one process, in memory, and the Redis
+   * client is never loaded.
+   */
+  cluster?: McpClusterOptions;
+  /**
    * `ttlMs` announced on the modern era's cacheable results (discover, the
    * lists, `resources/read`). Default 0: clients revalidate every time, so a
    * list change is never hidden by a cache.
@@ -96,4 +103,15 @@ export interface McpModuleOptions {
   pageSize?: number;
   /** Every bound the server enforces (bodies, lines, sessions, in-flight and pending requests, timeouts). */
   limits?: McpLimits;
+}
+
+/**
+ * Cluster mode (`McpModuleOptions.cluster`).
+ * @publicApi
+ */
+export interface McpClusterOptions {
+  /** `redis://` or `rediss://` URL of the Redis every instance shares. */
+  redisUrl: string;
+  /** Prefix of every key and channel, so several servers can share one Redis. Default `mcp-warden:`. */
+  keyPrefix?: string;
 }

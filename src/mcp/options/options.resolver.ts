@@ -21,6 +21,12 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
     elicitationTimeoutMs: positive(options.elicitationTimeoutMs, DEFAULT_ELICITATION_TIMEOUT_MS),
     stateSecret: options.stateSecret || undefined,
     nonceStore: options.nonceStore,
+    cluster: options.cluster?.redisUrl
+      ? {
+          redisUrl: options.cluster.redisUrl,
+          keyPrefix: options.cluster.keyPrefix ?? 'mcp-warden:',
+        }
+      : undefined,
     cacheTtlMs:
       Number.isInteger(options.cacheTtlMs) && options.cacheTtlMs! >= 0 ? options.cacheTtlMs! : 0,
     requireAuthorization:

@@ -39,6 +39,7 @@ export interface McpResolvedOptions {
   readonly elicitationTimeoutMs: number;
   readonly stateSecret?: string;
   readonly nonceStore?: McpNonceStore;
+  readonly cluster?: { readonly redisUrl: string; readonly keyPrefix: string };
   readonly cacheTtlMs: number;
   /** Whether the network boot check is armed (the option, else off only in development/test). */
   readonly requireAuthorization: boolean;

@@ -1,4 +1,10 @@
-import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { Observable, type Subscription } from 'rxjs';
 import type { McpAuditEvent } from '../authorizer/audit/mcp-audit-event.interface.js';
 import { McpAuditService } from '../authorizer/audit/mcp-audit.service.js';
@@ -13,6 +19,10 @@ import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
 import type { McpMessageOrigin } from './dispatch/message-origin.interface.js';
 import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
 import { McpListeners } from '../era/listen/mcp-listeners.service.js';
+import {
+  MCP_NOTIFICATION_RELAY,
+  type McpNotificationRelay,
+} from './notification-relay.interface.js';
 
 /**
  * What `McpWarden.stats()` reports.
@@ -50,8 +60,13 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly outbound: McpOutboundRequests,
     private readonly listeners: McpListeners,
     audit: McpAuditService,
+    /** Cluster mode: notifications reach the other instances' clients too. */
+    @Optional()
+    @Inject(MCP_NOTIFICATION_RELAY)
+    private readonly relay: McpNotificationRelay | null = null,
   ) {
     this.audit$ = audit.events$;
+    relay?.hear((method, params) => this.deliver(method, params));
   }
 
   /**
@@ -105,6 +120,12 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
    * `notifications/resources/updated` goes only to those subscribed to its `uri`.
    */
   notify(method: string, params?: object): void {
+    this.deliver(method, params);
+    this.relay?.relay(method, params);
+  }
+
+  /** `notify` for this process's clients only. */
+  private deliver(method: string, params?: object): void {
     const uri = method === RESOURCE_UPDATED ? (params as { uri?: unknown })?.uri : undefined;
     this.listeners.notify(method, params);
     for (const connection of this.connections.all()) {

@@ -15,6 +15,7 @@ import { McpHttpSessions } from './session/http-sessions.service.js';
 import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint.js';
 import { McpModernHttpPost } from './modern/modern-post.service.js';
 import { McpBodyReader } from './security/body-reader.service.js';
+import { CLUSTER_HTTP_PROVIDERS } from '../../cluster/cluster.providers.js';
 
 /** What `transport: 'http'` adds to the MCP module. */
 export interface McpHttpTransportParts {
@@ -52,6 +53,7 @@ export function httpTransport(): McpHttpTransportParts {
       McpHttpRouter,
       McpRouteBinder,
       McpHttpBootCheck,
+      ...CLUSTER_HTTP_PROVIDERS,
     ],
     // The gate is shared with application routes that `@McpHttpAuth()` puts behind it.
     exports: [McpHttpSessions, LegacySseSessions, McpHttpGate],

@@ -51,7 +51,8 @@ export class LegacySseEndpoint {
       if (Array.isArray(body)) {
         throw new McpHttpError(400, 'Invalid Request: batches are not supported');
       }
-      if (classify(body).kind === 'request') this.rate.take(quotaKeyOf(principal, req, ''), 1);
+      if (classify(body).kind === 'request')
+        await this.rate.take(quotaKeyOf(principal, req, ''), 1);
       res.writeHead(202).end('Accepted');
       const outcome = await this.server.dispatch(body, session.connId, {
         transport: 'http',

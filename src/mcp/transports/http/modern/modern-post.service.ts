@@ -88,7 +88,7 @@ export class McpModernHttpPost implements BeforeApplicationShutdown {
         400,
         jsonRpcError(requestId, refusal.code, refusal.message, refusal.data),
       );
-    this.rate.take(quotaKeyOf(principal, req, ''), 1);
+    await this.rate.take(quotaKeyOf(principal, req, ''), 1);
 
     const connId = `modern:${++sequence}`;
     const { keepAliveMs, retryMs, maxQueuedEvents } = this.settings;

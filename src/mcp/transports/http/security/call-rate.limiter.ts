@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_OPTIONS } from '../../../options/options.constants.js';
 import type { McpResolvedOptions } from '../../../options/resolved-options.interface.js';
 import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
+import { MCP_SHARED_CALL_RATE, type McpSharedCallRate } from './shared-call-rate.interface.js';
 
 interface Bucket {
   tokens: number;
@@ -16,7 +17,8 @@ const MAX_BUCKETS = 10_000;
  * `limits.callsPerSecondPerPrincipal`: a token bucket per caller (principal,
  * or client address when anonymous) holding two seconds' worth of requests.
  * Over it, the request is refused with 429, `Retry-After`, and JSON-RPC error
- * -31429 whose data says when to retry.
+ * -31429 whose data says when to retry. In cluster mode the bucket is one
+ * per caller over every instance (in Redis).
  */
 @Injectable()
 export class McpCallRateLimiter {
@@ -24,14 +26,23 @@ export class McpCallRateLimiter {
   private readonly rate: number;
   private readonly capacity: number;
 
-  constructor(@Inject(MCP_OPTIONS) options: McpResolvedOptions) {
+  constructor(
+    @Inject(MCP_OPTIONS) options: McpResolvedOptions,
+    @Optional()
+    @Inject(MCP_SHARED_CALL_RATE)
+    private readonly shared: McpSharedCallRate | null = null,
+  ) {
     this.rate = options.limits.callsPerSecondPerPrincipal;
     this.capacity = this.rate * 2;
   }
 
-  /** Takes `count` requests from `key`'s bucket, or throws the 429 refusal. */
-  take(key: string, count: number, now = Date.now()): void {
+  /**
+   * Takes `count` requests from `key`'s bucket, or throws the 429 refusal
+   * (rejects with it, in cluster mode).
+   */
+  take(key: string, count: number, now = Date.now()): void | Promise<void> {
     if (count === 0) return;
+    if (this.shared) return this.takeShared(key, count);
     let bucket = this.buckets.get(key);
     if (!bucket) {
       if (this.buckets.size >= MAX_BUCKETS) this.evictFull(now);
@@ -48,14 +59,18 @@ export class McpCallRateLimiter {
       bucket.tokens -= count;
       return;
     }
-    const retryAfterMs = Math.ceil(((count - bucket.tokens) * 1000) / this.rate);
-    throw new McpHttpError(
-      429,
-      'Too Many Requests: this caller is over its calls-per-second budget',
-      JsonRpcErrorCode.TooManyRequests,
-      { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
-      { retryAfterMs },
-    );
+    throw refusal(Math.ceil(((count - bucket.tokens) * 1000) / this.rate));
+  }
+
+  private async takeShared(key: string, count: number): Promise<void> {
+    let wait: number;
+    try {
+      wait = await this.shared!.take(key, count, this.rate, this.capacity);
+    } catch {
+      // Fail closed: without the shared bucket no instance can tell the caller's rate.
+      throw new McpHttpError(503, 'Service Unavailable: the call rate cannot be checked');
+    }
+    if (wait > 0) throw refusal(wait);
   }
 
   private evictFull(now: number): void {
@@ -67,4 +82,15 @@ export class McpCallRateLimiter {
     // Every caller is busy: drop the oldest, which costs it at most a fresh full bucket.
     if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
   }
+}
+
+/** The 429 refusal: `Retry-After`, and the wait in the JSON-RPC error's data. */
+function refusal(retryAfterMs: number): McpHttpError {
+  return new McpHttpError(
+    429,
+    'Too Many Requests: this caller is over its calls-per-second budget',
+    JsonRpcErrorCode.TooManyRequests,
+    { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
+    { retryAfterMs },
+  );
 }

@@ -4,11 +4,12 @@ import type { JsonRpcMessage, RequestId } from '../../../protocol/jsonrpc.js';
 import { relatedRequestOf } from '../../../protocol/related-request.js';
 import type { McpHttpSettings } from '../http-settings.js';
 import { EventBuffer } from '../sse/event-buffer.js';
+import type { McpEventMirror } from '../sse/event-mirror.interface.js';
 import { SseStream } from '../sse/sse-stream.js';
 import { PostExchange, requestKey } from '../streamable/post-exchange.js';
 
 /** The stream id of a session's standalone (GET) stream. */
-const STANDALONE = '0'; // POST streams count from 1
+export const STANDALONE = '0'; // POST streams count from 1
 
 /**
  * One Streamable HTTP session: a server connection (`connId`) and the streams
@@ -36,8 +37,10 @@ export class McpHttpSession {
     readonly owner: string = '',
     /** Whose session quota it counts against (the owner, or the client address when anonymous). */
     readonly quotaKey: string = owner,
+    /** Cluster mode: where events are copied for other instances (replay, relayed streams). */
+    private readonly mirror?: McpEventMirror,
   ) {
-    this.events = new EventBuffer(options.eventBufferSize);
+    this.events = new EventBuffer(options.eventBufferSize, mirror);
   }
 
   /**
@@ -45,7 +48,7 @@ export class McpHttpSession {
    * stream is not idleness; a pending call whose client has gone is).
    */
   get streaming(): boolean {
-    if (this.standalone?.open) return true;
+    if (this.standalone?.open || this.mirror?.relays(STANDALONE)) return true;
     for (const exchange of this.exchanges.values()) if (exchange.connected) return true;
     return false;
   }
@@ -67,19 +70,26 @@ export class McpHttpSession {
     if (this.standalone?.open) {
       const data = JSON.stringify(message);
       this.standalone.send(data, this.events.add(STANDALONE, data));
+    } else if (this.mirror?.relays(STANDALONE)) {
+      // Another instance serves the standalone stream: the mirror carries it there.
+      this.events.add(STANDALONE, JSON.stringify(message));
     } else if (this.waiting.length < this.options.maxQueuedEvents) {
       this.waiting.push(message);
     }
   }
 
-  /** Opens the exchange that will answer the requests `ids` of one POST on `res`. */
   /** Whether a request with this id is still being answered on this session. */
   inFlight(id: RequestId): boolean {
     return this.byRequest.has(requestKey(id));
   }
 
+  /**
+   * Opens the exchange that will answer the requests `ids` of one POST on
+   * `res` (none: a POST another instance received, whose answers travel
+   * through the mirror).
+   */
   openExchange(
-    res: ServerResponse,
+    res: ServerResponse | undefined,
     ids: RequestId[],
     batch: boolean,
     stream = false,
@@ -99,7 +109,28 @@ export class McpHttpSession {
     );
     this.exchanges.set(streamId, exchange);
     for (const id of ids) this.byRequest.set(requestKey(id), exchange);
+    this.mirror?.opened(streamId, ids);
     return exchange;
+  }
+
+  /** A fresh event id on `streamId` (the priming event of a stream served elsewhere). */
+  mark(streamId: string): string {
+    return this.events.mark(streamId);
+  }
+
+  /** Whether a POST stream is still answering its requests. */
+  hasExchange(streamId: string): boolean {
+    return this.exchanges.has(streamId);
+  }
+
+  /** Whether this instance holds an open standalone stream. */
+  get standaloneOpen(): boolean {
+    return this.standalone?.open === true;
+  }
+
+  /** Sends what waited for a standalone stream once another instance serves it. */
+  flushWaiting(): void {
+    for (const message of this.waiting.splice(0)) this.route(message);
   }
 
   /** Opens the standalone stream; false if one is already open. */
@@ -147,11 +178,13 @@ export class McpHttpSession {
     for (const exchange of this.exchanges.values()) exchange.close();
     this.exchanges.clear();
     this.byRequest.clear();
+    this.mirror?.ended('*');
   }
 
   private closeExchange(exchange: PostExchange): void {
     this.exchanges.delete(exchange.streamId);
     for (const [key, owner] of this.byRequest) if (owner === exchange) this.byRequest.delete(key);
+    this.mirror?.ended(exchange.streamId);
   }
 
   private sseOptions() {

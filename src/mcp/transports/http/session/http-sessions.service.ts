@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { McpPrincipal } from '../../../auth/principal.interface.js';
 import { principalKey } from '../../../auth/principal-key.js';
@@ -8,6 +8,7 @@ import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { McpHttpSession } from './http-session.js';
 import { SessionQuota } from './session.quota.js';
+import { MCP_SESSION_DIRECTORY, type McpSessionDirectory } from './session-directory.interface.js';
 
 /**
  * The live Streamable HTTP sessions. Ids are minted here (never taken from a
@@ -19,10 +20,16 @@ export class McpHttpSessions implements OnModuleDestroy {
   private readonly sessions = new Map<string, McpHttpSession>();
   private readonly quota: SessionQuota;
   private readonly sweeper: NodeJS.Timeout;
+  /** Cluster mode: when each new session's record is visible to every instance. */
+  private readonly recorded = new Map<string, Promise<void>>();
 
   constructor(
     private readonly server: McpWarden,
     @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
+    /** Cluster mode: the sessions of every instance. */
+    @Optional()
+    @Inject(MCP_SESSION_DIRECTORY)
+    private readonly directory: McpSessionDirectory | null = null,
   ) {
     this.quota = new SessionQuota(options.maxSessionsPerPrincipal);
     const every = Math.max(50, Math.min(options.sessionIdleMs / 2, 60_000));
@@ -34,7 +41,6 @@ export class McpHttpSessions implements OnModuleDestroy {
     return this.sessions.size;
   }
 
-  /** Opens a session and its server connection; 503 past the bound. */
   /**
    * Opens a session and its server connection for `principal`: 503 past the
    * total bound, 429 past `maxSessionsPerPrincipal` for `quotaKey` (the
@@ -46,18 +52,55 @@ export class McpHttpSessions implements OnModuleDestroy {
     }
     this.quota.take(quotaKey);
     const id = randomBytes(24).toString('base64url');
+    const owner = principalKey(principal);
+    const shared = this.directory?.opened({ id, owner, quotaKey });
+    if (shared) {
+      // Handled here so that a failure is never unhandled; `open` still sees it.
+      shared.recorded.catch(() => undefined);
+      this.recorded.set(id, shared.recorded);
+    }
     const session = new McpHttpSession(
       id,
       `http:${randomBytes(9).toString('base64url')}`,
       this.options,
-      principalKey(principal),
+      owner,
       quotaKey,
+      shared?.mirror,
     );
     session.attach(
       this.server.subscribe(session.connId).subscribe((message) => session.route(message as never)),
     );
     this.sessions.set(id, session);
     return session;
+  }
+
+  /**
+   * `create`, with the caller's session quota counted over every instance
+   * first in cluster mode (429 past it).
+   */
+  async open(
+    principal?: McpPrincipal,
+    quotaKey = principalKey(principal),
+  ): Promise<McpHttpSession> {
+    if (this.sessions.size >= this.options.maxSessions) {
+      throw new McpHttpError(503, 'Service Unavailable: too many sessions');
+    }
+    await this.directory?.takeQuota(quotaKey);
+    const session = this.create(principal, quotaKey);
+    try {
+      await this.recorded.get(session.id);
+    } catch {
+      this.delete(session.id);
+      throw new McpHttpError(503, 'Service Unavailable: the session could not be recorded');
+    } finally {
+      this.recorded.delete(session.id);
+    }
+    return session;
+  }
+
+  /** A live session held by this instance, whoever owns it (no side effect). */
+  find(id: string): McpHttpSession | undefined {
+    return this.sessions.get(id);
   }
 
   /**
@@ -86,6 +129,8 @@ export class McpHttpSessions implements OnModuleDestroy {
     session.close();
     this.sessions.delete(id);
     this.quota.release(session.quotaKey);
+    this.recorded.delete(id);
+    this.directory?.closed(session);
   }
 
   /** Total events buffered for replay, over all sessions. */
@@ -106,6 +151,7 @@ export class McpHttpSessions implements OnModuleDestroy {
     for (const [id, session] of this.sessions) {
       if (session.lastSeen < cutoff && !session.streaming) this.delete(id);
     }
+    this.directory?.refresh([...this.sessions.keys()]);
   }
 
   async onModuleDestroy(): Promise<void> {

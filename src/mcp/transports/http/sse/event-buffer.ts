@@ -1,3 +1,5 @@
+import type { McpEventMirror } from './event-mirror.interface.js';
+
 /** One message sent on an SSE stream, kept for `Last-Event-ID` replay. */
 export interface BufferedEvent {
   streamId: string;
@@ -14,7 +16,11 @@ export class EventBuffer {
   private readonly events: BufferedEvent[] = [];
   private seq = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    /** Also records every event elsewhere (cluster mode: a log every instance replays from). */
+    private readonly mirror?: McpEventMirror,
+  ) {}
 
   get size(): number {
     return this.events.length;
@@ -25,7 +31,9 @@ export class EventBuffer {
     const event = { streamId, seq: ++this.seq, data };
     this.events.push(event);
     if (this.events.length > this.capacity) this.events.shift();
-    return eventId(event);
+    const id = eventId(event);
+    this.mirror?.append(streamId, id, data);
+    return id;
   }
 
   /** A fresh id on `streamId` that carries no data (for priming events). */

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpHttpAuthenticator } from '../../../auth/http-authenticator.service.js';
 import type { McpPrincipal } from '../../../auth/principal.interface.js';
@@ -25,6 +25,11 @@ import { sendJson } from '../send-json.js';
 import { checkProtocolVersionHeader } from './protocol-version.header.js';
 import { requestKey } from './post-exchange.js';
 import { McpModernHttpPost } from '../modern/modern-post.service.js';
+import {
+  MCP_SESSION_RELAY,
+  type McpRemoteSession,
+  type McpSessionRelay,
+} from '../session/session-relay.interface.js';
 
 const JSON_AND_SSE = ['application/json', 'text/event-stream'];
 /** The body a request naming an unknown session may send: enough for any initialize. */
@@ -47,6 +52,10 @@ export class McpStreamableHttpEndpoint {
     private readonly bodies: McpBodyReader,
     private readonly modern: McpModernHttpPost,
     @Inject(MCP_HTTP_SETTINGS) private readonly options: McpHttpSettings,
+    /** Cluster mode: serves sessions another instance holds. */
+    @Optional()
+    @Inject(MCP_SESSION_RELAY)
+    private readonly relay: McpSessionRelay | null = null,
   ) {}
 
   /**
@@ -67,9 +76,9 @@ export class McpStreamableHttpEndpoint {
         case 'POST':
           return await this.post(req, res, adapterRequest, principal);
         case 'GET':
-          return this.get(req, res, principal);
+          return await this.get(req, res, principal);
         case 'DELETE':
-          return this.delete(req, res, principal);
+          return await this.delete(req, res, principal);
         default:
           res.setHeader('Allow', 'GET, POST, DELETE');
           throw new McpHttpError(405, 'Method Not Allowed');
@@ -90,14 +99,17 @@ export class McpStreamableHttpEndpoint {
     // A session id that names no session of this caller may only be an initialize (which
     // ignores it): its body is held to what an initialize needs, and anything else is 404.
     const named = req.headers['mcp-session-id'];
-    const stranger = typeof named === 'string' && !this.sessions.owns(named, principal);
+    let stranger = typeof named === 'string' && !this.sessions.owns(named, principal);
+    // Cluster mode: a session another instance holds is no stranger; its messages go there.
+    const remote = stranger ? await this.remoteOf(named as string, principal) : undefined;
+    if (remote) stranger = false;
     const body = await this.bodies.read(
       req,
       quotaKeyOf(principal, req, ''),
       stranger ? UNKNOWN_SESSION_BODY_BYTES : undefined,
     );
     try {
-      await this.serveBody(req, res, body, adapterRequest, principal);
+      await this.serveBody(req, res, body, adapterRequest, principal, remote);
     } catch (error) {
       // Once the body is read, a refusal names the request it refuses.
       const id = classify(body);
@@ -112,6 +124,7 @@ export class McpStreamableHttpEndpoint {
     body: unknown,
     adapterRequest: object,
     principal: McpPrincipal | undefined,
+    remote?: McpRemoteSession,
   ): Promise<void> {
     if (McpModernHttpPost.claims(req, body)) {
       const origin: McpMessageOrigin = {
@@ -133,9 +146,12 @@ export class McpStreamableHttpEndpoint {
     const initialize = !batch && first.kind === 'request' && first.method === 'initialize';
     const quotaKey = quotaKeyOf(principal, req, '');
     const ids = kinds.flatMap((kind) => (kind.kind === 'request' ? [kind.id] : []));
-    this.rate.take(quotaKey, ids.length);
+    await this.rate.take(quotaKey, ids.length);
+    if (remote && !initialize) {
+      return this.relay!.post(res, remote, body, ids, principal, prefersEventStream(req));
+    }
     const session = initialize
-      ? this.sessions.create(principal, quotaKey)
+      ? await this.sessions.open(principal, quotaKey)
       : this.sessionOf(req, principal);
     if (batch && session.protocolVersion !== BATCHING_PROTOCOL_VERSION) {
       throw new McpHttpError(400, 'Invalid Request: batches are not supported by this session');
@@ -187,11 +203,20 @@ export class McpStreamableHttpEndpoint {
   }
 
   /** The session's standalone stream, or (with `Last-Event-ID`) a resumed one. */
-  private get(req: IncomingMessage, res: ServerResponse, principal?: McpPrincipal): void {
+  private async get(
+    req: IncomingMessage,
+    res: ServerResponse,
+    principal?: McpPrincipal,
+  ): Promise<void> {
     requireAccept(req, ['text/event-stream']);
     checkProtocolVersionHeader(req);
-    const session = this.sessionOf(req, principal);
     const lastEventId = req.headers['last-event-id'];
+    const remote = await this.remoteRequest(req, principal);
+    if (remote) {
+      const resumeFrom = typeof lastEventId === 'string' ? lastEventId : undefined;
+      return this.relay!.get(res, remote, resumeFrom);
+    }
+    const session = this.sessionOf(req, principal);
     if (typeof lastEventId === 'string') {
       if (!session.resume(res, lastEventId)) throw new McpHttpError(404, 'Unknown event id');
       return;
@@ -202,11 +227,35 @@ export class McpStreamableHttpEndpoint {
   }
 
   /** Ends the session; later requests with its id get 404. */
-  private delete(req: IncomingMessage, res: ServerResponse, principal?: McpPrincipal): void {
+  private async delete(
+    req: IncomingMessage,
+    res: ServerResponse,
+    principal?: McpPrincipal,
+  ): Promise<void> {
     checkProtocolVersionHeader(req);
+    const remote = await this.remoteRequest(req, principal);
+    if (remote) return this.relay!.delete(res, remote);
     const session = this.sessionOf(req, principal);
     this.sessions.delete(session.id);
     res.writeHead(200).end();
+  }
+
+  /** Cluster mode: the session the request names, when another instance holds it. */
+  private remoteRequest(
+    req: IncomingMessage,
+    principal: McpPrincipal | undefined,
+  ): Promise<McpRemoteSession | undefined> | undefined {
+    const header = req.headers['mcp-session-id'];
+    if (typeof header !== 'string' || this.sessions.owns(header, principal)) return undefined;
+    return this.remoteOf(header, principal);
+  }
+
+  private async remoteOf(
+    id: string,
+    principal: McpPrincipal | undefined,
+  ): Promise<McpRemoteSession | undefined> {
+    if (!this.relay || this.sessions.find(id)) return undefined;
+    return this.relay.find(id, principal);
   }
 
   private sessionOf(req: IncomingMessage, principal: McpPrincipal | undefined): McpHttpSession {

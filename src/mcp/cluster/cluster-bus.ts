@@ -1,0 +1,273 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { ClusterKeys } from './cluster-keys.js';
+import type {
+  ClusterAnswer,
+  ClusterEvent,
+  ClusterInboxMessage,
+  ClusterNotification,
+  ClusterOperation,
+  ClusterReply,
+  ClusterRequest,
+} from './cluster-messages.js';
+import { openRedis, type McpRedisConnections } from './redis-connection.js';
+
+/** How often an instance renews its liveness key, and how long the key outlives a renewal. */
+export const HEARTBEAT_MS = 1_000;
+const ALIVE_TTL_MS = 3_000;
+/** A forwarded operation the owner has not answered by then fails (503). */
+const REQUEST_TIMEOUT_MS = 10_000;
+/** Forwarded operations awaiting a reply, and streams served for other instances' sessions. */
+const MAX_PENDING = 10_000;
+/** Instances remembered as alive or dead. */
+const MAX_REMEMBERED = 1_000;
+/** What a request for a session whose instance died is told. */
+export const INSTANCE_GONE = 'Session not found: the server instance that held it has stopped';
+
+export interface ClusterBusSettings {
+  redisUrl: string;
+  keyPrefix: string;
+  /** Inbox messages larger than this are dropped (a forwarded body is bounded by maxBodyBytes). */
+  maxMessageBytes: number;
+}
+
+/**
+ * One instance's link to the others: its identity and heartbeat, request and
+ * reply over Redis pub/sub (each instance subscribes to its own inbox), the
+ * events of streams it relays for other instances' sessions, notifications
+ * for everyone, and a watch on instances whose work it waits for (their
+ * liveness key expiring is their death).
+ */
+export class McpClusterBus {
+  readonly instance = randomBytes(9).toString('base64url');
+  readonly keys: ClusterKeys;
+  private readonly logger = new Logger('McpCluster');
+  private readonly replies = new Map<string, (reply: ClusterReply) => void>();
+  private readonly tails = new Map<string, (event: ClusterEvent) => void>();
+  private readonly watchers = new Map<string, Set<() => void>>();
+  /** When instances were last seen beating, and last found dead. */
+  private readonly seenAlive = new Map<string, number>();
+  private readonly dead = new Map<string, number>();
+  private onRequest: (request: ClusterRequest) => void = () => undefined;
+  private onNotification: (method: string, params?: object) => void = () => undefined;
+  private heartbeat?: NodeJS.Timeout;
+  private closed = false;
+
+  private constructor(
+    private readonly redis: McpRedisConnections,
+    private readonly settings: ClusterBusSettings,
+  ) {
+    this.keys = new ClusterKeys(settings.keyPrefix);
+  }
+
+  static async connect(settings: ClusterBusSettings): Promise<McpClusterBus> {
+    const bus = new McpClusterBus(await openRedis(settings.redisUrl), settings);
+    await bus.start();
+    return bus;
+  }
+
+  /** The command connection, for the stores that share it. */
+  get command() {
+    return this.redis.command;
+  }
+
+  private async start(): Promise<void> {
+    const { subscriber } = this.redis;
+    subscriber.on('message', (channel: string, raw: string) => this.receive(channel, raw));
+    await subscriber.subscribe(this.keys.inbox(this.instance), this.keys.broadcast);
+    await this.beat();
+    this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** Who serves forwarded operations on this instance (the session owner side). */
+  serve(handler: (request: ClusterRequest) => void): void {
+    this.onRequest = handler;
+  }
+
+  /** Who delivers other instances' notifications to this instance's clients. */
+  hear(handler: (method: string, params?: object) => void): void {
+    this.onNotification = handler;
+  }
+
+  /**
+   * Sends `operation` to `instance` and resolves to its reply; a refusal
+   * (503) when no reply comes in time or too many are outstanding, and a
+   * refusal marked `gone` (404) when the instance dies first. Events of
+   * the stream it opens arrive at `onEvent`, which stays registered until
+   * `endTail(corr)` (so none can arrive before it is listened for).
+   */
+  async request(
+    instance: string,
+    operation: ClusterOperation,
+    onEvent?: (event: ClusterEvent) => void,
+  ): Promise<{ reply: ClusterReply; corr: string }> {
+    if (this.replies.size >= MAX_PENDING || this.tails.size >= MAX_PENDING) {
+      return {
+        reply: refusal('', 503, 'Service Unavailable: too many forwarded requests'),
+        corr: '',
+      };
+    }
+    const corr = randomBytes(9).toString('base64url');
+    if (onEvent) this.tails.set(corr, onEvent);
+    const reply = await new Promise<ClusterReply>((resolve) => {
+      const settle = (answer: ClusterReply) => {
+        clearTimeout(timer);
+        unwatch();
+        this.replies.delete(corr);
+        resolve(answer);
+      };
+      const timer = setTimeout(
+        () =>
+          settle(
+            refusal(
+              corr,
+              503,
+              'Service Unavailable: the instance holding the session did not answer',
+            ),
+          ),
+        REQUEST_TIMEOUT_MS,
+      );
+      timer.unref();
+      const unwatch = this.watch(instance, () =>
+        settle({ t: 'r', c: corr, ok: false, status: 404, message: INSTANCE_GONE, gone: true }),
+      );
+      this.replies.set(corr, settle);
+      const request: ClusterRequest = { ...operation, t: 'q', c: corr, f: this.instance };
+      this.publish(this.keys.inbox(instance), request);
+    });
+    if (!reply.ok) this.tails.delete(corr);
+    return { reply, corr };
+  }
+
+  /** Sends `operation` to `instance` expecting no reply. */
+  send(instance: string, operation: ClusterOperation): void {
+    const request: ClusterRequest = { ...operation, t: 'q', c: '', f: this.instance };
+    this.publish(this.keys.inbox(instance), request);
+  }
+
+  /** Stops relaying events for `corr`. */
+  endTail(corr: string): void {
+    this.tails.delete(corr);
+  }
+
+  /** Answers a forwarded operation. */
+  reply(request: ClusterRequest, reply: ClusterAnswer): void {
+    this.publish(this.keys.inbox(request.f), { ...reply, t: 'r', c: request.c } as ClusterReply);
+  }
+
+  /** Pushes one event (or the end) of a stream another instance relays. */
+  push(instance: string, event: ClusterEvent): void {
+    this.publish(this.keys.inbox(instance), event);
+  }
+
+  /** Sends a notification to every other instance. */
+  broadcast(method: string, params?: object): void {
+    const notification: ClusterNotification = { t: 'n', f: this.instance, m: method, p: params };
+    this.publish(this.keys.broadcast, notification);
+  }
+
+  /**
+   * Whether `instance` beats. An answer is kept for a heartbeat (a request
+   * to an instance that died meanwhile still ends: `request` watches it).
+   */
+  async isAlive(instance: string): Promise<boolean> {
+    if (instance === this.instance) return true;
+    const now = Date.now();
+    const dead = this.dead.get(instance);
+    if (dead !== undefined && now - dead < HEARTBEAT_MS) return false;
+    const seen = this.seenAlive.get(instance);
+    if (seen !== undefined && now - seen < HEARTBEAT_MS) return true;
+    const alive = (await this.redis.command.exists(this.keys.alive(instance))) === 1;
+    if (alive) this.remember(this.seenAlive, instance, Date.now());
+    else this.remember(this.dead, instance, Date.now());
+    return alive;
+  }
+
+  /** Calls `onDead` once `instance` is found dead (checked every heartbeat); returns the unwatch. */
+  watch(instance: string, onDead: () => void): () => void {
+    let set = this.watchers.get(instance);
+    if (!set) this.watchers.set(instance, (set = new Set()));
+    set.add(onDead);
+    return () => {
+      set.delete(onDead);
+      if (set.size === 0 && this.watchers.get(instance) === set) this.watchers.delete(instance);
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    for (const resolve of [...this.replies.values()]) {
+      resolve(refusal('', 503, 'Service Unavailable: shutting down'));
+    }
+    // Leaving at once tells the others now, not when the key expires.
+    await this.redis.command.del(this.keys.alive(this.instance)).catch(() => undefined);
+    await this.redis.close();
+  }
+
+  private async beat(): Promise<void> {
+    if (this.closed) return;
+    const { command } = this.redis;
+    try {
+      await command.set(this.keys.alive(this.instance), '1', 'PX', ALIVE_TTL_MS);
+      const watched = [...this.watchers.keys()];
+      if (watched.length === 0) return;
+      const alive = await command.mget(...watched.map((instance) => this.keys.alive(instance)));
+      watched.forEach((instance, index) => {
+        if (alive[index] !== null) return;
+        this.seenAlive.delete(instance);
+        this.remember(this.dead, instance, Date.now());
+        const set = this.watchers.get(instance);
+        this.watchers.delete(instance);
+        for (const onDead of set ?? []) onDead();
+      });
+    } catch (error) {
+      this.logger.warn(`heartbeat failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Bounded memory of instances (the oldest forgotten first). */
+  private remember(map: Map<string, number>, instance: string, at: number): void {
+    map.delete(instance);
+    if (map.size >= MAX_REMEMBERED) map.delete(map.keys().next().value!);
+    map.set(instance, at);
+  }
+
+  private publish(channel: string, message: object): void {
+    this.redis.command.publish(channel, JSON.stringify(message)).catch((error: Error) => {
+      this.logger.warn(`publish failed: ${error.message}`);
+    });
+  }
+
+  private receive(channel: string, raw: string): void {
+    if (raw.length > this.settings.maxMessageBytes) return;
+    let message: ClusterInboxMessage | ClusterNotification;
+    try {
+      message = JSON.parse(raw) as ClusterInboxMessage | ClusterNotification;
+    } catch {
+      return;
+    }
+    if (typeof message !== 'object' || message === null) return;
+    if (channel === this.keys.broadcast) {
+      if (message.t === 'n' && message.f !== this.instance && typeof message.m === 'string') {
+        this.onNotification(message.m, message.p);
+      }
+      return;
+    }
+    switch (message.t) {
+      case 'q':
+        return this.onRequest(message);
+      case 'r':
+        return this.replies.get(message.c)?.(message);
+      case 'e':
+      case 'x':
+        return this.tails.get(message.c)?.(message);
+    }
+  }
+}
+
+function refusal(corr: string, status: number, message: string): ClusterReply {
+  return { t: 'r', c: corr, ok: false, status, message };
+}

@@ -1,0 +1,108 @@
+import { Inject, Injectable, Optional, type OnModuleDestroy, type Provider } from '@nestjs/common';
+import { MemoryNonceStore } from '../era/mrtr/memory-nonce.store.js';
+import { MCP_NONCE_STORE } from '../era/mrtr/nonce-store.interface.js';
+import { MCP_OPTIONS } from '../options/options.constants.js';
+import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
+import {
+  MCP_NOTIFICATION_RELAY,
+  type McpNotificationRelay,
+} from '../server/notification-relay.interface.js';
+import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../transports/http/http-settings.js';
+import { McpHttpSessions } from '../transports/http/session/http-sessions.service.js';
+import { McpWarden } from '../server/mcp-warden.service.js';
+import { MCP_SESSION_DIRECTORY } from '../transports/http/session/session-directory.interface.js';
+import { MCP_SESSION_RELAY } from '../transports/http/session/session-relay.interface.js';
+import { McpClusterBus } from './cluster-bus.js';
+import { MCP_CLUSTER_BUS, MCP_CLUSTER_DIRECTORY } from './cluster.constants.js';
+import { McpClusterInbox } from './cluster-inbox.service.js';
+import { McpClusterRelay } from './cluster-relay.service.js';
+import { RedisNonceStore } from './redis-nonce.store.js';
+import { RedisCallRate } from './redis-quota.js';
+import { MCP_SHARED_CALL_RATE } from '../transports/http/security/shared-call-rate.interface.js';
+import { RedisSessionDirectory } from './redis-session.directory.js';
+
+/** Closes the instance's Redis connections when the app closes (its liveness key goes at once). */
+@Injectable()
+export class McpClusterShutdown implements OnModuleDestroy {
+  constructor(@Optional() @Inject(MCP_CLUSTER_BUS) private readonly bus: McpClusterBus | null) {}
+
+  async onModuleDestroy(): Promise<void> {
+    await this.bus?.close();
+  }
+}
+
+/**
+ * Cluster mode's parts. Each resolves to null without `cluster`, so the
+ * in-memory defaults stay in charge and `ioredis` is never imported.
+ * Listed after the era's providers: the nonce store here takes the place of
+ * the in-memory default (an explicit `nonceStore` option still wins).
+ */
+export const CLUSTER_PROVIDERS: Provider[] = [
+  {
+    provide: MCP_CLUSTER_BUS,
+    useFactory: async (options: McpResolvedOptions) =>
+      options.cluster
+        ? McpClusterBus.connect({
+            ...options.cluster,
+            // A forwarded POST carries one body, a relayed event one result at most: twice
+            // either (JSON escaped inside the envelope can double), plus the envelope.
+            maxMessageBytes:
+              2 * Math.max(options.limits.maxBodyBytes, options.limits.maxResultBytes) + 64 * 1024,
+          })
+        : null,
+    inject: [MCP_OPTIONS],
+  },
+  McpClusterShutdown,
+  {
+    provide: MCP_NONCE_STORE,
+    useFactory: (options: McpResolvedOptions, bus: McpClusterBus | null) =>
+      options.nonceStore ??
+      (bus
+        ? new RedisNonceStore(bus.command, bus.keys)
+        : new MemoryNonceStore(options.limits.maxRequestStates)),
+    inject: [MCP_OPTIONS, MCP_CLUSTER_BUS],
+  },
+  {
+    provide: MCP_NOTIFICATION_RELAY,
+    useFactory: (bus: McpClusterBus | null): McpNotificationRelay | null =>
+      bus && {
+        relay: (method, params) => bus.broadcast(method, params),
+        hear: (deliver) => bus.hear(deliver),
+      },
+    inject: [MCP_CLUSTER_BUS],
+  },
+];
+
+/**
+ * Cluster mode's HTTP parts: the shared session directory, the relay, the
+ * owner's inbox and the shared call-rate buckets.
+ */
+export const CLUSTER_HTTP_PROVIDERS: Provider[] = [
+  {
+    provide: MCP_SHARED_CALL_RATE,
+    useFactory: (bus: McpClusterBus | null) => bus && new RedisCallRate(bus.command, bus.keys),
+    inject: [MCP_CLUSTER_BUS],
+  },
+  {
+    provide: MCP_CLUSTER_DIRECTORY,
+    useFactory: (bus: McpClusterBus | null, settings: McpHttpSettings) =>
+      bus && new RedisSessionDirectory(bus, settings),
+    inject: [MCP_CLUSTER_BUS, MCP_HTTP_SETTINGS],
+  },
+  { provide: MCP_SESSION_DIRECTORY, useExisting: MCP_CLUSTER_DIRECTORY },
+  {
+    provide: MCP_SESSION_RELAY,
+    useFactory: (
+      bus: McpClusterBus | null,
+      directory: RedisSessionDirectory | null,
+      settings: McpHttpSettings,
+    ) => bus && directory && new McpClusterRelay(bus, directory, settings),
+    inject: [MCP_CLUSTER_BUS, MCP_CLUSTER_DIRECTORY, MCP_HTTP_SETTINGS],
+  },
+  {
+    provide: McpClusterInbox,
+    useFactory: (...args: ConstructorParameters<typeof McpClusterInbox>) =>
+      args[0] && args[1] ? new McpClusterInbox(...args) : null,
+    inject: [MCP_CLUSTER_BUS, MCP_CLUSTER_DIRECTORY, McpHttpSessions, McpWarden],
+  },
+];
