@@ -44,6 +44,7 @@ const INSTANCES = 3;
  * @property {number} silent calls that ended with nothing before CALL_TIMEOUT_MS
  * @property {number} crossed responses naming another request, or another note's title
  * @property {number} sessions sessions opened
+ * @property {number} openFailures sessions that could not be opened (an instance just died)
  * @property {number} writesAfterKill
  * @property {string[]} problems
  */
@@ -177,7 +178,7 @@ async function writer(url, deadline, name, acknowledged, tally, killed) {
         tally.sessions++;
       } catch {
         session = undefined;
-        tally.errors++;
+        tally.openFailures++;
         continue;
       }
     }
@@ -231,7 +232,7 @@ async function reader(url, deadline, tally) {
         tally.sessions++;
       } catch {
         session = undefined;
-        tally.errors++;
+        tally.openFailures++;
         continue;
       }
     }
@@ -284,6 +285,7 @@ export async function runClusterSoak(options) {
     silent: 0,
     crossed: 0,
     sessions: 0,
+    openFailures: 0,
     writesAfterKill: 0,
     problems: [],
   };

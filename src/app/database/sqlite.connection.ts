@@ -63,9 +63,31 @@ export function sqliteDriverName(): 'node:sqlite' | 'better-sqlite3' {
 }
 
 function nodeSqlite(): NodeSqliteModule | undefined {
-  const found = process.getBuiltinModule?.('node:sqlite') as NodeSqliteModule | undefined;
+  const found = withoutSqliteWarning(
+    () => process.getBuiltinModule?.('node:sqlite') as NodeSqliteModule | undefined,
+  );
   // 22.5–22.15 lack `columns()`, which tells a reading statement from a writing one.
   return typeof found?.StatementSync?.prototype?.columns === 'function' ? found : undefined;
+}
+
+/*
+ * Node 22 marks node:sqlite experimental and says so on stderr, as two lines
+ * of plain text in the middle of the service's JSON log: that one warning is
+ * dropped (the driver is chosen knowingly, and tested on every runtime).
+ */
+function withoutSqliteWarning<T>(load: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string })?.type;
+    if (type === 'ExperimentalWarning' && /SQLite/i.test(text)) return;
+    (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return load();
+  } finally {
+    process.emitWarning = emit;
+  }
 }
 
 /* Kysely's statement shape over either driver. */
