@@ -90,23 +90,41 @@ function withoutSqliteWarning<T>(load: () => T): T {
   }
 }
 
-/* Kysely's statement shape over either driver. */
+/** Prepared statements kept per connection (the store issues a few dozen distinct queries). */
+const MAX_PREPARED = 128;
+
+/* Kysely's statement shape over either driver, statements reused by their SQL. */
 function adapt(native: NativeDatabase, reads: (s: NativeStatement) => boolean): SqliteDatabase {
+  // The store's queries are a handful of shapes: each is compiled by SQLite once, not per call.
+  const prepared = new Map<string, SqliteStatement>();
   return {
-    close: () => native.close(),
+    close: () => {
+      prepared.clear();
+      native.close();
+    },
     prepare(sql: string): SqliteStatement {
-      // Kysely opens transactions with a deferred `begin`; two processes that both read, then
-      // both try to write, would fail with SQLITE_BUSY at once (the busy timeout cannot help a
-      // lock upgrade). Every transaction here writes, so it takes the write lock up front and
-      // waits for it, bounded by the busy timeout.
-      const statement = native.prepare(sql === 'begin' ? 'begin immediate' : sql);
-      const reader = reads(statement);
-      return {
-        reader,
-        all: (parameters) => statement.all(...parameters),
-        run: (parameters) => statement.run(...parameters),
-        iterate: (parameters) => statement.iterate(...parameters),
-      };
+      let statement = prepared.get(sql);
+      if (!statement) {
+        statement = compile(sql);
+        if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
+        prepared.set(sql, statement);
+      }
+      return statement;
     },
   };
+
+  function compile(sql: string): SqliteStatement {
+    // Kysely opens transactions with a deferred `begin`; two processes that both read, then
+    // both try to write, would fail with SQLITE_BUSY at once (the busy timeout cannot help a
+    // lock upgrade). Every transaction here writes, so it takes the write lock up front and
+    // waits for it, bounded by the busy timeout.
+    const statement = native.prepare(sql === 'begin' ? 'begin immediate' : sql);
+    const reader = reads(statement);
+    return {
+      reader,
+      all: (parameters) => statement.all(...parameters),
+      run: (parameters) => statement.run(...parameters),
+      iterate: (parameters) => statement.iterate(...parameters),
+    };
+  }
 }
