@@ -8,6 +8,7 @@ import {
   TEST_DATABASE_URL,
 } from '../../../test/support/services.js';
 import type { NotesDatabaseOptions } from '../database/notes-database.options.js';
+import { sql, type Kysely } from 'kysely';
 import { sqliteFile } from '../database/notes-database.options.js';
 import { openSqlite } from '../database/sqlite.connection.js';
 import type { Note } from './note.interface.js';
@@ -20,8 +21,8 @@ interface Backend {
   options(dataDir: string): NotesDatabaseOptions;
   /** Runs `text` on the test's own connection; the rows it returns, if any. */
   sql(text: string): Promise<Record<string, unknown>[]>;
-  /** Makes every insert of tag `tag` fail, in the database itself (a trigger). */
-  failTag(tag: string): Promise<void>;
+  /** The statements that make every insert of tag `tag` fail, in the database itself (a trigger). */
+  failTag(tag: string): string[];
   dispose(): Promise<void>;
 }
 
@@ -36,12 +37,10 @@ function sqliteBackend(dataDir: string): Backend {
       statement.run([]);
       return [];
     },
-    async failTag(tag) {
-      await this.sql(
-        `create trigger fail_tag before insert on note_tags when new.tag = '${tag}' ` +
-          `begin select raise(abort, 'injected failure'); end`,
-      );
-    },
+    failTag: (tag) => [
+      `create trigger fail_tag before insert on note_tags when new.tag = '${tag}' ` +
+        `begin select raise(abort, 'injected failure'); end`,
+    ],
     async dispose() {
       connection?.close();
     },
@@ -52,15 +51,11 @@ function postgresBackend(schema: TestSchema): Backend {
   return {
     options: (dir) => ({ kind: 'postgres', url: schema.url, dataDir: dir, announce: false }),
     sql: async (text) => (await schema.query(text)).rows as Record<string, unknown>[],
-    async failTag(tag) {
-      await schema.query(
-        `create function fail_tag() returns trigger language plpgsql as $$ begin ` +
-          `if new.tag = '${tag}' then raise exception 'injected failure'; end if; return new; end $$`,
-      );
-      await schema.query(
-        'create trigger fail_tag before insert on note_tags for each row execute function fail_tag()',
-      );
-    },
+    failTag: (tag) => [
+      `create function fail_tag() returns trigger language plpgsql as $$ begin ` +
+        `if new.tag = '${tag}' then raise exception 'injected failure'; end if; return new; end $$`,
+      'create trigger fail_tag before insert on note_tags for each row execute function fail_tag()',
+    ],
     dispose: () => schema.drop(),
   };
 }
@@ -152,14 +147,12 @@ function storeContract(name: string, makeBackend: (dataDir: string) => Promise<B
     });
 
     it('a failed write fails only its own call: nothing half-written, the next write succeeds', async () => {
-      const first = await started();
-      const kept = await first.create('kept', 'b', ['x']);
-      await first.onModuleDestroy();
-      stores.splice(stores.indexOf(first), 1);
-      // Inserting tag "y" fails in the database, after a create's note row went in. (A store
-      // started after the trigger exists: its connection reads the schema when it opens.)
-      await backend.failTag('y');
       const store = await started();
+      const kept = await store.create('kept', 'b', ['x']);
+      // Inserting tag "y" fails in the database, after a create's note row went in. The trigger
+      // is made on the store's own connection, so it is in force for the very next statement.
+      const own = (store as unknown as { database: Kysely<unknown> }).database;
+      for (const statement of backend.failTag('y')) await sql.raw(statement).execute(own);
       await expect(store.create('half', 'b', ['y'])).rejects.toThrow(/injected failure/);
       await expect(store.addTag(kept.id, 'y')).rejects.toThrow(/injected failure/);
 
