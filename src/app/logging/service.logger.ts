@@ -1,4 +1,5 @@
-import { ConsoleLogger, type LogLevel } from '@nestjs/common';
+import type { LogLevel } from '@nestjs/common';
+import { StderrLogger } from '../../index.js';
 
 /** Nest's start-up chatter (modules loaded, routes mapped, "successfully started"): debug, not log. */
 const START_UP_CONTEXTS = new Set([
@@ -20,9 +21,9 @@ const SERVICE_LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log'];
  * and "successfully started" would print before a port turned out busy. The
  * listen failure itself is left to `main`, which says it once and exits 1.
  */
-export class ServiceLogger extends ConsoleLogger {
+export class ServiceLogger extends StderrLogger {
   constructor(terminal: boolean = process.stderr.isTTY === true) {
-    super({ json: !terminal, colors: terminal });
+    super(undefined, { json: !terminal, colors: terminal });
   }
 
   override log(message: unknown, ...rest: unknown[]): void {
@@ -39,17 +40,6 @@ export class ServiceLogger extends ConsoleLogger {
 
   protected override getDefaultLogLevels(): LogLevel[] {
     return process.env.NEST_LOG_LEVEL ? super.getDefaultLogLevels() : SERVICE_LOG_LEVELS;
-  }
-
-  protected override printMessages(
-    messages: unknown[],
-    context?: string,
-    logLevel?: LogLevel,
-    _writeStreamType?: 'stdout' | 'stderr',
-    errorStack?: unknown,
-    params?: Record<string, unknown>,
-  ): void {
-    super.printMessages(messages, context, logLevel, 'stderr', errorStack, params);
   }
 
   /* A Logger passes its context as the last argument; otherwise this logger's own. */
