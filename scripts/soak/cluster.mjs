@@ -162,6 +162,23 @@ class Session {
 }
 
 /**
+ * A new session through the proxy, counted; undefined (counted too) when it could not be opened,
+ * as when the instance it landed on just died.
+ * @param {string} url @param {Tally} tally
+ */
+async function openSession(url, tally) {
+  const session = new Session(url);
+  try {
+    await session.open();
+    tally.sessions++;
+    return session;
+  } catch {
+    tally.openFailures++;
+    return undefined;
+  }
+}
+
+/**
  * A writer: creates notes one after the other; each acknowledged note's id and title go into
  * `acknowledged`. A call that ends with an error (its instance died, its session is gone) opens
  * a new session.
@@ -171,17 +188,8 @@ class Session {
 async function writer(url, deadline, name, acknowledged, tally, killed) {
   let session;
   for (let seq = 0; Date.now() < deadline; seq++) {
-    if (!session) {
-      session = new Session(url);
-      try {
-        await session.open();
-        tally.sessions++;
-      } catch {
-        session = undefined;
-        tally.openFailures++;
-        continue;
-      }
-    }
+    session ??= await openSession(url, tally);
+    if (!session) continue;
     const title = `${name}-${seq}`;
     tally.calls++;
     const outcome = await session.call('tools/call', {
@@ -225,17 +233,8 @@ async function writer(url, deadline, name, acknowledged, tally, killed) {
 async function reader(url, deadline, tally) {
   let session;
   while (Date.now() < deadline) {
-    if (!session) {
-      session = new Session(url);
-      try {
-        await session.open();
-        tally.sessions++;
-      } catch {
-        session = undefined;
-        tally.openFailures++;
-        continue;
-      }
-    }
+    session ??= await openSession(url, tally);
+    if (!session) continue;
     tally.calls++;
     const outcome =
       tally.calls % 2 === 0
