@@ -11,7 +11,17 @@ export type McpTransportKind = 'stdio' | 'http' | 'unknown';
  * @publicApi
  */
 export type AuthorizerDecision =
-  { kind: 'allow' } | { kind: 'ask'; prompt: string } | { kind: 'deny'; reason: string };
+  | { kind: 'allow' }
+  | {
+      kind: 'ask';
+      prompt: string;
+      /**
+       * Who answers: the caller, by elicitation (the default), or an operator
+       * who holds the approver scope and is not the caller (DESIGN §5.4).
+       */
+      approver?: 'caller' | 'operator';
+    }
+  | { kind: 'deny'; reason: string };
 
 /**
  * Built by the server for every decision; nothing a client sends goes into it,

@@ -1,4 +1,5 @@
 import type { McpAuthenticate, McpBearerAuthOptions } from '../auth/auth-options.interface.js';
+import type { McpApprovalsOptions } from '../operator/approvals-options.interface.js';
 import type { McpIcon } from '../display/display.interface.js';
 import type { McpLimits } from '../limits/mcp-limits.interface.js';
 import type { McpNonceStore } from '../era/mrtr/nonce-store.interface.js';
@@ -99,6 +100,8 @@ export interface McpModuleOptions {
   requireAuthorization?: boolean;
   /** HTTP transport settings. */
   http?: McpHttpOptions;
+  /** Four-eyes approvals: asks an operator, not the caller, must answer. */
+  approvals?: McpApprovalsOptions;
   /** Items per page of every list method. Default 100. */
   pageSize?: number;
   /** Every bound the server enforces (bodies, lines, sessions, in-flight and pending requests, timeouts). */

@@ -1,0 +1,51 @@
+/**
+ * Four-eyes approvals (`McpModuleOptions.approvals`, DESIGN §5.4).
+ * @publicApi
+ */
+export interface McpApprovalsOptions {
+  /** The operator console, served with the HTTP transport. */
+  console?: McpApprovalsConsoleOptions;
+  /** A signed POST announcing each pending operator ask, with one-time approve and deny links. */
+  webhook?: McpApprovalsWebhookOptions;
+  /** Most pending operator asks kept at once (all callers). Default 10 000. */
+  maxPending?: number;
+}
+
+/**
+ * The operator console (`approvals.console`).
+ * @publicApi
+ */
+export interface McpApprovalsConsoleOptions {
+  /** Where the console is served (the app's global prefix applies). Default `/approvals`. */
+  path?: string;
+  /** The scope an operator's token must hold. Default `mcp:approve`. */
+  scope?: string;
+  /**
+   * The OpenID Connect client operators sign in with (authorization code with
+   * PKCE) at `http.auth.issuer`. Without it the console is not served.
+   */
+  oidc?: {
+    clientId: string;
+    /** Absent for a public client (PKCE only). */
+    clientSecret?: string;
+    /** The console's own public origin, e.g. `https://warden.example.com`: the redirect URI is built from it. */
+    publicUrl: string;
+    /** Scopes requested at sign-in besides `openid`. Default: the console scope. */
+    scopes?: string[];
+  };
+  /** How long an operator's sign-in lasts. Default 8 hours. */
+  sessionTtlMs?: number;
+}
+
+/**
+ * The approvals webhook (`approvals.webhook`).
+ * @publicApi
+ */
+export interface McpApprovalsWebhookOptions {
+  /** Where each pending operator ask is POSTed. */
+  url: string;
+  /** Signs the POST (HMAC-SHA256 header) and the approve/deny links. */
+  secret: string;
+  /** How long a link is valid. Default 10 minutes (never past the ask's expiry). */
+  linkTtlMs?: number;
+}

@@ -1,0 +1,71 @@
+/**
+ * One call waiting for an operator (DESIGN §5.4): what the console and the
+ * webhook show, and what the approval store keeps until it is decided or
+ * expires. Nothing here is a secret of the caller: the arguments appear only
+ * as a redacted preview.
+ * @publicApi
+ */
+export interface McpOperatorAsk {
+  /** Unguessable id (at least 128 random bits, base64url). */
+  readonly id: string;
+  /** The tool the call wants to run. */
+  readonly tool: string;
+  /** The authorizer's prompt, bounded by `limits.maxPromptChars`. */
+  readonly prompt: string;
+  /** The caller: its subject when authenticated, else its quota key (client address or connection). */
+  readonly caller: McpOperatorAskCaller;
+  /** The arguments with secrets redacted and long values cut (see `argumentPreview`). */
+  readonly preview: string;
+  /** When the ask was recorded, ms since the epoch. */
+  readonly createdAt: number;
+  /** When it times out unanswered (`createdAt + elicitationTimeoutMs`), ms since the epoch. */
+  readonly expiresAt: number;
+}
+
+/**
+ * Who made the call an operator is asked about.
+ * @publicApi
+ */
+export interface McpOperatorAskCaller {
+  /** The principal's subject; absent for an anonymous caller. */
+  readonly subject?: string;
+  /** The principal's issuer, when it has one (subjects are compared within one issuer). */
+  readonly issuer?: string;
+  /** How the caller is counted and shown when anonymous: `ip:…` or `conn:…`. */
+  readonly key: string;
+}
+
+/**
+ * An operator's decision on one ask.
+ * @publicApi
+ */
+export interface McpOperatorDecision {
+  readonly approved: boolean;
+  /** The deciding operator's subject. */
+  readonly operator: string;
+  /** The operator's reason (required on a deny, optional on an approval), bounded. */
+  readonly reason?: string;
+  /** When it was decided, ms since the epoch. */
+  readonly decidedAt: number;
+  /** Where the decision came from. */
+  readonly via: 'console' | 'webhook-link' | 'api';
+}
+
+/**
+ * An ask as the store holds it: pending until `decision` is set; a decided
+ * record stays until `expiresAt` so the waiting call (or the modern retry)
+ * can read it once.
+ * @publicApi
+ */
+export interface McpOperatorAskRecord extends McpOperatorAsk {
+  readonly decision?: McpOperatorDecision;
+}
+
+/**
+ * What happened to an ask, as the store announces it to every instance.
+ * @publicApi
+ */
+export type McpOperatorAskEvent =
+  | { readonly type: 'pending'; readonly ask: McpOperatorAsk }
+  | { readonly type: 'decided'; readonly ask: McpOperatorAskRecord }
+  | { readonly type: 'expired'; readonly id: string };
