@@ -37,6 +37,7 @@ import {
 } from './workloads/throughput.mjs';
 import { throughputHttpModern } from './workloads/throughput-modern.mjs';
 import { throughputCluster } from './workloads/throughput-cluster.mjs';
+import { coldStartHttp, coldStartStdio } from './workloads/cold-start.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -61,6 +62,7 @@ const SIZES = flags.quick
       memorySessions: 50,
       elicitation: { count: 20 },
       hostile: { reps: 1 },
+      coldStarts: 1,
       timeoutMs: 30_000,
     }
   : {
@@ -72,10 +74,13 @@ const SIZES = flags.quick
       memorySessions: 1_000,
       elicitation: { count: 1_000, seconds: 5 },
       hostile: { reps: 5 },
+      coldStarts: 5,
       timeoutMs: 180_000,
     };
 const runs = Number(flags.runs ?? SIZES.runs);
 const WORKLOADS = [
+  coldStartStdio,
+  coldStartHttp,
   latencyHttp,
   latencyStdio,
   throughputHttp,
@@ -117,6 +122,14 @@ async function acquire(server) {
 
 /** One measurement: the workload against the server, which must not crash meanwhile. */
 async function measure(workload, server) {
+  // A cold-start workload spawns a fresh process for every sample itself.
+  if (workload.spawnsOwn) {
+    return withTimeout(
+      workload.run(server, SIZES),
+      SIZES.timeoutMs,
+      `${workload.id} on ${server.id}`,
+    );
+  }
   const handle = await acquire(server);
   try {
     const target = {

@@ -86,6 +86,7 @@ export function catalog(dataDir, auth) {
       'bench/servers/warden-fastify.mjs',
     ),
     server('service-http', 'notes service', undefined, 'dist/app/main.js', service),
+    ...coldStartRows('http', echo, service),
     // Cluster mode (throughput-cluster): the same server with `cluster` on the bench's Redis,
     // direct; and behind the round-robin proxy to one embedded, one and two clustered instances.
     server(
@@ -123,7 +124,31 @@ export function catalog(dataDir, auth) {
     server('sdk2-stdio', 'sdk-2.x', 'sdk-2.x', 'bench/servers/sdk2-stdio.mjs'),
     server('warden-stdio', 'mcp-warden', undefined, 'bench/servers/warden-stdio.mjs'),
     server('service-stdio', 'notes service', undefined, 'dist/app/main-stdio.js', service),
+    ...coldStartRows('stdio', echo, service),
   ];
+
+  /**
+   * The cold-start rows (bench/workloads/cold-start.mjs): the bench's Warden server with the
+   * SDK servers' tools only (JSON Schema `echo` and `guarded_echo`: no DTO tool, so no
+   * class-validator), as tsc built it and bundled; and the service's shipped bundle.
+   */
+  function coldStartRows(transport, echoCalls, serviceRow) {
+    const lean = { ...echoCalls, transport, env: { WARDEN_DTO_TOOL: 'off' }, dedicated: true };
+    const entry = `bench/servers/warden-${transport}.mjs`;
+    const launcher = transport === 'stdio' ? 'dist/bundle/main-stdio.mjs' : 'dist/bundle/main.mjs';
+    return [
+      server(`warden-${transport}-lean`, 'mcp-warden (as built)', undefined, entry, lean),
+      server(`warden-${transport}-bundled`, 'mcp-warden (bundled)', undefined, entry, {
+        ...lean,
+        bundle: path(entry),
+      }),
+      server(`service-${transport}-bundled`, 'notes service (bundled)', undefined, launcher, {
+        ...serviceRow,
+        transport,
+        dedicated: true,
+      }),
+    ];
+  }
 }
 
 /** The Redis the cluster rows use. */

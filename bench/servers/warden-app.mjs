@@ -4,7 +4,6 @@
 // own (src/app/policy/notes-tool.policy.ts), and the service's real read policy.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { IsString } from 'class-validator';
 import { McpModule, McpRegistry } from '../../dist/index.js';
 import { notesReadPolicy } from '../../dist/app/policy/notes-read.policy.js';
 
@@ -30,9 +29,19 @@ const textInput = {
   required: ['text'],
 };
 
-/** `{ text: string }` as a DTO (plain JS: the decorator applied by hand). */
-class EchoDto {}
-IsString()(EchoDto.prototype, 'text');
+/**
+ * `{ text: string }` as a DTO (plain JS: the decorator applied by hand). WARDEN_DTO_TOOL=off leaves
+ * `echo_dto` out, and class-validator unloaded: the cold-start rows serve the same tools as the SDK
+ * servers (JSON Schema only), as most stdio servers do.
+ */
+const EchoDto = process.env.WARDEN_DTO_TOOL === 'off' ? undefined : await echoDto();
+
+async function echoDto() {
+  const { IsString } = await import('class-validator');
+  class EchoDto {}
+  IsString()(EchoDto.prototype, 'text');
+  return EchoDto;
+}
 
 function registerEchoTools(registry) {
   registry.registerTool({
@@ -41,12 +50,14 @@ function registerEchoTools(registry) {
     inputSchema: textInput,
     handler: ({ text }) => String(text),
   });
-  registry.registerTool({
-    name: 'echo_dto',
-    description: 'Echo the text (DTO-validated arguments)',
-    inputSchema: EchoDto,
-    handler: ({ text }) => String(text),
-  });
+  if (EchoDto) {
+    registry.registerTool({
+      name: 'echo_dto',
+      description: 'Echo the text (DTO-validated arguments)',
+      inputSchema: EchoDto,
+      handler: ({ text }) => String(text),
+    });
+  }
   registry.registerTool({
     name: 'guarded_echo',
     description: 'Echo the text, once a human approves',

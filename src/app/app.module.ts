@@ -1,31 +1,29 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
-import { NOTES_DATABASE, SERVICE_METRICS } from './app.constants.js';
+import { NOTES_DATABASE } from './app.constants.js';
 import { AuditLogService } from './audit/audit-log.service.js';
 import {
   serviceAuthFromEnv,
   serviceHostsFromEnv,
   serviceLimitsFromEnv,
 } from './auth/service-auth.js';
-import { TerminusModule } from '@nestjs/terminus';
 import { notesDatabaseFromEnv } from './database/notes-database.options.js';
-import { HealthController } from './health/health.controller.js';
-import { StoreHealthIndicator } from './health/store.health.js';
-import { MetricsController } from './metrics/metrics.controller.js';
-import { registerServiceMetrics } from './metrics/service-metrics.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
 import { NotesStore } from './notes/notes.store.js';
 import { NotesTools } from './notes/notes.tools.js';
 import { notesReadPolicy } from './policy/notes-read.policy.js';
 import { notesToolPolicy } from './policy/notes-tool.policy.js';
+import type { AppParts } from './operations/http-operations.parts.js';
 
-/** The team-notes MCP service, wired with an explicit policy on both seams. */
+/**
+ * The team-notes MCP service, wired with an explicit policy on both seams.
+ * `parts` are what one entry point adds (the HTTP one: health, readiness and
+ * metrics, see `httpOperations`).
+ */
 @Module({})
 export class AppModule {
-  static forTransport(transport: McpTransportKind): DynamicModule {
-    // Before the app exists: the framework takes its instruments from the global provider.
-    const metrics = transport === 'http' ? [registerServiceMetrics()] : [];
+  static forTransport(transport: McpTransportKind, parts: AppParts = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -50,9 +48,9 @@ export class AppModule {
             transport === 'http' ? { auth: serviceAuthFromEnv(), ...serviceHostsFromEnv() } : {},
           limits: serviceLimitsFromEnv(),
         }),
-        ...(transport === 'http' ? [TerminusModule.forRoot({ logger: false })] : []),
+        ...(parts.imports ?? []),
       ],
-      controllers: transport === 'http' ? [HealthController, MetricsController] : [],
+      controllers: parts.controllers ?? [],
       providers: [
         { provide: NOTES_DATABASE, useFactory: () => notesDatabaseFromEnv(process.env) },
         NotesStore,
@@ -60,8 +58,7 @@ export class AppModule {
         NotesResources,
         NotesPrompts,
         AuditLogService,
-        ...(transport === 'http' ? [StoreHealthIndicator] : []),
-        ...metrics.map((useValue) => ({ provide: SERVICE_METRICS, useValue })),
+        ...(parts.providers ?? []),
       ],
     };
   }

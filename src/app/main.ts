@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 import { ServiceLogger } from './logging/service.logger.js';
+import { httpOperations } from './operations/http-operations.parts.js';
 
 /*
  * The notes service over HTTP: Streamable HTTP at /mcp, the older HTTP+SSE
@@ -10,7 +11,7 @@ import { ServiceLogger } from './logging/service.logger.js';
  * OAUTH_AUDIENCE (bearer auth), or it refuses to start.
  */
 async function main(): Promise<void> {
-  const app = await NestFactory.create(AppModule.forTransport('http'), {
+  const app = await NestFactory.create(AppModule.forTransport('http', httpOperations()), {
     logger: new ServiceLogger(),
   });
   // Close the app (ending open streams, finishing in-flight calls), then exit 0.

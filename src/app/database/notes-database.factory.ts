@@ -7,7 +7,6 @@ import {
   type MigrationResultSet,
 } from 'kysely';
 import { mkdir } from 'node:fs/promises';
-import pg from 'pg';
 import { NotesMigrationProvider } from './notes.migrations.js';
 import { sqliteFile, type NotesDatabaseOptions } from './notes-database.options.js';
 import type { NotesDialect, NotesTables } from './notes.schema.js';
@@ -29,7 +28,7 @@ export async function openNotesDatabase(options: NotesDatabaseOptions): Promise<
   const opened =
     options.kind === 'sqlite'
       ? await openSqliteDatabase(options.dataDir)
-      : openPostgresDatabase(options.url);
+      : await openPostgresDatabase(options.url);
   try {
     await migrate(opened);
   } catch (error) {
@@ -49,7 +48,9 @@ async function openSqliteDatabase(dataDir: string): Promise<NotesDatabase> {
   };
 }
 
-function openPostgresDatabase(url: string): NotesDatabase {
+/* `pg` is imported only here: an embedded (SQLite) deployment never loads it. */
+async function openPostgresDatabase(url: string): Promise<NotesDatabase> {
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: POSTGRES_POOL_SIZE,

@@ -1,10 +1,5 @@
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  jwtVerify,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-} from 'jose';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
+import { loadJose } from '../common/jose.loader.js';
 import type { McpBearerAuthOptions } from './auth-options.interface.js';
 import { IssuerJwksLocator } from './issuer-metadata.js';
 import { VerifiedTokenCache } from './verified-token.cache.js';
@@ -39,7 +34,7 @@ export class McpInvalidTokenError extends Error {
  * minutes) without a second signature check.
  */
 export class BearerTokenVerifier {
-  private keys?: JWTVerifyGetKey;
+  private keys?: Promise<JWTVerifyGetKey>;
   private readonly locator: IssuerJwksLocator;
   private readonly audiences: string[];
   private readonly verified = new VerifiedTokenCache();
@@ -47,8 +42,10 @@ export class BearerTokenVerifier {
   constructor(private readonly options: McpBearerAuthOptions) {
     this.locator = new IssuerJwksLocator(options.issuer);
     this.audiences = [options.audience].flat();
-    if (options.jwks) this.keys = createLocalJWKSet(options.jwks as never);
+    if (options.jwks) this.keys = localKeys(options.jwks);
     else if (options.jwksUri) this.keys = remoteKeys(new URL(options.jwksUri));
+    // Seen by the first verify; until then a rejection must not count as unhandled.
+    this.keys?.catch(() => undefined);
   }
 
   /** The caller a token already verified as, while that holds (synchronous: the hot path). */
@@ -64,6 +61,7 @@ export class BearerTokenVerifier {
   async verify(token: string): Promise<McpPrincipal> {
     let payload: JWTPayload;
     try {
+      const { jwtVerify } = await loadJose();
       const { payload: verified } = await jwtVerify(token, await this.keySet(), {
         issuer: this.options.issuer,
         audience: this.audiences,
@@ -80,13 +78,31 @@ export class BearerTokenVerifier {
     return principal;
   }
 
-  private async keySet(): Promise<JWTVerifyGetKey> {
-    if (!this.keys) this.keys = remoteKeys(await this.locator.jwksUri());
-    return this.keys;
+  private keySet(): Promise<JWTVerifyGetKey> {
+    if (this.keys) return this.keys;
+    const discovered = this.locator.jwksUri().then(remoteKeys);
+    this.keys = discovered;
+    // A failed discovery is tried again on the next token, not remembered.
+    discovered.catch(() => {
+      if (this.keys === discovered) this.keys = undefined;
+    });
+    return discovered;
   }
 }
 
-function remoteKeys(url: URL): JWTVerifyGetKey {
+/*
+ * A malformed key set fails here, when the module is built, as jose's own
+ * check would; its keys are imported on the first token.
+ */
+function localKeys(jwks: object): Promise<JWTVerifyGetKey> {
+  if (!Array.isArray((jwks as { keys?: unknown }).keys)) {
+    throw new TypeError('JSON Web Key Set malformed');
+  }
+  return loadJose().then((jose) => jose.createLocalJWKSet(jwks as JSONWebKeySet));
+}
+
+async function remoteKeys(url: URL): Promise<JWTVerifyGetKey> {
+  const { createRemoteJWKSet } = await loadJose();
   return createRemoteJWKSet(url, { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
 }
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { compactDecrypt, CompactEncrypt } from 'jose';
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { MCP_OPTIONS } from '../../options/options.constants.js';
 import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 import type { McpRequestStatePayload } from './request-state.js';
+import { loadJose } from '../../common/jose.loader.js';
 import { McpWardenError } from '../../errors/mcp-warden.error.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
 
@@ -34,6 +34,7 @@ export class McpRequestStateSealer {
 
   /** Seals `payload`; rejects when the state could not come back in a request body. */
   async seal(payload: McpRequestStatePayload): Promise<string> {
+    const { CompactEncrypt } = await loadJose();
     const state = await new CompactEncrypt(encoder.encode(JSON.stringify(payload)))
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
       .encrypt(this.key);
@@ -50,6 +51,7 @@ export class McpRequestStateSealer {
   async open(state: string): Promise<McpRequestStatePayload | undefined> {
     if (state.length > this.maxLength) return undefined;
     try {
+      const { compactDecrypt } = await loadJose();
       const { plaintext } = await compactDecrypt(state, this.key, {
         keyManagementAlgorithms: ['dir'],
         contentEncryptionAlgorithms: ['A256GCM'],

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import type { ValidationError } from 'class-validator';
+import { dtoLibraries } from './dto-libraries.js';
 import type { JsonSchemaObject } from '../../protocol/mcp-types.js';
 import { createDtoContract, type DtoShape } from './dto-schema.factory.js';
 import type { InputValidation, InputValidator } from './input-validator.js';
@@ -32,6 +32,7 @@ export class DtoInputValidator implements InputValidator {
     const unknown = unknownProperty(this.shape, args, []);
     if (unknown) return { ok: false, message: joinProblems([], [unknownPropertyProblem(unknown)]) };
     const missing = missingProperties(this.shape, args, []);
+    const { plainToInstance, validate } = dtoLibraries();
     const instance = plainToInstance(this.dto, args);
     const errors = await validate(instance, OPTIONS);
     if (errors.length === 0 && missing.length === 0) return { ok: true, value: instance };

@@ -1,7 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
-import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { dtoLibraries } from './dto-libraries.js';
 import type { JsonSchemaObject } from '../../protocol/mcp-types.js';
 
 /** What a DTO class requires and which of its properties hold nested DTOs. */
@@ -27,12 +25,12 @@ type Shape = {
   nested: Map<string, { shape: Shape; each: boolean }>;
 };
 
-const CONVERSION = {
+const conversion = () => ({
   // 2020-12 keeps subschemas under `$defs`; every referenced class is put there.
   refPointerPrefix: '#/$defs/',
   // Resolves `@Type(() => X)`, which is what gives arrays of DTOs their item class.
-  classTransformerMetadataStorage: defaultMetadataStorage,
-};
+  classTransformerMetadataStorage: dtoLibraries().defaultMetadataStorage,
+});
 
 /**
  * Derives a DTO's JSON Schema with every nested DTO (nested of nested,
@@ -48,13 +46,15 @@ export function createDtoContract(dto: Type<object>): DtoContract {
   const byName = new Map<string, DtoClass>();
   const referenced = new Set<DtoClass>();
 
+  const { targetConstructorToSchema } = dtoLibraries();
+  const options = conversion();
   const visit = (target: DtoClass): Shape => {
     const seen = shapes.get(target);
     if (seen) return seen;
     const namesake = byName.get(target.name);
     if (namesake) throw new Error(`two nested DTO classes are named ${target.name}`);
     byName.set(target.name, target);
-    const derived = targetConstructorToSchema(target, CONVERSION) as JsonSchemaObject;
+    const derived = targetConstructorToSchema(target, options) as JsonSchemaObject;
     const schema = { type: 'object', properties: {}, ...derived, additionalProperties: false };
     const known = new Set(Object.keys((schema.properties ?? {}) as object));
     const shape: Shape = { required: requiredOf(schema), known, nested: new Map() };
@@ -84,12 +84,14 @@ function requiredOf(schema: JsonSchemaObject): string[] {
 }
 
 function nestedProperties(target: DtoClass) {
+  const { getMetadataStorage, ValidationTypes } = dtoLibraries();
   return getMetadataStorage()
     .getTargetValidationMetadatas(target, '', true, false)
     .filter((meta) => meta.type === ValidationTypes.NESTED_VALIDATION);
 }
 
 function nestedClass(target: DtoClass, property: string): DtoClass {
+  const { defaultMetadataStorage } = dtoLibraries();
   const child: unknown = defaultMetadataStorage.findTypeMetadata(target, property)?.typeFunction();
   if (typeof child !== 'function' || child === Object || child === Array || !child.prototype) {
     throw new Error(

@@ -1,0 +1,176 @@
+// Cold start: from spawning a server process to the result of its first tools/call, and the
+// process's RSS at that moment (VmRSS from /proc: a fresh server, as a desktop client has one per
+// session). Every sample is a new process started with plain `node <entry>`: no preloaded probe,
+// no flag, nothing warm but the OS file cache (the samples of a run are interleaved across
+// servers, and the first of each is discarded, so no server is measured cold off the disk).
+//   stdio: initialize, notifications/initialized and tools/call are written at spawn; the clock
+//          stops at the tools/call answer.
+//   HTTP:  the clock runs from spawn through the printed URL, initialize and initialized to the
+//          tools/call answer.
+// The Warden rows run as deployed for a fast start (docs/deployment.md): bundled into one file
+// with the bundler the service ships with (scripts/bundle/), and started through the launcher
+// that turns on Node's compile cache (Node 22.1+; the bench's Node may predate it). The "as
+// built" rows start the same server from tsc's output, one module per file. The SDK servers run
+// as their packages ship (each SDK package is one prebuilt file per entry).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { bundleServer } from '../../scripts/bundle/bundle-server.mjs';
+import { HTTP_STACK } from '../../scripts/bundle/externals.mjs';
+import { describe, INITIALIZED, initializeLine } from '../lib/mcp.mjs';
+import { callTool, openSession } from '../lib/mcp-http.mjs';
+import { median } from '../lib/measure.mjs';
+import { RawHttpConnection } from '../lib/raw-http.mjs';
+
+const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/mcp/;
+const START_TIMEOUT_MS = 30_000;
+
+const metrics = [
+  { key: 'firstResult', label: 'spawn → first result (ms)', short: 'time', unit: 'ms' },
+  { key: 'rss', label: 'RSS at first result (MB)', short: 'RSS', unit: 'MB' },
+];
+
+const rssOf = (pid) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+/** Spawns `server` afresh; resolves `{ child, lines }` (stderr and, for HTTP, stdout lines). */
+function launch(server) {
+  const child = spawn(process.execPath, [server.script], {
+    env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', PORT: '0', ...server.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((_, reject) =>
+    child.once('exit', (code, signal) =>
+      reject(new Error(`${server.id} exited before its first result (code ${code}, ${signal})`)),
+    ),
+  );
+  exited.catch(() => {});
+  return { child, exited };
+}
+
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await gone;
+}
+
+/** One cold start over stdio: ms from spawn to the tools/call answer, and RSS then. */
+async function stdioSample(server) {
+  const started = performance.now();
+  const { child, exited } = launch(server);
+  try {
+    child.stderr.resume();
+    child.stdin.write(`${initializeLine(1)}\n${INITIALIZED}\n${server.call.line(2)}\n`);
+    const answer = new Promise((resolve) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const message = JSON.parse(line);
+        if (message.id === 2) resolve(message);
+      });
+    });
+    const message = await Promise.race([answer, exited]);
+    const firstResult = performance.now() - started;
+    if (!server.call.ok(message)) throw new Error(`${server.id}: ${describe(message)}`);
+    return { firstResult, rss: rssOf(child.pid) };
+  } finally {
+    await stop(child);
+  }
+}
+
+/** One cold start over Streamable HTTP: spawn, the printed URL, a session, the first call. */
+async function httpSample(server) {
+  const started = performance.now();
+  const { child, exited } = launch(server);
+  try {
+    const url = new Promise((resolve) => {
+      for (const stream of [child.stdout, child.stderr]) {
+        createInterface({ input: stream }).on('line', (line) => {
+          const found = URL_PATTERN.exec(line);
+          if (found) resolve(found[0]);
+        });
+      }
+    });
+    const timeout = new Promise((_, reject) =>
+      setTimeout(() => reject(new Error(`${server.id}: no URL`)), START_TIMEOUT_MS).unref(),
+    );
+    const connection = await RawHttpConnection.open(await Promise.race([url, exited, timeout]));
+    try {
+      const headers = await openSession(connection);
+      await Promise.race([callTool(connection, headers, server.call, 1), exited]);
+      return { firstResult: performance.now() - started, rss: rssOf(child.pid) };
+    } finally {
+      connection.close();
+    }
+  } finally {
+    await stop(child);
+  }
+}
+
+/** The bundles of the bench's own Warden servers, built once per bench invocation. */
+let bundles;
+async function bundled(script, external) {
+  bundles ??= { dir: mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-bundle-')), built: new Map() };
+  if (!bundles.built.has(script)) {
+    const name = `${bundles.built.size}-${script.replace(/.*\//, '').replace(/\.m?js$/, '')}`;
+    const built = bundleServer({ entry: script, outDir: bundles.dir, name, external });
+    bundles.built.set(script, built);
+  }
+  return (await bundles.built.get(script)).launcher;
+}
+
+process.on('exit', () => bundles && rmSync(bundles.dir, { recursive: true, force: true }));
+
+/** Resolves a row's entry: a bundle it names is built first. */
+async function entryOf(server, transport) {
+  if (!server.bundle) return server;
+  const external = transport === 'stdio' ? HTTP_STACK : [];
+  return { ...server, script: await bundled(server.bundle, external) };
+}
+
+function coldStart(transport, servers, sample) {
+  return {
+    id: `cold-start-${transport}`,
+    title: `Cold start, ${transport === 'stdio' ? 'stdio' : 'Streamable HTTP'}: spawn → first tools/call result, and RSS then (fresh process per sample)`,
+    transport,
+    spawnsOwn: true,
+    servers,
+    labels: {
+      'service-stdio': 'notes service (as built)',
+      'service-http': 'notes service (as built)',
+    },
+    baselines: [transport === 'stdio' ? 'sdk2-stdio' : 'sdk2-http'],
+    metrics,
+    async run(server, sizes) {
+      const target = await entryOf(server, transport);
+      // The first start of each warms the file cache (and the compile cache, where there is one).
+      await sample(target);
+      const samples = [];
+      for (let i = 0; i < sizes.coldStarts; i++) samples.push(await sample(target));
+      return {
+        firstResult: median(samples.map((s) => s.firstResult)),
+        rss: median(samples.map((s) => s.rss)),
+      };
+    },
+  };
+}
+
+export const coldStartStdio = coldStart(
+  'stdio',
+  [
+    'bare-stdio',
+    'sdk2-stdio',
+    'warden-stdio-lean',
+    'warden-stdio-bundled',
+    'service-stdio',
+    'service-stdio-bundled',
+  ],
+  stdioSample,
+);
+
+export const coldStartHttp = coldStart(
+  'http',
+  ['sdk2-http', 'warden-http-lean', 'warden-http-bundled', 'service-http', 'service-http-bundled'],
+  httpSample,
+);

@@ -1,0 +1,20 @@
+// @ts-check
+// `npm run build` ends here: the service's two entry points, built by tsc into dist/app/, bundled
+// into dist/bundle/ (main.mjs for HTTP, main-stdio.mjs for stdio) with their launchers. The
+// library itself is published unbundled (an app bundles it with its own code, see
+// docs/deployment.md); only the service ships this way.
+import { fileURLToPath } from 'node:url';
+import { bundleServer } from './bundle/bundle-server.mjs';
+import { HTTP_STACK } from './bundle/externals.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+process.chdir(root);
+/** @type {[string, string[]][]} */
+const ENTRIES = [
+  ['dist/app/main.js', []],
+  ['dist/app/main-stdio.js', HTTP_STACK],
+];
+for (const [entry, external] of ENTRIES) {
+  const { launcher, bytes } = await bundleServer({ entry, outDir: 'dist/bundle', external });
+  process.stdout.write(`bundled ${entry} → ${launcher} (${Math.round(bytes / 1024)} KiB)\n`);
+}
