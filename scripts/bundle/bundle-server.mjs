@@ -2,6 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { build } from 'esbuild';
+import { deferredIntlPlugin } from './deferred-intl.plugin.mjs';
 import { BUNDLE_EXTERNALS } from './externals.mjs';
 
 /*
@@ -56,7 +57,8 @@ export async function bundleServer({ entry, outDir, name, minify = true, externa
     keepNames: true,
     external: [...BUNDLE_EXTERNALS, ...external],
     banner: { js: REQUIRE_SHIM },
-    logLevel: 'error',
+    plugins: [deferredIntlPlugin()],
+    logLevel: 'warning',
     metafile: true,
     // Source maps would double what a start reads; an error's stack still names the function.
     sourcemap: false,

@@ -13,6 +13,16 @@ export class StderrLogger extends ConsoleLogger {
     else super(context, withColors);
   }
 
+  /**
+   * ISO 8601 (UTC) instead of Nest's locale format: unambiguous in a log a
+   * client collects, and it needs no `Intl.DateTimeFormat`, whose first use
+   * maps about 10 MB of ICU data into a process that a desktop client may
+   * start once per session.
+   */
+  protected override getTimestamp(): string {
+    return new Date().toISOString();
+  }
+
   protected override printMessages(
     messages: unknown[],
     context?: string,
