@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { deferredIntlPlugin } from './deferred-intl.plugin.mjs';
+import { writeDtoPackages } from './dto-packages.mjs';
 import { BUNDLE_EXTERNALS } from './externals.mjs';
 
 /*
@@ -64,6 +65,7 @@ export async function bundleServer({ entry, outDir, name, minify = true, externa
     sourcemap: false,
   });
   const out = result.metafile.outputs[relative(process.cwd(), bundle)];
+  await writeDtoPackages(outDir);
   const launcherFile = join(outDir, `${base}.mjs`);
   await writeFile(launcherFile, launcher(bundleFile), { mode: 0o755 });
   return { launcher: launcherFile, bundle, bytes: out?.bytes ?? 0 };

@@ -7,7 +7,7 @@ import { describeJsonSchemaErrors } from './json-schema.errors.js';
 /** Returns a message describing why `value` does not match, or undefined when it does. */
 export type JsonSchemaCheck = (value: unknown) => string | undefined;
 
-type Dialect = { create: (options: Options) => Ajv; meta: Ajv };
+type Dialect = { create: (options: Options) => Ajv; readonly meta: Ajv };
 
 /*
  * An Ajv instance never forgets what it compiled: its cache and its code scope
@@ -29,14 +29,19 @@ const perDefinition = {
 } as const;
 
 const withFormats = (ajv: Ajv): Ajv => addFormats.default(ajv);
-const draft2020: Dialect = {
-  create: (options) => withFormats(new Ajv2020(options)),
-  meta: withFormats(new Ajv2020(shared)),
-};
-const draft07: Dialect = {
-  create: (options) => withFormats(new Ajv(options)),
-  meta: withFormats(new Ajv(shared)),
-};
+
+/* Each dialect's shared instance is built on first use: most servers never see a draft-07 schema. */
+function dialect(create: (options: Options) => Ajv): Dialect {
+  let meta: Ajv | undefined;
+  return {
+    create,
+    get meta() {
+      return (meta ??= create(shared));
+    },
+  };
+}
+const draft2020 = dialect((options) => withFormats(new Ajv2020(options)));
+const draft07 = dialect((options) => withFormats(new Ajv(options)));
 
 function dialectOf(schema: JsonSchemaObject): Dialect {
   const named = typeof schema.$schema === 'string' ? schema.$schema : '';

@@ -1,0 +1,75 @@
+// @ts-check
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+
+/*
+ * The DTO machinery (class-validator with validator and libphonenumber-js, class-transformer,
+ * class-validator-jsonschema) is some 360 modules, about 150 ms to load from node_modules. It
+ * cannot simply be inlined in a bundle: the framework requires it at run time (the first time a
+ * DTO tool is registered), and the app's decorators and the framework must share one instance
+ * (class-transformer keeps its @Type() metadata in a module singleton). So beside the bundle,
+ * these packages are written as one prebuilt CommonJS file, and a stand-in package for each that
+ * re-exports its part of it. A bare `class-validator` resolves from the bundle's folder first, so
+ * the bundle's imports and the framework's require both reach the same file.
+ */
+const PARTS = {
+  'class-validator': 'class-validator',
+  'class-transformer': 'class-transformer',
+  'class-transformer/cjs/storage.js': 'class-transformer/cjs/storage.js',
+  'class-validator-jsonschema': 'class-validator-jsonschema',
+};
+
+/** Where each stand-in goes, under the bundle's node_modules. */
+const FILES = {
+  'class-validator': 'class-validator/index.js',
+  'class-transformer': 'class-transformer/index.js',
+  'class-transformer/cjs/storage.js': 'class-transformer/cjs/storage.js',
+  'class-validator-jsonschema': 'class-validator-jsonschema/index.js',
+};
+
+const SHARED = '.mcp-warden-dto/dto-libraries.cjs';
+
+/**
+ * Writes the shared file and the stand-ins into `outDir/node_modules`. Returns false (and writes
+ * nothing) when the app has no class-validator installed: it then has no DTO tools either.
+ * @param {string} outDir
+ */
+export async function writeDtoPackages(outDir) {
+  const require = createRequire(join(process.cwd(), 'package.json'));
+  try {
+    require.resolve('class-validator');
+  } catch {
+    return false;
+  }
+  const modules = join(outDir, 'node_modules');
+  const entry = Object.entries(PARTS)
+    .map(([key, specifier]) => `  ${JSON.stringify(key)}: require(${JSON.stringify(specifier)}),`)
+    .join('\n');
+  await build({
+    stdin: { contents: `module.exports = {\n${entry}\n};\n`, resolveDir: process.cwd() },
+    outfile: join(modules, SHARED),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    keepNames: true,
+    logLevel: 'warning',
+  });
+  for (const [specifier, file] of Object.entries(FILES)) {
+    const names = Object.keys(require(specifier)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+    const depth = file.split('/').length - 1;
+    const shared = `${'../'.repeat(depth)}${SHARED}`;
+    // The dead `0 && …` line is how Node's CommonJS lexer learns the export names, so an ES
+    // module's `import { IsString } from 'class-validator'` finds them (esbuild writes the same).
+    const source =
+      `module.exports = require(${JSON.stringify(shared)})[${JSON.stringify(specifier)}];\n` +
+      `0 && (module.exports = { ${names.join(', ')} });\n`;
+    const target = join(modules, file);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, source);
+  }
+  return true;
+}
