@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_NONCE_STORE, type McpNonceStore } from '../../era/mrtr/nonce-store.interface.js';
 import type { McpPrincipal } from '../../auth/principal.interface.js';
@@ -41,7 +41,7 @@ export class McpWebhookLinkEndpoint {
     @Inject(MCP_WEBHOOK_SETTINGS) private readonly settings: McpWebhookSettings | null,
     private readonly links: McpWebhookLinks,
     @Inject(MCP_NONCE_STORE) private readonly nonces: McpNonceStore,
-    @Optional() @Inject(MCP_OPERATOR_DESK) private readonly desk?: McpOperatorDesk,
+    @Inject(MCP_OPERATOR_DESK) private readonly desk: McpOperatorDesk,
   ) {}
 
   /** Answers one request; never rejects (a failure is a 500 page, its detail logged). */
@@ -63,7 +63,7 @@ export class McpWebhookLinkEndpoint {
   private async show(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const claims = this.claimsOf(req, res);
     if (!claims) return;
-    const ask = await this.desk!.get(claims.askId);
+    const ask = await this.desk.get(claims.askId);
     if (!ask) return sendMessagePage(res, 404, 'Not found', 'This call no longer waits.');
     if (ask.decision)
       return sendMessagePage(res, 409, 'Already decided', decidedText(ask.decision));
@@ -75,24 +75,26 @@ export class McpWebhookLinkEndpoint {
     if (!claims) return;
     const reason = await readFormReason(req);
     if (reason === null) return sendMessagePage(res, 400, 'Bad request', 'The form was garbled.');
-    const ask = await this.desk!.get(claims.askId);
-    if (!ask) return sendMessagePage(res, 404, 'Not found', 'This call no longer waits.');
-    if (ask.decision)
-      return sendMessagePage(res, 409, 'Already decided', decidedText(ask.decision));
     if (claims.decision === 'deny' && !reason) {
       // Checked before the link is consumed, so the operator can still send a reason.
+      const ask = await this.desk.get(claims.askId);
+      if (!ask) return sendMessagePage(res, 404, 'Not found', 'This call no longer waits.');
       return sendConfirmationPage(res, ask, 'deny', 'A reason is required to deny.');
     }
+    // Consumed first: a replay is a replay (409) whether or not its ask still waits.
     if (!(await this.nonces.consume('webhook-link:' + claims.jti, claims.exp))) {
       return sendMessagePage(res, 409, 'Link already used', 'Each link works once.');
     }
-    const outcome = await this.desk!.decide(claims.askId, this.operatorOf(claims), {
+    const outcome = await this.desk.decide(claims.askId, this.operatorOf(claims), {
       approve: claims.decision === 'approve',
       reason: reason || undefined,
       via: 'webhook-link',
     });
     if (!outcome.ok) {
-      return sendMessagePage(res, PROBLEM_STATUS[outcome.problem], 'Not decided', outcome.problem);
+      const { problem } = outcome;
+      return problem === 'not found'
+        ? sendMessagePage(res, 404, 'Not found', 'This call no longer waits.')
+        : sendMessagePage(res, PROBLEM_STATUS[problem], 'Not decided', `Not decided: ${problem}.`);
     }
     const approved = claims.decision === 'approve';
     sendMessagePage(
@@ -105,8 +107,11 @@ export class McpWebhookLinkEndpoint {
 
   /** The token's claims, or undefined once an error page was sent. */
   private claimsOf(req: IncomingMessage, res: ServerResponse): WebhookLinkClaims | undefined {
+    // The token is the one segment after the link path (Fastify's route is a wildcard).
     const path = requestPath(req);
-    const token = decodeSegment(path.slice(path.lastIndexOf('/') + 1));
+    const prefix = this.links.routePath() + '/';
+    const segment = path.startsWith(prefix) ? path.slice(prefix.length) : '';
+    const token = segment.includes('/') ? '' : decodeSegment(segment);
     const decoded = this.links.codec!.decode(token);
     if (decoded.ok) return decoded.claims;
     if (decoded.problem === 'expired') {

@@ -39,24 +39,26 @@ export class McpWebhookLinkRoutes implements OnModuleInit {
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!this.settings || !adapter) return;
-    const path = `${this.links.routePath()}/:token`;
+    const base = this.links.routePath();
     const serve: Handler = (req, res) => {
       const raw = rawExchange(req, res);
       void this.endpoint.serve(raw.req, raw.res);
     };
     if (adapter.getType() === 'fastify') {
+      // A wildcard, not `:token`: Fastify refuses a parameter over 100 characters with a 414.
+      const url = `${base}/*`;
       const fastify = adapter.getInstance<FastifyLike>();
-      fastify.route({ method: 'GET', url: path, handler: serve });
+      fastify.route({ method: 'GET', url, handler: serve });
       fastify.route({
         method: 'POST',
-        url: path,
+        url,
         // The reply is hijacked and answered here; the lifecycle goes no further.
         preParsing: (req, reply) => serve(req, reply),
         handler: () => undefined,
       });
     } else {
-      adapter.get(path, serve);
-      adapter.post(path, serve);
+      adapter.get(`${base}/:token`, serve);
+      adapter.post(`${base}/:token`, serve);
     }
   }
 }

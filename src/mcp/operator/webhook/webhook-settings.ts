@@ -1,11 +1,9 @@
-import type { McpModuleOptions } from '../../options/mcp-options.interface.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 
 /** DI token of the webhook's resolved settings (`null` when `approvals.webhook` is not set). */
 export const MCP_WEBHOOK_SETTINGS = 'McpWarden:webhook-settings';
 
 const DEFAULT_LINK_TTL_MS = 10 * 60_000;
-const DEFAULT_CONSOLE_PATH = '/approvals';
-const DEFAULT_SCOPE = 'mcp:approve';
 /** A shorter secret is refused at boot: it signs links anyone holding one could otherwise forge. */
 const MIN_SECRET_CHARS = 16;
 
@@ -28,10 +26,9 @@ export interface McpWebhookSettings {
  * make the links unusable or forgeable: no public origin to build them on, a
  * short secret, a URL that is not http(s).
  */
-export function webhookSettingsOf(options: McpModuleOptions): McpWebhookSettings | null {
-  const webhook = options.approvals?.webhook;
+export function webhookSettingsOf({ approvals }: McpResolvedOptions): McpWebhookSettings | null {
+  const { webhook, console: consoleOptions } = approvals;
   if (!webhook) return null;
-  const { console: consoleOptions } = options.approvals!;
   if (typeof webhook.secret !== 'string' || webhook.secret.length < MIN_SECRET_CHARS) {
     throw new Error(`approvals.webhook.secret must be at least ${MIN_SECRET_CHARS} characters`);
   }
@@ -47,8 +44,8 @@ export function webhookSettingsOf(options: McpModuleOptions): McpWebhookSettings
     linkTtlMs:
       typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : DEFAULT_LINK_TTL_MS,
     publicUrl,
-    linkPath: linkPathOf(consoleOptions?.path ?? DEFAULT_CONSOLE_PATH),
-    scope: consoleOptions?.scope || DEFAULT_SCOPE,
+    linkPath: linkPathOf(approvals.path),
+    scope: approvals.scope,
   };
 }
 

@@ -34,7 +34,7 @@ export class McpWebhookNotifier implements OnModuleInit, OnApplicationShutdown {
     @Inject(MCP_WEBHOOK_SETTINGS) private readonly settings: McpWebhookSettings | null,
     private readonly links: McpWebhookLinks,
     @Inject(MCP_NONCE_STORE) private readonly nonces: McpNonceStore,
-    @Optional() @Inject(MCP_OPERATOR_DESK) private readonly desk?: McpOperatorDesk,
+    @Inject(MCP_OPERATOR_DESK) private readonly desk: McpOperatorDesk,
     @Optional()
     @Inject(MCP_WEBHOOK_DELIVERY_BOUNDS)
     bounds?: ConstructorParameters<typeof WebhookDelivery>[3],
@@ -46,7 +46,6 @@ export class McpWebhookNotifier implements OnModuleInit, OnApplicationShutdown {
 
   onModuleInit(): void {
     if (!this.settings) return;
-    if (!this.desk) throw new Error('approvals.webhook is set but no operator desk is provided');
     this.subscription = this.desk.events$.subscribe((event) => {
       if (event.type === 'pending') void this.announce(event.ask);
     });
@@ -57,17 +56,30 @@ export class McpWebhookNotifier implements OnModuleInit, OnApplicationShutdown {
     this.delivery?.close();
   }
 
+  /**
+   * Pending asks heard, and of those how many this instance claimed (and
+   * queued) or left to another: `heard === claimed + skipped` once every claim
+   * settled. For tests and health checks.
+   */
+  readonly counts = { heard: 0, claimed: 0, skipped: 0, failed: 0 };
+
   /** Notices queued or in flight (for tests and health checks). */
   get backlog(): number {
     return this.delivery?.backlog ?? 0;
   }
 
   private async announce(ask: McpOperatorAsk): Promise<void> {
+    this.counts.heard++;
     try {
-      if (!(await this.nonces.consume('webhook:' + ask.id, ask.expiresAt))) return;
+      if (!(await this.nonces.consume('webhook:' + ask.id, ask.expiresAt))) {
+        this.counts.skipped++;
+        return;
+      }
       const body = JSON.stringify(webhookNotice(ask, this.links.linksOf(ask)));
       this.delivery!.enqueue(body, `ask ${ask.id}`);
+      this.counts.claimed++;
     } catch (error) {
+      this.counts.failed++;
       // The nonce store is down or full: no instance can be sure it is the only sender.
       this.logger.warn(`Webhook notice of ask ${ask.id} not sent: ${(error as Error)?.name}`);
     }

@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_OPTIONS } from '../../options/options.constants.js';
 import { McpWebhookLinkEndpoint } from './webhook-link.endpoint.js';
 import { McpWebhookLinkRoutes } from './webhook-link.routes.js';
 import { McpWebhookLinks } from './webhook-links.service.js';
@@ -12,7 +12,7 @@ import { MCP_WEBHOOK_SETTINGS, webhookSettingsOf } from './webhook-settings.js';
  * part is inert when the option is absent.
  */
 export const WEBHOOK_PROVIDERS: Provider[] = [
-  { provide: MCP_WEBHOOK_SETTINGS, useFactory: webhookSettingsOf, inject: [MCP_MODULE_OPTIONS] },
+  { provide: MCP_WEBHOOK_SETTINGS, useFactory: webhookSettingsOf, inject: [MCP_OPTIONS] },
   McpWebhookLinks,
   McpWebhookLinkEndpoint,
   McpWebhookLinkRoutes,
