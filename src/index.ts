@@ -135,5 +135,12 @@ export {
 } from './mcp/transports/stdio/stdio.transport.js';
 export { StderrLogger } from './mcp/transports/stdio/stderr.logger.js';
 
+// Approvals webhook: what a receiver verifies and reads
+export {
+  verifyWebhookSignature,
+  type VerifyWebhookSignatureInput,
+} from './mcp/operator/webhook/webhook-signature.js';
+export type { McpWebhookNotice } from './mcp/operator/webhook/webhook-notice.js';
+
 // Deprecated names, kept for one release
 export { McpServer, McpError } from './mcp/deprecated.js';

@@ -53,6 +53,7 @@ const PUBLIC_VALUES = [
   'StderrLogger',
   'principalFromEnv',
   'serveStdio',
+  'verifyWebhookSignature',
 ];
 
 describe('the public API', () => {

@@ -48,4 +48,9 @@ export interface McpApprovalsWebhookOptions {
   secret: string;
   /** How long a link is valid. Default 10 minutes (never past the ask's expiry). */
   linkTtlMs?: number;
+  /**
+   * The app's public origin the links are built on, e.g. `https://warden.example.com`
+   * (the global prefix and the console path are appended). Default: `console.oidc.publicUrl`.
+   */
+  publicUrl?: string;
 }

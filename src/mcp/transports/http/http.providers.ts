@@ -16,6 +16,7 @@ import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint
 import { McpModernHttpPost } from './modern/modern-post.service.js';
 import { McpBodyReader } from './security/body-reader.service.js';
 import { CLUSTER_HTTP_PROVIDERS } from '../../cluster/cluster.providers.js';
+import { WEBHOOK_PROVIDERS } from '../../operator/webhook/webhook.providers.js';
 
 /** What `transport: 'http'` adds to the MCP module. */
 export interface McpHttpTransportParts {
@@ -54,6 +55,7 @@ export function httpTransport(): McpHttpTransportParts {
       McpRouteBinder,
       McpHttpBootCheck,
       ...CLUSTER_HTTP_PROVIDERS,
+      ...WEBHOOK_PROVIDERS,
     ],
     // The gate is shared with application routes that `@McpHttpAuth()` puts behind it.
     exports: [McpHttpSessions, LegacySseSessions, McpHttpGate],

@@ -1,0 +1,87 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import type { Subscription } from 'rxjs';
+import { MCP_NONCE_STORE, type McpNonceStore } from '../../era/mrtr/nonce-store.interface.js';
+import type { McpOperatorAsk } from '../operator-ask.interface.js';
+import { MCP_OPERATOR_DESK, type McpOperatorDesk } from '../operator-desk.interface.js';
+import { WebhookDelivery } from './webhook.delivery.js';
+import { McpWebhookLinks } from './webhook-links.service.js';
+import { webhookNotice } from './webhook-notice.js';
+import { MCP_WEBHOOK_SETTINGS, type McpWebhookSettings } from './webhook-settings.js';
+
+/** DI token of the delivery bounds (tests shorten them). */
+export const MCP_WEBHOOK_DELIVERY_BOUNDS = 'McpWarden:webhook-delivery-bounds';
+
+/**
+ * Announces each pending operator ask to `approvals.webhook.url`. The desk's
+ * events span every instance, so each instance hears each ask; exactly one
+ * sends its notice: the one that first consumes `webhook:<id>` in the shared
+ * nonce store (Redis in cluster mode). The call never waits for the notice.
+ */
+@Injectable()
+export class McpWebhookNotifier implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('McpApprovals');
+  private readonly delivery?: WebhookDelivery;
+  private subscription?: Subscription;
+
+  constructor(
+    @Inject(MCP_WEBHOOK_SETTINGS) private readonly settings: McpWebhookSettings | null,
+    private readonly links: McpWebhookLinks,
+    @Inject(MCP_NONCE_STORE) private readonly nonces: McpNonceStore,
+    @Inject(MCP_OPERATOR_DESK) private readonly desk: McpOperatorDesk,
+    @Optional()
+    @Inject(MCP_WEBHOOK_DELIVERY_BOUNDS)
+    bounds?: ConstructorParameters<typeof WebhookDelivery>[3],
+  ) {
+    if (settings) {
+      this.delivery = new WebhookDelivery(settings.url, settings.secret, this.logger, bounds);
+    }
+  }
+
+  onModuleInit(): void {
+    if (!this.settings) return;
+    this.subscription = this.desk.events$.subscribe((event) => {
+      if (event.type === 'pending') void this.announce(event.ask);
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.subscription?.unsubscribe();
+    this.delivery?.close();
+  }
+
+  /**
+   * Pending asks heard, and of those how many this instance claimed (and
+   * queued) or left to another: `heard === claimed + skipped` once every claim
+   * settled. For tests and health checks.
+   */
+  readonly counts = { heard: 0, claimed: 0, skipped: 0, failed: 0 };
+
+  /** Notices queued or in flight (for tests and health checks). */
+  get backlog(): number {
+    return this.delivery?.backlog ?? 0;
+  }
+
+  private async announce(ask: McpOperatorAsk): Promise<void> {
+    this.counts.heard++;
+    try {
+      if (!(await this.nonces.consume('webhook:' + ask.id, ask.expiresAt))) {
+        this.counts.skipped++;
+        return;
+      }
+      const body = JSON.stringify(webhookNotice(ask, this.links.linksOf(ask)));
+      this.delivery!.enqueue(body, `ask ${ask.id}`);
+      this.counts.claimed++;
+    } catch (error) {
+      this.counts.failed++;
+      // The nonce store is down or full: no instance can be sure it is the only sender.
+      this.logger.warn(`Webhook notice of ask ${ask.id} not sent: ${(error as Error)?.name}`);
+    }
+  }
+}
