@@ -23,7 +23,8 @@ const SERVICE_LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log'];
  */
 export class ServiceLogger extends StderrLogger {
   constructor(terminal: boolean = process.stderr.isTTY === true) {
-    super(undefined, { json: !terminal, colors: terminal });
+    // A request's fields (connId, requestId, traceId) sit beside the message, not under `params`.
+    super(undefined, { json: !terminal, colors: terminal, flattenParams: true });
   }
 
   override log(message: unknown, ...rest: unknown[]): void {

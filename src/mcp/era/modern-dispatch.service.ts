@@ -10,6 +10,7 @@ import type { McpMessageOrigin } from '../server/dispatch/message-origin.interfa
 import { McpOutboundRequests } from '../server/outbound/mcp-outbound-requests.service.js';
 import { McpModernEra } from './modern-era.service.js';
 import type { McpRequestEnvelope } from './request-envelope.js';
+import { requestLogFields } from '../telemetry/log-fields.js';
 
 /** What the dispatcher hands over once a modern request passed its checks. */
 export interface McpModernCall {
@@ -69,7 +70,8 @@ export class McpModernDispatch {
         // The round asked, but its state could not be sealed (too large): that is the answer.
         failure = sealing;
       }
-      return this.modern.error(errorResponse(id, failure, method));
+      const fields = request && requestLogFields(request);
+      return this.modern.error(errorResponse(id, failure, method, fields));
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { protocolErrorOf } from '../../errors/sdk-errors.js';
 import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
+import type { McpLogFields } from '../../telemetry/log-fields.js';
 import { jsonRpcError, type JsonRpcMessage, type RequestId } from '../../protocol/jsonrpc.js';
 
 const logger = new Logger('McpWarden');
@@ -15,9 +16,12 @@ export function errorResponse(
   id: RequestId | null,
   error: unknown,
   method: string,
+  fields?: McpLogFields,
 ): JsonRpcMessage {
   const known = protocolErrorOf(error);
   if (known) return jsonRpcError(id, known.code, known.message, known.data);
-  logger.error(`${method} failed: ${(error as Error)?.stack ?? String(error)}`);
+  const text = `${method} failed: ${(error as Error)?.stack ?? String(error)}`;
+  if (fields) logger.error(text, fields);
+  else logger.error(text);
   return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'Internal error');
 }

@@ -25,6 +25,7 @@ import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.j
 import { NONE, PARKED, parked, reply, type McpDispatchOutcome } from './dispatch-outcome.js';
 import { DispatchedRequest } from './dispatched-request.js';
 import { errorResponse } from './error-response.js';
+import { requestLogFields } from '../../telemetry/log-fields.js';
 import type { McpMessageOrigin } from './message-origin.interface.js';
 import { McpMethodExplorer } from './mcp-method.explorer.js';
 import { McpNotificationsHandler } from './mcp-notifications.handler.js';
@@ -226,7 +227,8 @@ function settled(request: DispatchedRequest, result: unknown): JsonRpcMessage | 
 }
 
 function failed(request: DispatchedRequest, error: unknown): JsonRpcMessage | null {
-  return request.cancelled ? null : errorResponse(request.id, error, request.method);
+  if (request.cancelled) return null;
+  return errorResponse(request.id, error, request.method, requestLogFields(request));
 }
 
 function invalidRequest(id: RequestId | null, message: string): JsonRpcMessage {

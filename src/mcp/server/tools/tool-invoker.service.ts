@@ -14,6 +14,7 @@ import { normalizeToolResult, toolErrorResult } from '../results/tool-result.nor
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
 import { McpToolError } from './mcp-tool.error.js';
 import { exceedsJsonBytes } from '../results/result-size.js';
+import { requestLogFields } from '../../telemetry/log-fields.js';
 
 /**
  * Runs a tool that has passed its seam: validates the arguments against its
@@ -57,13 +58,19 @@ export class McpToolInvoker {
     }
     const { maxResultBytes } = this.options.limits;
     if (exceedsJsonBytes(result, maxResultBytes)) {
-      this.logger.warn(`Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`);
+      this.logger.warn(
+        `Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`,
+        requestLogFields(request),
+      );
       return toolErrorResult(`Tool ${name} produced a result larger than ${maxResultBytes} bytes`);
     }
     if (entry.output && !result.isError) {
       const problem = entry.output(result.structuredContent);
       if (problem !== undefined) {
-        this.logger.error(`Tool ${name} returned output that fails its outputSchema: ${problem}`);
+        this.logger.error(
+          `Tool ${name} returned output that fails its outputSchema: ${problem}`,
+          requestLogFields(request),
+        );
         return toolErrorResult(`Tool ${name} produced invalid output`);
       }
     }
@@ -96,7 +103,10 @@ export class McpToolInvoker {
     }
     // Nest's HTTP exceptions carry a message written for the caller.
     if (error instanceof HttpException) return toolErrorResult(error.message);
-    this.logger.error(`Tool ${name} failed: ${(error as Error)?.stack ?? String(error)}`);
+    this.logger.error(
+      `Tool ${name} failed: ${(error as Error)?.stack ?? String(error)}`,
+      requestLogFields(request),
+    );
     return toolErrorResult(`Tool ${name} failed`);
   }
 }
