@@ -101,6 +101,31 @@ export {
 export { McpInputRequiredError } from './mcp/era/mrtr/input-required.error.js';
 export { MCP_NONCE_STORE, type McpNonceStore } from './mcp/era/mrtr/nonce-store.interface.js';
 
+// Four-eyes approvals (DESIGN §5.4)
+export {
+  MCP_APPROVAL_STORE,
+  type McpApprovalStore,
+  type McpOperatorAskPage,
+} from './mcp/operator/approval-store.interface.js';
+export type {
+  McpApprovalsConsoleOptions,
+  McpApprovalsOptions,
+  McpApprovalsWebhookOptions,
+} from './mcp/operator/approvals-options.interface.js';
+export { argumentPreview, type McpArgumentPreviewBounds } from './mcp/operator/argument-preview.js';
+export type {
+  McpOperatorAsk,
+  McpOperatorAskCaller,
+  McpOperatorAskEvent,
+  McpOperatorAskRecord,
+  McpOperatorDecision,
+} from './mcp/operator/operator-ask.interface.js';
+export {
+  MCP_OPERATOR_DESK,
+  type McpOperatorDesk,
+  type McpOperatorDeskProblem,
+} from './mcp/operator/operator-desk.interface.js';
+
 // Transports
 export { McpHttpAuth } from './mcp/transports/http/security/mcp-http-auth.guard.js';
 export { serveStdio, type McpServeStdioOptions } from './mcp/transports/stdio/stdio.bootstrap.js';

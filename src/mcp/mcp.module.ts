@@ -21,6 +21,9 @@ import { SERVER_PROVIDERS } from './server/server.providers.js';
 import { ERA_PROVIDERS } from './era/era.providers.js';
 import { TELEMETRY_PROVIDERS } from './telemetry/telemetry.providers.js';
 import { CLUSTER_PROVIDERS } from './cluster/cluster.providers.js';
+import { OPERATOR_PROVIDERS } from './operator/operator.providers.js';
+import { MCP_APPROVAL_STORE } from './operator/approval-store.interface.js';
+import { MCP_OPERATOR_DESK } from './operator/operator-desk.interface.js';
 import { McpWarden } from './server/mcp-warden.service.js';
 import { httpTransport } from './transports/http/http.providers.js';
 
@@ -80,7 +83,8 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       ...SERVER_PROVIDERS,
       ...ERA_PROVIDERS,
       ...TELEMETRY_PROVIDERS,
-      // After the era's: cluster mode's nonce store replaces the in-memory default.
+      ...OPERATOR_PROVIDERS,
+      // After the era's and the operator's: cluster mode's stores replace the in-memory defaults.
       ...CLUSTER_PROVIDERS,
       ...CLIENT_EVENTS_PROVIDERS,
       ...transport.providers,
@@ -93,6 +97,8 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       McpRegistry,
       McpClientEvents,
       McpUrlElicitations,
+      MCP_OPERATOR_DESK,
+      MCP_APPROVAL_STORE,
       ...transport.exports,
     ],
   };

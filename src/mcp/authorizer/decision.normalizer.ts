@@ -10,9 +10,20 @@ export const INVALID_DECISION = 'invalid_decision';
 
 /* An authorizer written in plain JS may return anything; only a well-formed allow allows. */
 export function normalizeDecision(decision: unknown): AuthorizerDecision {
-  const value = decision as Partial<{ kind: string; prompt: unknown; reason: unknown }> | null;
+  const value = decision as Partial<{
+    kind: string;
+    prompt: unknown;
+    reason: unknown;
+    approver: unknown;
+  }> | null;
   if (value?.kind === 'allow') return ALLOW;
-  if (value?.kind === 'ask') return { kind: 'ask', prompt: String(value.prompt ?? '') };
+  if (value?.kind === 'ask') {
+    const prompt = String(value.prompt ?? '');
+    // Only the exact string routes to an operator; anything else is the caller's own approval.
+    return value.approver === 'operator'
+      ? { kind: 'ask', prompt, approver: 'operator' }
+      : { kind: 'ask', prompt };
+  }
   if (value?.kind === 'deny') return { kind: 'deny', reason: String(value.reason ?? 'denied') };
   return { kind: 'deny', reason: INVALID_DECISION };
 }

@@ -50,6 +50,8 @@ export class McpClusterBus {
   private readonly dead = new Map<string, number>();
   private onRequest: (request: ClusterRequest) => void = () => undefined;
   private onNotification: (method: string, params?: object) => void = () => undefined;
+  /** Handlers of the extra channels a store listens on (operator ask events). */
+  private readonly channels = new Map<string, (raw: string) => void>();
   private heartbeat?: NodeJS.Timeout;
   private closed = false;
 
@@ -88,6 +90,21 @@ export class McpClusterBus {
   /** Who delivers other instances' notifications to this instance's clients. */
   hear(handler: (method: string, params?: object) => void): void {
     this.onNotification = handler;
+  }
+
+  /**
+   * Hears `channel` on the instance's subscriber (a store's events, e.g.
+   * operator asks): every instance, this one included, gets what is
+   * published there. Messages larger than the bus's bound are dropped.
+   */
+  async listen(channel: string, handler: (raw: string) => void): Promise<void> {
+    this.channels.set(channel, handler);
+    await this.redis.subscriber.subscribe(channel);
+  }
+
+  /** Publishes `message` (JSON) on `channel`, for `listen`ers on every instance. */
+  publishOn(channel: string, message: object): void {
+    this.publish(channel, message);
   }
 
   /**
@@ -243,6 +260,8 @@ export class McpClusterBus {
 
   private receive(channel: string, raw: string): void {
     if (raw.length > this.settings.maxMessageBytes) return;
+    const listener = this.channels.get(channel);
+    if (listener) return listener(raw);
     let message: ClusterInboxMessage | ClusterNotification;
     try {
       message = JSON.parse(raw) as ClusterInboxMessage | ClusterNotification;

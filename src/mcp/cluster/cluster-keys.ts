@@ -33,4 +33,24 @@ export class ClusterKeys {
   quota(key: string): string {
     return `${this.prefix}quota:${key}`;
   }
+  /** An operator ask's record (a hash: the ask, and its decision once taken). */
+  approval(id: string): string {
+    return `${this.prefix}approval:${id}`;
+  }
+  /** Every live operator ask, pending or decided, scored by expiry (the store's bound). */
+  get approvalsAll(): string {
+    return `${this.prefix}approvals:all`;
+  }
+  /** Pending operator asks, scored by expiry. */
+  get approvalsPending(): string {
+    return `${this.prefix}approvals:pending`;
+  }
+  /** A caller's operator asks, scored by expiry (its share of the store). */
+  approvalsOf(key: string): string {
+    return `${this.prefix}approvals:caller:${key}`;
+  }
+  /** The channel operator ask events travel on, to every instance. */
+  get approvalsChannel(): string {
+    return `${this.prefix}approvals:events`;
+  }
 }

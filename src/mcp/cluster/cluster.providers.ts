@@ -17,6 +17,9 @@ import { MCP_CLUSTER_BUS, MCP_CLUSTER_DIRECTORY } from './cluster.constants.js';
 import { McpClusterInbox } from './cluster-inbox.service.js';
 import { McpClusterRelay } from './cluster-relay.service.js';
 import { RedisNonceStore } from './redis-nonce.store.js';
+import { MemoryApprovalStore } from '../operator/memory-approval.store.js';
+import { MCP_APPROVAL_STORE } from '../operator/approval-store.interface.js';
+import { RedisApprovalStore } from './redis-approval.store.js';
 import { RedisCallRate } from './redis-quota.js';
 import { MCP_SHARED_CALL_RATE } from '../transports/http/security/shared-call-rate.interface.js';
 import { RedisSessionDirectory } from './redis-session.directory.js';
@@ -34,8 +37,9 @@ export class McpClusterShutdown implements OnModuleDestroy {
 /**
  * Cluster mode's parts. Each resolves to null without `cluster`, so the
  * in-memory defaults stay in charge and `ioredis` is never imported.
- * Listed after the era's providers: the nonce store here takes the place of
- * the in-memory default (an explicit `nonceStore` option still wins).
+ * Listed after the era's and the operator's providers: the nonce store and
+ * the approval store here take the place of the in-memory defaults (an
+ * explicit `nonceStore` option still wins).
  */
 export const CLUSTER_PROVIDERS: Provider[] = [
   {
@@ -60,6 +64,17 @@ export const CLUSTER_PROVIDERS: Provider[] = [
       (bus
         ? new RedisNonceStore(bus.command, bus.keys)
         : new MemoryNonceStore(options.limits.maxRequestStates)),
+    inject: [MCP_OPTIONS, MCP_CLUSTER_BUS],
+  },
+  {
+    provide: MCP_APPROVAL_STORE,
+    useFactory: (options: McpResolvedOptions, bus: McpClusterBus | null) => {
+      const bounds = {
+        maxPending: options.approvals.maxPending,
+        maxPerCaller: options.limits.maxPendingPerPrincipal,
+      };
+      return bus ? RedisApprovalStore.open(bus, bounds) : new MemoryApprovalStore(bounds);
+    },
     inject: [MCP_OPTIONS, MCP_CLUSTER_BUS],
   },
   {

@@ -1,12 +1,19 @@
 import { buildServerInfo } from '../display/server-info.factory.js';
 import { resolveLimits } from '../limits/default-limits.js';
 import type { McpModuleOptions } from './mcp-options.interface.js';
-import type { McpResolvedOptions, ResolvedHttpOptions } from './resolved-options.interface.js';
+import type {
+  McpResolvedOptions,
+  ResolvedApprovalsOptions,
+  ResolvedHttpOptions,
+} from './resolved-options.interface.js';
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 60_000;
 const DEFAULT_PAGE_SIZE = 100;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const DEFAULT_RETRY_MS = 1_000;
+const DEFAULT_APPROVER_SCOPE = 'mcp:approve';
+const DEFAULT_CONSOLE_PATH = '/approvals';
+const DEFAULT_MAX_PENDING_APPROVALS = 10_000;
 
 /** Applies every default, once. Invalid numbers fall back to their default rather than failing open. */
 export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions {
@@ -36,6 +43,7 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
       : DEFAULT_PAGE_SIZE,
     limits: resolveLimits(options.limits),
     http: resolveHttp(options),
+    approvals: resolveApprovals(options),
   };
   return options.instructions === undefined
     ? resolved
@@ -53,6 +61,23 @@ function resolveHttp(options: McpModuleOptions): ResolvedHttpOptions {
     fastPath: http.fastPath === true || http.fastPath === false ? http.fastPath : 'auto',
   };
   return { ...resolved, auth: http.auth, authenticate: http.authenticate };
+}
+
+function resolveApprovals(options: McpModuleOptions): ResolvedApprovalsOptions {
+  const approvals = options.approvals ?? {};
+  const resolved: ResolvedApprovalsOptions = {
+    // An empty scope would make every principal an approver: fall back instead of failing open.
+    scope: approvals.console?.scope?.trim() || DEFAULT_APPROVER_SCOPE,
+    path: '/' + (approvals.console?.path ?? DEFAULT_CONSOLE_PATH).replace(/^\/+|\/+$/g, ''),
+    maxPending: Number.isInteger(approvals.maxPending)
+      ? positive(approvals.maxPending, DEFAULT_MAX_PENDING_APPROVALS)
+      : DEFAULT_MAX_PENDING_APPROVALS,
+  };
+  return {
+    ...resolved,
+    ...(approvals.console ? { console: approvals.console } : {}),
+    ...(approvals.webhook ? { webhook: approvals.webhook } : {}),
+  };
 }
 
 function positive(value: number | undefined, fallback: number): number {

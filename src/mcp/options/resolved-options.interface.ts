@@ -7,6 +7,21 @@ import type {
 import type { McpServerInfo } from '../display/server-info.factory.js';
 import type { ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
 import type { McpNonceStore } from '../era/mrtr/nonce-store.interface.js';
+import type {
+  McpApprovalsConsoleOptions,
+  McpApprovalsWebhookOptions,
+} from '../operator/approvals-options.interface.js';
+
+/** Four-eyes approvals with every default applied (DESIGN §5.4). */
+export interface ResolvedApprovalsOptions {
+  /** The scope an operator must hold (`approvals.console.scope`, default `mcp:approve`). */
+  readonly scope: string;
+  /** Where the console is served (`approvals.console.path`, default `/approvals`). */
+  readonly path: string;
+  readonly maxPending: number;
+  readonly console?: McpApprovalsConsoleOptions;
+  readonly webhook?: McpApprovalsWebhookOptions;
+}
 
 /** The HTTP transport's settings with every default applied. */
 export interface ResolvedHttpOptions {
@@ -46,4 +61,5 @@ export interface McpResolvedOptions {
   readonly pageSize: number;
   readonly limits: ResolvedMcpLimits;
   readonly http: ResolvedHttpOptions;
+  readonly approvals: ResolvedApprovalsOptions;
 }

@@ -19,6 +19,7 @@ import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
 import type { McpMessageOrigin } from './dispatch/message-origin.interface.js';
 import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
 import { McpListeners } from '../era/listen/mcp-listeners.service.js';
+import { McpOperatorApprovals } from '../operator/operator-approvals.service.js';
 import {
   MCP_NOTIFICATION_RELAY,
   type McpNotificationRelay,
@@ -60,6 +61,7 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly outbound: McpOutboundRequests,
     private readonly listeners: McpListeners,
     audit: McpAuditService,
+    private readonly operatorApprovals: McpOperatorApprovals,
     /** Cluster mode: notifications reach the other instances' clients too. */
     @Optional()
     @Inject(MCP_NOTIFICATION_RELAY)
@@ -138,8 +140,9 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * Ends `connId`'s long-lived requests as a shutdown would, while its channel
    * is still open so each gets its answer: modern `subscriptions/listen`
-   * streams (`notifications/cancelled`, then their final result) and calls
-   * awaiting the client (the "connection closed" deny). A transport calls it
+   * streams (`notifications/cancelled`, then their final result), calls
+   * awaiting the client and calls awaiting an operator (the "connection
+   * closed" deny). A transport calls it
    * when its client's input has ended, or before it closes at shutdown, so
    * the in-flight requests it waits for can all finish.
    */
@@ -148,6 +151,7 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
     if (!connection) return;
     this.listeners.endFor(connection, 'server shutting down');
     this.outbound.abandonFor(connection);
+    this.operatorApprovals.abandonFor(connection);
   }
 
   /**

@@ -2,10 +2,11 @@ import type { RequestId } from '../../protocol/jsonrpc.js';
 import type { McpTransportKind } from '../authorizer.interface.js';
 
 /**
- * Which seam (or which elicitation outcome) an audit event records.
+ * Which seam (or which elicitation outcome) an audit event records:
+ * `operator` is a four-eyes ask being queued and the operator's decision.
  * @publicApi
  */
-export type McpAuditSeam = 'tool' | 'read' | 'elicitation';
+export type McpAuditSeam = 'tool' | 'read' | 'elicitation' | 'operator';
 
 /**
  * One authorization decision or elicitation outcome. `decision` is what the
@@ -27,4 +28,6 @@ export interface McpAuditEvent {
   name: string;
   decision: 'allow' | 'ask' | 'deny';
   detail?: string;
+  /** The operator who decided (seam `operator`, DESIGN §5.4). */
+  operator?: string;
 }

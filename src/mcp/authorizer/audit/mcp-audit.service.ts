@@ -22,6 +22,7 @@ export class McpAuditService {
     name: string,
     decision: McpAuditEvent['decision'],
     detail?: string,
+    operator?: string,
   ): void {
     this.telemetry.decision(request, seam, name, decision, detail);
     if (!this.subject.observed) return;
@@ -38,6 +39,7 @@ export class McpAuditService {
     if (traceId) event.traceId = traceId;
     if (request.principal) event.principal = request.principal.subject;
     if (detail !== undefined) event.detail = detail;
+    if (operator !== undefined) event.operator = operator;
     this.subject.next(event);
   }
 }

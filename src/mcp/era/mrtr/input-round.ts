@@ -55,7 +55,23 @@ export class McpInputRound {
     private approvedBefore: boolean,
     /** Set when the client presented a state this server refused. */
     readonly problem?: McpStateProblem,
+    /** The operator ask the verified state names (DESIGN §5.4). */
+    private operatorAskId?: string,
   ) {}
+
+  /** The operator ask this call waits on: the verified state's, or the one this round recorded. */
+  get operatorAsk(): string | undefined {
+    return this.operatorAskId;
+  }
+
+  /**
+   * Asks the client to wait for an operator in this round's input-required
+   * result; the next state names `askId`, so the retry reads its record.
+   */
+  awaitOperator(askId: string, request: McpInputRequest): void {
+    this.operatorAskId = askId;
+    this.ask(OPERATOR_KEY, request);
+  }
 
   /** Whether the caller approved this call, in this round or an earlier one. */
   get approved(): boolean {
@@ -87,9 +103,9 @@ export class McpInputRound {
    * for, and the call rejects so the handler stops here until the retry.
    */
   request(method: string, params: object, key?: string): Promise<unknown> {
-    if (key === APPROVAL_KEY) {
+    if (key === APPROVAL_KEY || key === OPERATOR_KEY) {
       // Reserved: an answer under it would read as the caller's approval of the call.
-      return Promise.reject(new TypeError(`The input key '${APPROVAL_KEY}' is reserved`));
+      return Promise.reject(new TypeError(`The input key '${key}' is reserved`));
     }
     const name = key ?? `${KEY_PREFIX[method] ?? 'input'}-${this.sequence++}`;
     if (this.problem) {
@@ -119,6 +135,9 @@ export class McpInputRound {
 
 /** The approval's input key (DESIGN §5.2); never answered without a verified state. */
 export const APPROVAL_KEY = 'approval';
+
+/** The key of the URL-mode notice that an operator must approve (DESIGN §5.4); its answer counts for nothing. */
+export const OPERATOR_KEY = 'operator-approval';
 
 function validAnswer(answer: unknown, method: string): unknown {
   if (answer === undefined || answer === null) return undefined;

@@ -59,7 +59,8 @@ export class McpInputRounds {
     for (const key of payload.q) {
       if (Object.hasOwn(responses, key)) verified[key] = responses[key];
     }
-    return new McpInputRound(responses, verified, payload.ok === true);
+    const operatorAsk = typeof payload.o === 'string' ? payload.o : undefined;
+    return new McpInputRound(responses, verified, payload.ok === true, undefined, operatorAsk);
   }
 
   /** The input-required result for a round that asked, with the sealed state of the next one. */
@@ -79,6 +80,7 @@ export class McpInputRounds {
       q: asked,
       a: answers,
       ...(round.approved ? { ok: true as const } : {}),
+      ...(round.operatorAsk !== undefined ? { o: round.operatorAsk } : {}),
     });
     return { resultType: 'input_required', inputRequests: round.inputRequests(), requestState };
   }

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
  * `McpRequestStateSealer`): the request it belongs to (method, target and a
  * digest of the canonical arguments), the caller, an expiry, a single-use
  * nonce, the input keys that round asked for, the answers of earlier rounds,
- * and whether the caller already approved the call.
+ * whether the caller already approved the call, and the operator ask it
+ * waits on.
  */
 export interface McpRequestStatePayload {
   /** Format version. */
@@ -25,6 +26,11 @@ export interface McpRequestStatePayload {
   readonly a: Readonly<Record<string, unknown>>;
   /** The caller approved this call in an earlier round. */
   readonly ok?: true;
+  /**
+   * The operator ask this call waits on (DESIGN §5.4): the approval store's
+   * record for it decides, never an answer the caller sends.
+   */
+  readonly o?: string;
 }
 
 /**

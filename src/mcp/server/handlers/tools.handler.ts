@@ -22,6 +22,7 @@ import { promptText } from '../approval/prompt-text.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolInvoker } from '../tools/tool-invoker.service.js';
+import { McpOperatorApprovals } from '../../operator/operator-approvals.service.js';
 
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
 type CallParams = z.infer<typeof CallToolRequestParamsSchema>;
@@ -41,6 +42,7 @@ export class McpToolsHandler {
     private readonly approvals: McpApprovals,
     private readonly invoker: McpToolInvoker,
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly operator: McpOperatorApprovals,
   ) {}
 
   @McpMethod('tools/list', PaginatedRequestParamsSchema)
@@ -54,8 +56,10 @@ export class McpToolsHandler {
   /**
    * One call, top to bottom: the seam decided (see `ToolSeamGuard`); a deny
    * answers at once; an unknown tool is reported only now, so a denied caller
-   * cannot probe for tools; then the tool's scopes are checked; an ask parks the call behind the caller's approval
-   * when the caller can be asked, and denies otherwise; an allow runs.
+   * cannot probe for tools; then the tool's scopes are checked; an ask for
+   * an operator waits for one (whether or not the caller can be asked); an
+   * ask parks the call behind the caller's approval when the caller can be
+   * asked, and denies otherwise; an allow runs.
    */
   @McpMethod('tools/call', CallToolRequestParamsSchema)
   @ToolSeam()
@@ -75,6 +79,16 @@ export class McpToolsHandler {
       return toolDenial(name, 'deny', 'insufficient_scope', structured);
     }
     if (decision.kind === 'allow') return this.run(entry, request);
+    if (decision.approver === 'operator') {
+      const verdict = this.operator.approve(request, name, decision.prompt);
+      return new McpParkedCall(
+        verdict.then((approval) =>
+          approval.approved
+            ? this.run(entry, request)
+            : toolDenial(name, 'ask', approval.detail, structured),
+        ),
+      );
+    }
 
     if (!this.approvals.canAsk(request)) {
       const prompt = promptText(decision.prompt, this.options.limits.maxPromptChars);

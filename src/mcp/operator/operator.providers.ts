@@ -1,0 +1,28 @@
+import type { Provider } from '@nestjs/common';
+import { MCP_OPTIONS } from '../options/options.constants.js';
+import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
+import { MCP_APPROVAL_STORE } from './approval-store.interface.js';
+import { MemoryApprovalStore } from './memory-approval.store.js';
+import { McpOperatorApprovals } from './operator-approvals.service.js';
+import { McpOperatorDeskService } from './operator-desk.service.js';
+import { MCP_OPERATOR_DESK } from './operator-desk.interface.js';
+
+/**
+ * Four-eyes approvals (DESIGN §5.4): the approval store (in memory here;
+ * cluster mode's providers replace it with the shared one), what the tools
+ * handler waits on, and the desk operators decide through.
+ */
+export const OPERATOR_PROVIDERS: Provider[] = [
+  {
+    provide: MCP_APPROVAL_STORE,
+    useFactory: (options: McpResolvedOptions) =>
+      new MemoryApprovalStore({
+        maxPending: options.approvals.maxPending,
+        maxPerCaller: options.limits.maxPendingPerPrincipal,
+      }),
+    inject: [MCP_OPTIONS],
+  },
+  McpOperatorApprovals,
+  McpOperatorDeskService,
+  { provide: MCP_OPERATOR_DESK, useExisting: McpOperatorDeskService },
+];
