@@ -7,6 +7,7 @@ import { ConsoleHistory } from './console-history.ring.js';
 import {
   renderAsksPage,
   renderHistoryPage,
+  renderMessagePage,
   type ConsoleAsksPage,
 } from './console-page.renderer.js';
 import { redirect, reply, replyJson } from './console-reply.js';
@@ -48,6 +49,27 @@ export class ConsoleDesk {
     if (!session) return;
     const page = await this.read(cursor);
     reply(res, 200, 'html', renderAsksPage(base, session, page));
+  }
+
+  /** One ask's page (where the modern era's notice points); the ask or what became of it. */
+  async askPage(req: IncomingMessage, res: ServerResponse, base: string, id: string) {
+    const session = await this.signedIn(req, res, base, 'page');
+    if (!session) return;
+    const record = await this.desk!.get(id);
+    if (!record || record.decision) {
+      const decision = record && decisionView(record);
+      const message = decision
+        ? `${decision.operator} ${decision.approved ? 'approved' : 'denied'} this ask.`
+        : 'This ask is gone: it expired or its call ended.';
+      return reply(res, 200, 'html', renderMessagePage(base, 'No longer pending', message));
+    }
+    const { total } = await this.desk!.pending({ limit: 1 });
+    reply(
+      res,
+      200,
+      'html',
+      renderAsksPage(base, session, { asks: [askView(record)], total, single: true }),
+    );
   }
 
   async pageJson(req: IncomingMessage, res: ServerResponse, base: string, cursor?: string) {
@@ -109,7 +131,8 @@ export class ConsoleDesk {
     }
     const session = await this.sessions.of(req);
     if (session) return session;
-    if (kind === 'page') redirect(res, `${base}/login`);
+    if (kind === 'page')
+      redirect(res, `${base}/login?return=${encodeURIComponent(req.url ?? base)}`);
     else replyJson(res, 401, { problem: 'signed out' });
     return undefined;
   }

@@ -7,7 +7,6 @@ import {
 } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { McpAuditService } from '../../authorizer/audit/mcp-audit.service.js';
-import type { McpAuditEvent } from '../../authorizer/audit/mcp-audit-event.interface.js';
 import { MCP_OPERATOR_DESK, type McpOperatorDesk } from '../operator-desk.interface.js';
 import { decisionView } from './console-ask.view.js';
 import { HISTORY_SIZE, MCP_CONSOLE_SETTINGS } from './console.constants.js';
@@ -28,10 +27,12 @@ export interface ConsoleHistoryEntry {
 }
 
 /**
- * The recent operator decisions, newest last, in a ring of `HISTORY_SIZE`:
- * every decision the desk announces (from any instance) and this instance's
- * audit events of the operator seam. Nothing older is kept; the audit stream
- * itself is where a durable record belongs.
+ * The recent operator asks and decisions, newest last, in a ring of
+ * `HISTORY_SIZE`: every decision the desk announces (from any instance, so a
+ * console sees decisions whichever instance the call waited on), and this
+ * instance's audit events of the operator seam that no operator took (an ask
+ * queued, an ask timed out), so no decision is listed twice. Nothing older is
+ * kept; the audit stream itself is where a durable record belongs.
  */
 @Injectable()
 export class ConsoleHistory implements OnModuleInit, OnModuleDestroy {
@@ -61,7 +62,7 @@ export class ConsoleHistory implements OnModuleInit, OnModuleDestroy {
         });
       }),
       this.audit.events$.subscribe((event) => {
-        if (isOperatorEvent(event)) {
+        if (event.seam === 'operator' && event.operator === undefined) {
           this.push({
             time: Date.parse(event.time),
             outcome: event.decision,
@@ -87,9 +88,4 @@ export class ConsoleHistory implements OnModuleInit, OnModuleDestroy {
     this.ring.push(entry);
     if (this.ring.length > HISTORY_SIZE) this.ring.shift();
   }
-}
-
-/* The operator seam's events (the seam type gains 'operator' with four-eyes approvals). */
-function isOperatorEvent(event: McpAuditEvent): boolean {
-  return (event.seam as string) === 'operator';
 }

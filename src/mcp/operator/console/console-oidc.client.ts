@@ -12,6 +12,8 @@ export interface ConsoleLoginState {
   readonly nonce: string;
   readonly verifier: string;
   readonly redirectUri: string;
+  /** Where the console sends the operator once signed in (a path under the console's). */
+  readonly returnTo?: string;
 }
 
 /** How long a failed discovery is remembered before a sign-in may try again. */

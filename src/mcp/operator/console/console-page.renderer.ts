@@ -9,6 +9,8 @@ export interface ConsoleAsksPage {
   readonly total: number;
   readonly nextCursor?: string;
   readonly cursor?: string;
+  /** One ask's own page: no paging, no other asks added live. */
+  readonly single?: boolean;
 }
 
 /** The header every signed-in page shares: where you are, who you are, and signing out. */
@@ -77,7 +79,7 @@ export function renderAsksPage(
       <p id="empty" class="empty" ${page.asks.length > 0 ? html` hidden` : ''}>
         Nothing is waiting on this page.
       </p>
-      <nav class="pager" aria-label="Pages">
+      <nav class="pager" aria-label="Pages" ${page.single ? html` hidden` : ''}>
         <a id="prev" href="${base}" ${first ? html` hidden` : ''}>Previous page</a>
         <span id="page">Page <span id="page-number">1</span></span>
         <a
@@ -95,6 +97,7 @@ export function renderAsksPage(
     now: String(Date.now()),
     cursor: page.cursor ?? '',
     next: page.nextCursor ?? '',
+    single: page.single ? '1' : '',
   });
 }
 

@@ -23,6 +23,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   var PAGE_SIZE = 50;
   var cursors = [body.dataset.cursor || ''];
   var nextCursor = body.dataset.next || '';
+  var single = body.dataset.single === '1';
   var MESSAGES = {
     'own call': 'You made this call: another operator must decide it.',
     'already decided': 'Another operator already decided this ask.',
@@ -175,12 +176,13 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
   var opened = false;
   events.addEventListener('open', function () {
     // A reconnect may have missed events: the visible page is read again.
-    if (opened) load(cursors[cursors.length - 1]);
+    if (opened && !single) load(cursors[cursors.length - 1]);
     opened = true;
   });
   events.addEventListener('pending', function (event) {
     var ask = JSON.parse(event.data);
     setTotal(Number(total.textContent) + 1);
+    if (single) return;
     if (!nextCursor && cards().length < PAGE_SIZE && !cardOf(ask.id)) {
       list.appendChild(render(ask));
       refreshPager();

@@ -1,7 +1,5 @@
-import type { McpModuleOptions } from '../../options/mcp-options.interface.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 
-const DEFAULT_PATH = '/approvals';
-const DEFAULT_SCOPE = 'mcp:approve';
 const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60_000;
 
 /** The console's options with every default applied; `enabled` only when it can sign operators in. */
@@ -23,20 +21,20 @@ export interface McpConsoleSettings {
 }
 
 /**
- * Resolves `approvals.console` once. The console is served only with an OIDC
+ * The console's view of the resolved options (the path and the approver
+ * scope are resolved with the other approvals options). The console is served only with an OIDC
  * client and an issuer to sign in at; an unusable `publicUrl` leaves it off
  * rather than guessing an origin from the request's Host header.
  */
-export function consoleSettingsOf(options: McpModuleOptions): McpConsoleSettings {
-  const console = options.approvals?.console;
+export function consoleSettingsOf(options: McpResolvedOptions): McpConsoleSettings {
+  const { console, scope, path } = options.approvals;
   const oidc = console?.oidc;
-  const issuer = options.http?.auth?.issuer ?? '';
+  const issuer = options.http.auth?.issuer ?? '';
   const origin = originOf(oidc?.publicUrl);
-  const scope = console?.scope || DEFAULT_SCOPE;
   const ttl = console?.sessionTtlMs;
   return {
     enabled: Boolean(oidc?.clientId && issuer && origin),
-    path: '/' + (console?.path ?? DEFAULT_PATH).replace(/^\/+|\/+$/g, ''),
+    path,
     scope,
     issuer,
     clientId: oidc?.clientId ?? '',

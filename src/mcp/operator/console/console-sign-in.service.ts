@@ -32,7 +32,7 @@ export class ConsoleSignIn {
     @Inject(MCP_CONSOLE_SETTINGS) private readonly settings: McpConsoleSettings,
   ) {}
 
-  async login(res: ServerResponse, base: string): Promise<void> {
+  async login(res: ServerResponse, base: string, returnTo?: string): Promise<void> {
     const redirectUri = new URL(`${base}/callback`, this.settings.origin).href;
     let started: { url: string; login: ConsoleLoginState };
     try {
@@ -41,7 +41,8 @@ export class ConsoleSignIn {
       this.logger.warn(`sign-in cannot start: ${(error as Error).message}`);
       return this.page(res, base, 503, 'Sign-in unavailable', 'The issuer cannot be reached.');
     }
-    const sealed = await this.sealer.seal('login', { ...started.login }, LOGIN_TTL_MS);
+    const back = returnTo && isUnder(returnTo, base) ? { returnTo } : {};
+    const sealed = await this.sealer.seal('login', { ...started.login, ...back }, LOGIN_TTL_MS);
     redirect(res, started.url, { 'Set-Cookie': hostCookie(LOGIN_COOKIE, sealed, LOGIN_TTL_MS) });
   }
 
@@ -86,7 +87,8 @@ export class ConsoleSignIn {
         [cleared, clearedCookie(SESSION_COOKIE)],
       );
     }
-    redirect(res, base, { 'Set-Cookie': [cleared, await this.sessions.issue(operator)] });
+    const back = login.returnTo && isUnder(login.returnTo, base) ? login.returnTo : base;
+    redirect(res, back, { 'Set-Cookie': [cleared, await this.sessions.issue(operator)] });
   }
 
   async logout(wrapper: object, req: IncomingMessage, res: ServerResponse, base: string) {
@@ -118,4 +120,10 @@ export class ConsoleSignIn {
     const headers = cookies.length > 0 ? { 'Set-Cookie': cookies } : undefined;
     reply(res, status, 'html', renderMessagePage(base, title, message, action), headers);
   }
+}
+
+/* A path of the console itself: never another site, never another part of the app (open redirect). */
+function isUnder(path: string, base: string): boolean {
+  if (/[\\\s]/.test(path) || path.startsWith('//')) return false;
+  return path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`);
 }

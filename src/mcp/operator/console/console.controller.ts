@@ -20,6 +20,7 @@ export const CONSOLE_ROUTES = [
   ['logout', 'post', 'logout'],
   ['events', 'get', 'events'],
   ['asks', 'get', 'asks'],
+  ['ask', 'get', 'asks/:id'],
   ['decide', 'post', 'asks/:id/decision'],
   ['history', 'get', 'history'],
 ] as const;
@@ -76,8 +77,8 @@ export function createConsoleController(): Type {
       return serve(req, res, 1, ({ res: s }) => reply(s, 200, 'css', CONSOLE_STYLE));
     }
 
-    login(@Req() req: object, @Res() res: object) {
-      return serve(req, res, 1, ({ res: s }, base) => this.signIn.login(s, base));
+    login(@Req() req: object, @Res() res: object, @Query('return') returnTo?: string) {
+      return serve(req, res, 1, ({ res: s }, base) => this.signIn.login(s, base, returnTo));
     }
 
     callback(@Req() req: object, @Res() res: object) {
@@ -96,6 +97,10 @@ export function createConsoleController(): Type {
       return serve(req, res, 1, ({ req: r, res: s }, base) =>
         this.desk.pageJson(r, s, base, cursor),
       );
+    }
+
+    ask(@Req() req: object, @Res() res: object, @Param('id') id: string) {
+      return serve(req, res, 2, ({ req: r, res: s }, base) => this.desk.askPage(r, s, base, id));
     }
 
     decide(@Req() req: object, @Res() res: object, @Param('id') id: string) {

@@ -1,5 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
-import { MCP_MODULE_OPTIONS } from '../../mcp.module-definition.js';
+import { MCP_OPTIONS } from '../../options/options.constants.js';
 import { ConsoleCookieSealer } from './console-cookie.sealer.js';
 import { ConsoleDesk } from './console-desk.service.js';
 import { ConsoleEventsHub } from './console-events.hub.js';
@@ -33,7 +33,7 @@ export function withOperatorConsole<T extends TransportParts>(parts: T): T {
       {
         provide: MCP_CONSOLE_SETTINGS,
         useFactory: consoleSettingsOf,
-        inject: [MCP_MODULE_OPTIONS],
+        inject: [MCP_OPTIONS],
       },
       {
         provide: 'McpWarden:console-routes',
