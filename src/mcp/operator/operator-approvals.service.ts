@@ -106,7 +106,11 @@ export class McpOperatorApprovals {
     tool: string,
     prompt: string,
   ): Promise<McpApprovalVerdict> {
-    if (round.problem) return this.ended(request, tool, round.problem);
+    if (round.problem) {
+      // A state is sealed after its ask and lives as long: once it expired, so had the ask.
+      const detail = round.problem === 'approval expired' ? TIMED_OUT : round.problem;
+      return this.ended(request, tool, detail);
+    }
     const id = round.operatorAsk;
     if (id === undefined) {
       const ask = this.newAsk(request, tool, prompt);
