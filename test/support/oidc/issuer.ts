@@ -106,7 +106,7 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     requests.push({ method: req.method ?? 'GET', path });
-    if (path.startsWith('/interaction/') && req.method === 'GET') {
+    if (path.startsWith('/interaction/') && (req.method === 'GET' || req.method === 'POST')) {
       interact(req, res).catch((error: unknown) => {
         serverErrors.push(error);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -198,6 +198,18 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
     const hint = details.params.login_hint;
     const accountId =
       details.session?.accountId ?? (typeof hint === 'string' && hint ? hint : subject);
+    if (details.prompt.name === 'login' && options.loginForm) {
+      if (req.method !== 'POST') return showLoginForm(res, details.uid);
+      const typed = new URLSearchParams(await readBody(req)).get('login')?.trim();
+      if (!typed) return showLoginForm(res, details.uid);
+      await live.interactionFinished(
+        req,
+        res,
+        { login: { accountId: typed } },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
     if (details.prompt.name === 'login') {
       await live.interactionFinished(
         req,
@@ -216,7 +228,11 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
       : new live.Grant({ accountId, clientId });
     if (!grant) throw new Error(`grant ${details.grantId} not found`);
     const missing = details.prompt.details;
-    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    const grantable = options.grantableScopes?.(accountId);
+    for (const scope of missing.missingOIDCScope ?? []) {
+      if (!grantable || scope === 'openid' || grantable.includes(scope)) grant.addOIDCScope(scope);
+      else grant.rejectOIDCScope(scope);
+    }
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
     for (const [resource, granted] of Object.entries(missing.missingResourceScopes ?? {})) {
       grant.addResourceScope(resource, granted.join(' '));
@@ -231,6 +247,17 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
   }
 
   const tokenEndpoint = `${issuer}/token`;
+
+  /** The login page a browser fills in (`loginForm`). */
+  function showLoginForm(res: ServerResponse, uid: string): void {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><title>Sign in</title></head><body><main>
+<h1>Sign in to the test issuer</h1>
+<form method="post" action="/interaction/${encodeURIComponent(uid)}">
+<label for="login">Account</label> <input id="login" name="login" autocomplete="username">
+<button type="submit">Sign in</button>
+</form></main></body></html>`);
+  }
 
   function clientFor(clientId: string): TestClient {
     const client = clients[clientId];
@@ -383,4 +410,18 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
       await closed;
     },
   };
+}
+
+/** A small form body (the login form's). */
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+      if (body.length > 4096) req.destroy(new Error('login form body too large'));
+    });
+    req.once('end', () => resolve(body));
+    req.once('error', reject);
+  });
 }

@@ -32,6 +32,16 @@ export interface TestIssuerOptions {
   scopes?: string[];
   /** Lifetime of issued access tokens, in seconds. Default 300. */
   accessTokenTtl?: number;
+  /**
+   * Show a login form at the interaction (a browser types the account name and submits it),
+   * instead of logging in by itself. Consent is still given by itself.
+   */
+  loginForm?: boolean;
+  /**
+   * The OIDC scopes (besides `openid`) `accountId` may be granted; the rest it asks for are
+   * rejected at consent, so the token response's `scope` lacks them. Default: all.
+   */
+  grantableScopes?: (accountId: string) => readonly string[] | undefined;
   /** More clients, registered next to the three defaults (see `TestIssuer.clients`). */
   clients?: (Partial<TestClient> & { clientId: string })[];
 }

@@ -26,6 +26,7 @@ declare module 'oidc-provider' {
 
   export interface Grant {
     addOIDCScope(scope: string): void;
+    rejectOIDCScope(scope: string): void;
     addOIDCClaims(claims: string[]): void;
     addResourceScope(resource: string, scope: string): void;
     save(): Promise<string>;

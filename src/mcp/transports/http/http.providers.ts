@@ -17,6 +17,7 @@ import { McpModernHttpPost } from './modern/modern-post.service.js';
 import { McpBodyReader } from './security/body-reader.service.js';
 import { CLUSTER_HTTP_PROVIDERS } from '../../cluster/cluster.providers.js';
 import { WEBHOOK_PROVIDERS } from '../../operator/webhook/webhook.providers.js';
+import { withOperatorConsole } from '../../operator/console/console.providers.js';
 
 /** What `transport: 'http'` adds to the MCP module. */
 export interface McpHttpTransportParts {
@@ -32,7 +33,7 @@ export interface McpHttpTransportParts {
  */
 export function httpTransport(): McpHttpTransportParts {
   const controllers = createMcpHttpControllers();
-  return {
+  return withOperatorConsole({
     controllers: [controllers.streamable, controllers.legacy],
     providers: [
       { provide: MCP_HTTP_SETTINGS, useFactory: httpSettingsOf, inject: [MCP_OPTIONS] },
@@ -59,5 +60,5 @@ export function httpTransport(): McpHttpTransportParts {
     ],
     // The gate is shared with application routes that `@McpHttpAuth()` puts behind it.
     exports: [McpHttpSessions, LegacySseSessions, McpHttpGate],
-  };
+  });
 }

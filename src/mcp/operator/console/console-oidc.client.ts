@@ -1,0 +1,106 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { McpPrincipal } from '../../auth/principal.interface.js';
+import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
+import type { McpConsoleSettings } from './console-settings.js';
+
+type OpenIdClient = typeof import('openid-client');
+type Configuration = import('openid-client').Configuration;
+
+/** What a sign-in under way keeps in its sealed cookie until the issuer sends the operator back. */
+export interface ConsoleLoginState {
+  readonly state: string;
+  readonly nonce: string;
+  readonly verifier: string;
+  readonly redirectUri: string;
+  /** Where the console sends the operator once signed in (a path under the console's). */
+  readonly returnTo?: string;
+}
+
+/** How long a failed discovery is remembered before a sign-in may try again. */
+const RETRY_AFTER_MS = 10_000;
+
+/**
+ * The console's OpenID Connect relying party: authorization code with PKCE
+ * (S256), state and nonce, at the API's own issuer. `openid-client` is loaded
+ * on the first sign-in, so an app without a console never loads it. Plain
+ * HTTP is allowed only for an issuer on a loopback address (development).
+ */
+@Injectable()
+export class ConsoleOidcClient {
+  private configuration?: Promise<{ lib: OpenIdClient; config: Configuration }>;
+  private failedAt = 0;
+
+  constructor(@Inject(MCP_CONSOLE_SETTINGS) private readonly settings: McpConsoleSettings) {}
+
+  /** Where to send the operator, and what to keep until they come back. */
+  async start(redirectUri: string): Promise<{ url: string; login: ConsoleLoginState }> {
+    const { lib, config } = await this.discovered();
+    const verifier = lib.randomPKCECodeVerifier();
+    const login = { state: lib.randomState(), nonce: lib.randomNonce(), verifier, redirectUri };
+    const url = lib.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: this.settings.scopes.join(' '),
+      response_type: 'code',
+      code_challenge: await lib.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: login.state,
+      nonce: login.nonce,
+    });
+    return { url: url.href, login };
+  }
+
+  /**
+   * Exchanges the code the issuer sent back (`callbackUrl`, as the browser
+   * requested it) and verifies the ID token: the operator, with the scopes
+   * the issuer granted. Rejects on any mismatch.
+   */
+  async finish(callbackUrl: URL, login: ConsoleLoginState): Promise<McpPrincipal> {
+    const { config, lib } = await this.discovered();
+    const tokens = await lib.authorizationCodeGrant(config, callbackUrl, {
+      pkceCodeVerifier: login.verifier,
+      expectedState: login.state,
+      expectedNonce: login.nonce,
+      idTokenExpected: true,
+    });
+    const claims = tokens.claims();
+    if (!claims?.sub) throw new Error('the ID token names no subject');
+    // RFC 6749 §5.1: a response without `scope` granted exactly what was asked.
+    const scopes =
+      typeof tokens.scope === 'string'
+        ? tokens.scope.split(' ').filter(Boolean)
+        : [...this.settings.scopes];
+    return { subject: claims.sub, issuer: claims.iss, scopes };
+  }
+
+  private discovered(): Promise<{ lib: OpenIdClient; config: Configuration }> {
+    if (this.configuration) return this.configuration;
+    if (Date.now() - this.failedAt < RETRY_AFTER_MS) {
+      return Promise.reject(new Error('the issuer is unavailable'));
+    }
+    this.configuration = this.discover().catch((error: unknown) => {
+      this.configuration = undefined;
+      this.failedAt = Date.now();
+      throw error;
+    });
+    return this.configuration;
+  }
+
+  private async discover(): Promise<{ lib: OpenIdClient; config: Configuration }> {
+    const lib = await import('openid-client');
+    const { issuer, clientId, clientSecret } = this.settings;
+    const insecure = isLoopbackHttp(issuer);
+    const config = await lib.discovery(
+      new URL(issuer),
+      clientId,
+      clientSecret,
+      clientSecret ? lib.ClientSecretPost(clientSecret) : lib.None(),
+      { execute: insecure ? [lib.allowInsecureRequests] : [], timeout: 5 },
+    );
+    return { lib, config };
+  }
+}
+
+function isLoopbackHttp(issuer: string): boolean {
+  const url = new URL(issuer);
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}

@@ -1,0 +1,83 @@
+import type { IncomingMessage } from 'node:http';
+import { requestPath } from '../../transports/http/request-path.js';
+import { MAX_DECISION_BODY_BYTES } from './console.constants.js';
+
+const BODY_TIMEOUT_MS = 10_000;
+
+/**
+ * The console's base path as the browser sees it (global prefix included):
+ * the request's path without its last `segments` segments, so links and the
+ * redirect URI hold under any prefix the app sets.
+ */
+export function consoleBase(req: IncomingMessage, segments: number): string {
+  let path = requestPath(req).replace(/\/+$/, '');
+  for (let i = 0; i < segments; i++) path = path.slice(0, path.lastIndexOf('/'));
+  return path;
+}
+
+/** Whether the request comes from the console's own origin (a decision needs its `Origin`). */
+export function sameOrigin(req: IncomingMessage, origin: string): boolean {
+  return req.headers.origin === origin;
+}
+
+/**
+ * The fields of a small body: one an adapter already parsed (Express's JSON
+ * parser, Fastify's JSON and text parsers) or, read here, bounded, a JSON
+ * object or a `text/plain` form (`name=value` lines: what a form without
+ * script sends that every adapter accepts). Anything else is no fields.
+ */
+export async function readFields(
+  wrapper: object,
+  req: IncomingMessage,
+): Promise<Record<string, unknown>> {
+  const parsed = (wrapper as { body?: unknown }).body;
+  if (parsed !== undefined && parsed !== null) return fieldsOf(parsed);
+  return fieldsOf(await collect(req));
+}
+
+function fieldsOf(body: unknown): Record<string, unknown> {
+  if (Buffer.isBuffer(body)) return fieldsOf(body.toString('utf8'));
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    return body as Record<string, unknown>;
+  }
+  if (typeof body !== 'string' || body.length > MAX_DECISION_BODY_BYTES) return {};
+  const text = body.trim();
+  if (text.startsWith('{')) {
+    try {
+      return fieldsOf(JSON.parse(text));
+    } catch {
+      return {};
+    }
+  }
+  const fields: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const eq = line.indexOf('=');
+    if (eq > 0) fields[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  return fields;
+}
+
+function collect(req: IncomingMessage): Promise<string> {
+  if (req.readableEnded) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (text: string) => {
+      clearTimeout(deadline);
+      req.off('data', onData);
+      resolve(text);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DECISION_BODY_BYTES) {
+        req.resume();
+        finish('');
+      } else chunks.push(chunk);
+    };
+    const deadline = setTimeout(() => finish(''), BODY_TIMEOUT_MS);
+    deadline.unref();
+    req.on('data', onData);
+    req.once('end', () => finish(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', () => finish(''));
+  });
+}

@@ -1,0 +1,52 @@
+import type { Provider, Type } from '@nestjs/common';
+import { MCP_OPTIONS } from '../../options/options.constants.js';
+import { ConsoleCookieSealer } from './console-cookie.sealer.js';
+import { ConsoleDesk } from './console-desk.service.js';
+import { ConsoleEventsHub } from './console-events.hub.js';
+import { ConsoleHistory } from './console-history.ring.js';
+import { ConsoleOidcClient } from './console-oidc.client.js';
+import { ConsoleSessions } from './console-session.service.js';
+import { consoleSettingsOf } from './console-settings.js';
+import { ConsoleSignIn } from './console-sign-in.service.js';
+import { createConsoleController } from './console.controller.js';
+import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
+import { bindConsoleRoutes } from './console.routes.js';
+
+/** The parts an HTTP transport is made of (see `httpTransport`). */
+interface TransportParts {
+  providers: Provider[];
+  controllers: Type[];
+}
+
+/**
+ * Adds the operator console (DESIGN §5.4) to the HTTP transport's parts. Its
+ * routes exist only when `approvals.console.oidc` is set (see
+ * `bindConsoleRoutes`); its services then wait for the first operator.
+ */
+export function withOperatorConsole<T extends TransportParts>(parts: T): T {
+  const controller = createConsoleController();
+  return {
+    ...parts,
+    controllers: [...parts.controllers, controller],
+    providers: [
+      ...parts.providers,
+      {
+        provide: MCP_CONSOLE_SETTINGS,
+        useFactory: consoleSettingsOf,
+        inject: [MCP_OPTIONS],
+      },
+      {
+        provide: 'McpWarden:console-routes',
+        useFactory: (settings) => bindConsoleRoutes(controller, settings),
+        inject: [MCP_CONSOLE_SETTINGS],
+      },
+      ConsoleCookieSealer,
+      ConsoleOidcClient,
+      ConsoleSessions,
+      ConsoleSignIn,
+      ConsoleEventsHub,
+      ConsoleHistory,
+      ConsoleDesk,
+    ],
+  };
+}
