@@ -16,7 +16,11 @@ import { McpConnections } from '../server/connection/mcp-connections.service.js'
 import type { McpDispatchOutcome } from '../server/dispatch/dispatch-outcome.js';
 import type { McpMessageOrigin } from '../server/dispatch/message-origin.interface.js';
 import type { McpRequest } from '../server/dispatch/mcp-request.interface.js';
-import { McpOutboundRequests } from '../server/outbound/mcp-outbound-requests.service.js';
+import {
+  McpOutboundRequests,
+  type OutboundRequestOptions,
+} from '../server/outbound/mcp-outbound-requests.service.js';
+import { McpOutboundRequestError } from '../server/outbound/outbound-request.errors.js';
 import { SpanApprovalWait, type McpApprovalWait } from './approval-wait.js';
 import { metaGetter, metaOf } from './meta.getter.js';
 import { NO_ANSWER, outcomeOf, type McpOperationOutcome } from './operation-outcome.js';
@@ -129,6 +133,75 @@ export class McpTelemetry implements OnModuleDestroy {
     return outcome;
   }
 
+  /**
+   * Handles one notification from the client (`handle`) inside a SERVER span
+   * named by its method, its parent taken from `params._meta` as a request's
+   * is: what it sets off (a roots refresh, say) joins the client's trace.
+   */
+  notification(
+    method: string,
+    params: unknown,
+    connection: McpConnection,
+    origin: McpMessageOrigin,
+    handle: () => void,
+  ): void {
+    const ambient = context.active();
+    const meta = metaOf(params);
+    const parent = meta ? propagation.extract(ambient, meta, metaGetter) : ambient;
+    const span = this.tracer.startSpan(
+      method,
+      { kind: SpanKind.SERVER, links: ambientLink(parent, ambient) },
+      parent,
+    );
+    if (!span.isRecording()) return handle();
+    span.setAttributes(operationAttributes(method, params, connection, origin));
+    try {
+      context.with(trace.setSpan(parent, span), handle);
+    } finally {
+      span.end();
+    }
+  }
+
+  /**
+   * Sends one server→client request (a tool's `ctx.elicit`, `ctx.sample`,
+   * `ctx.listRoots`) inside a CLIENT span, a child of the request that made
+   * it, with the span's context in the request's `_meta` so the client's
+   * handling joins the trace. An approval has its own span (`approvalWait`).
+   */
+  clientRequest(
+    outbound: Pick<McpOutboundRequests, 'request'>,
+    connection: McpConnection,
+    method: string,
+    params: object,
+    options: OutboundRequestOptions,
+  ): Promise<unknown> {
+    const related = options.relatedRequestId;
+    const served = related === undefined ? undefined : this.served.get(connection)?.get(related);
+    const parent = served?.span ? trace.setSpan(context.active(), served.span) : context.active();
+    const span = this.tracer.startSpan(
+      method,
+      { kind: SpanKind.CLIENT, attributes: { [ATTR.methodName]: method } },
+      parent,
+    );
+    if (!span.isRecording()) return outbound.request(connection, method, params, options);
+    const meta: Record<string, string> = {};
+    propagation.inject(trace.setSpan(parent, span), meta);
+    const carried = withMeta(params, meta);
+    return outbound.request(connection, method, carried, options).then(
+      (result) => {
+        span.end();
+        return result;
+      },
+      (error: unknown) => {
+        const type = error instanceof McpOutboundRequestError ? error.reason : '_OTHER';
+        span.setAttribute(ATTR.errorType, type);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+        span.end();
+        throw error;
+      },
+    );
+  }
+
   /** A parked call's answer, as it goes out (before its outcome settles). */
   answeredLater(connection: McpConnection, id: RequestId, answer: unknown): void {
     const served = this.served.get(connection)?.get(id);
@@ -228,6 +301,14 @@ export class McpTelemetry implements OnModuleDestroy {
 }
 
 function noop(): void {}
+
+/* `params` with trace context added to its `_meta` (its own entries kept). */
+function withMeta(params: object, meta: Record<string, string>): object {
+  if (Object.keys(meta).length === 0) return params;
+  const own = (params as { _meta?: unknown })._meta;
+  const merged = typeof own === 'object' && own !== null ? { ...own, ...meta } : meta;
+  return { ...params, _meta: merged };
+}
 
 /*
  * The conventions: the `_meta` context is the parent, and the ambient one

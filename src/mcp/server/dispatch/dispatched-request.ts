@@ -25,7 +25,7 @@ export class DispatchedRequest implements McpRequest {
     readonly connection: McpConnection,
     private readonly origin: McpMessageOrigin,
     private readonly cancellation: RequestCancellation,
-    private readonly outbound: McpOutboundRequests,
+    private readonly outbound: Pick<McpOutboundRequests, 'request'>,
     /** A modern request's own declaration; absent in the handshake era. */
     private readonly envelope?: McpRequestEnvelope,
     /** A modern request's multi round-trip state (tools/call, prompts/get, resources/read). */

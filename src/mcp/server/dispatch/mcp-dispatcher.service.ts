@@ -49,17 +49,24 @@ export class McpDispatcher {
   /** Where a message comes from when an in-process caller names nothing: the declared transport. */
   private readonly declaredOrigin: McpMessageOrigin;
 
+  /** What a handler's requests to the client go through: the outbound queue, inside a span. */
+  private readonly clientRequests: Pick<McpOutboundRequests, 'request'>;
+
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
     private readonly connections: McpConnections,
     private readonly methods: McpMethodExplorer,
     private readonly notifications: McpNotificationsHandler,
-    private readonly outbound: McpOutboundRequests,
+    outbound: McpOutboundRequests,
     private readonly shapes: McpParamsShapeCheck,
     private readonly modernDispatch: McpModernDispatch,
     private readonly telemetry: McpTelemetry,
   ) {
     this.declaredOrigin = Object.freeze({ transport: options.transport });
+    this.clientRequests = {
+      request: (connection, method, params, requestOptions = {}) =>
+        telemetry.clientRequest(outbound, connection, method, params, requestOptions),
+    };
   }
 
   /** Serves one message (or a 2025-03-26 batch) from `connId`. Never rejects. */
@@ -99,7 +106,10 @@ export class McpDispatcher {
     const { method, id } = message;
     if (typeof method === 'string') {
       if (!('id' in message)) {
-        this.notifications.handle(method, message.params, connection, origin);
+        const { params } = message;
+        this.telemetry.notification(method, params, connection, origin, () =>
+          this.notifications.handle(method, params, connection, origin),
+        );
         return NONE;
       }
       if (!isRequestId(id)) {
@@ -184,7 +194,7 @@ export class McpDispatcher {
       connection,
       origin,
       cancellation,
-      this.outbound,
+      this.clientRequests,
     );
     let answer: JsonRpcMessage | null;
     try {
