@@ -115,5 +115,28 @@ export function checkTargets(medians, labels) {
         `(each ≤ ${LOOP_TARGET_MS} ms${over.length ? `; over it: ${over.map(({ body }) => body.label).join(', ')}` : ''})`,
     );
   }
+  // Cold start (issue 14), judged on the rows as deployed for it: bundled, started through the
+  // launcher. The "as built" rows are shown beside them in their table, not judged.
+  for (const [workload, baseline, timeBound, rssBound] of [
+    ['cold-start-stdio', 'sdk2-stdio', 1.2, 1.1],
+    ['cold-start-http', 'sdk2-http', 1.5, undefined],
+  ]) {
+    const rows = medians[workload];
+    const base = rows?.[baseline];
+    if (!base) continue;
+    for (const id of Object.keys(rows).filter((key) => key.endsWith('-bundled'))) {
+      const time = rows[id].firstResult / base.firstResult;
+      const rss = rows[id].rss / base.rss;
+      const transport = workload === 'cold-start-stdio' ? 'stdio' : 'HTTP';
+      add(
+        time <= timeBound && (rssBound === undefined || rss <= rssBound),
+        `${transport} cold start, ${labels[id]}: spawn → first tools/call result ${times(time)} sdk-2.x (≤ ${timeBound}×)` +
+          (rssBound === undefined
+            ? `, RSS ${times(rss)} (measured, no bound)`
+            : `, RSS then ${times(rss)} (≤ ${rssBound}×)`) +
+          `; ${Math.round(rows[id].firstResult)} ms and ${rows[id].rss.toFixed(1)} MB vs ${Math.round(base.firstResult)} ms and ${base.rss.toFixed(1)} MB`,
+      );
+    }
+  }
   return lines;
 }
