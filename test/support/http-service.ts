@@ -18,8 +18,9 @@ export class HttpServiceChild {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly url: Promise<string>;
 
-  constructor(dataDir: string, env: Record<string, string> = {}) {
-    this.process = spawn(process.execPath, [MAIN_HTTP], {
+  /** `entry`: the tsc-built entry point by default, or another (the bundled one). */
+  constructor(dataDir: string, env: Record<string, string> = {}, entry: string = MAIN_HTTP) {
+    this.process = spawn(process.execPath, [entry], {
       env: { ...process.env, NODE_OPTIONS: '', PORT: '0', DATA_DIR: dataDir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
