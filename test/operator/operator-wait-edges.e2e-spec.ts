@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpWarden } from '../../src/index.js';
+import { PROGRESS_INTERVAL_MS } from '../../src/mcp/operator/operator-wait.js';
 import { deleteKeys, uniquePrefix } from '../cluster/cluster-support.js';
 import { deferred } from '../support/deferred.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
@@ -121,6 +122,66 @@ describe('the end of an operator wait nobody decided', () => {
       decision: 'deny',
       detail: 'connection closed',
     });
+  });
+  it('the waiting client hears progress again each interval, counting up, with no sleep', async () => {
+    // Only the interval timers are faked (the wait's ticker among them); sockets and deadlines
+    // keep real time. The app boots again under them so its ticker is a faked one.
+    await client?.close();
+    await t?.close();
+    jest.useFakeTimers({
+      doNotFake: [
+        'Date',
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'requestAnimationFrame',
+        'cancelAnimationFrame',
+        'requestIdleCallback',
+        'cancelIdleCallback',
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+      ],
+    });
+    try {
+      t = await bootOperatorApp(issuer, { elicitationTimeoutMs: 20_000 });
+      client = new Client({ name: 'caller', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(t.url), {
+          requestInit: { headers: { authorization: `Bearer ${await t.token('alice')}` } },
+        }),
+      );
+      const heard: { progress: number; message?: string }[] = [];
+      let next = deferred<void>();
+      const asked = t.nextAsk();
+      const result = client.callTool({ name: 'purge_notes', arguments: {} }, undefined, {
+        onprogress: (progress) => {
+          heard.push(progress);
+          next.resolve();
+        },
+        // The SDK's own request timeout runs on setTimeout (real): far beyond this test.
+      });
+      const ask = await asked;
+      await next.promise;
+      for (const expected of [2, 3]) {
+        next = deferred<void>();
+        jest.advanceTimersByTime(PROGRESS_INTERVAL_MS);
+        await next.promise;
+        expect(heard.at(-1)?.progress).toBe(expected);
+      }
+      expect(heard.map((p) => p.progress)).toEqual([1, 2, 3]);
+      expect(heard.every((p) => p.message === 'waiting for an operator to approve')).toBe(true);
+      await t.desk.decide(ask.id, operator(issuer, 'bob'), { approve: true, via: 'api' });
+      expect((await result).content).toEqual([{ type: 'text', text: 'purged all' }]);
+      // The wait's ticker is gone: no progress after the answer.
+      jest.advanceTimersByTime(3 * PROGRESS_INTERVAL_MS);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(heard).toHaveLength(3);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 
