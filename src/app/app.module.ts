@@ -1,15 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
-import { NOTES_DATABASE } from './app.constants.js';
 import { AuditLogService } from './audit/audit-log.service.js';
 import {
   serviceAuthFromEnv,
   serviceHostsFromEnv,
   serviceLimitsFromEnv,
 } from './auth/service-auth.js';
-import { notesDatabaseFromEnv } from './database/notes-database.options.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
+import { NotesStoreModule } from './notes/notes-store.module.js';
 import { NotesStore } from './notes/notes.store.js';
 import { NotesTools } from './notes/notes.tools.js';
 import { notesReadPolicy } from './policy/notes-read.policy.js';
@@ -27,33 +26,39 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        McpModule.forRoot({
-          name: 'mcp-warden-notes',
-          version: '0.1.0',
-          instructions: 'Team notes: search, create and (with approval) delete notes.',
+        McpModule.forRootAsync({
+          // Beside the factory: the HTTP routes are declared before it runs.
           transport,
-          authorizer: notesToolPolicy,
-          authorizerSource: 'configured',
-          readAuthorizer: notesReadPolicy,
-          // Instances that share it accept each other's modern requestState.
-          stateSecret: process.env.MCP_STATE_SECRET,
-          // REDIS_URL: instances sharing it behave as one server behind any load balancer.
-          cluster: process.env.REDIS_URL
-            ? {
-                redisUrl: process.env.REDIS_URL,
-                keyPrefix: process.env.REDIS_KEY_PREFIX || undefined,
-              }
-            : undefined,
-          http:
-            transport === 'http' ? { auth: serviceAuthFromEnv(), ...serviceHostsFromEnv() } : {},
-          limits: serviceLimitsFromEnv(),
+          // The tool policy reads whose note a delete is about.
+          imports: [NotesStoreModule],
+          inject: [NotesStore],
+          useFactory: (notes: NotesStore) => ({
+            name: 'mcp-warden-notes',
+            version: '0.1.0',
+            instructions: 'Team notes: search, create and (with approval) delete notes.',
+            transport,
+            authorizer: notesToolPolicy(notes),
+            authorizerSource: 'configured',
+            readAuthorizer: notesReadPolicy,
+            // Instances that share it accept each other's modern requestState.
+            stateSecret: process.env.MCP_STATE_SECRET,
+            // REDIS_URL: instances sharing it behave as one server behind any load balancer.
+            cluster: process.env.REDIS_URL
+              ? {
+                  redisUrl: process.env.REDIS_URL,
+                  keyPrefix: process.env.REDIS_KEY_PREFIX || undefined,
+                }
+              : undefined,
+            http:
+              transport === 'http' ? { auth: serviceAuthFromEnv(), ...serviceHostsFromEnv() } : {},
+            limits: serviceLimitsFromEnv(),
+          }),
         }),
+        NotesStoreModule,
         ...(parts.imports ?? []),
       ],
       controllers: parts.controllers ?? [],
       providers: [
-        { provide: NOTES_DATABASE, useFactory: () => notesDatabaseFromEnv(process.env) },
-        NotesStore,
         NotesTools,
         NotesResources,
         NotesPrompts,

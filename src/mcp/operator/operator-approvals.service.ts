@@ -95,8 +95,11 @@ export class McpOperatorApprovals {
     } finally {
       ends.delete(wait.end);
       if (ends.size === 0) this.parked.delete(request.connection);
-      // The call ends here: its approval is used (or moot) and leaves the store.
-      await this.store.remove(ask.id).catch(() => undefined);
+      // The call ends here: its approval is used (or moot) and leaves the store. The answer does
+      // not wait for the store: at shutdown the channel closes a turn after the wait is ended, and
+      // a removal from Redis takes longer than that (the answer would be lost). The removal is
+      // issued now, before the store's connection can close.
+      void this.store.remove(ask.id).catch(() => undefined);
     }
   }
 
