@@ -116,7 +116,10 @@ export function checkTargets(medians, labels) {
     );
   }
   // Cold start (issue 14), judged on the rows as deployed for it: bundled, started through the
-  // launcher. The "as built" rows are shown beside them in their table, not judged.
+  // launcher (the "as built" rows are shown in their table, not judged). The footprint bound is
+  // judged on the framework row, which serves the SDK servers' tools: the notes service also
+  // holds a SQLite driver and the DTO libraries, which the SDK rows have no counterpart for, so
+  // its RSS is shown, not judged.
   for (const [workload, baseline, timeBound, rssBound] of [
     ['cold-start-stdio', 'sdk2-stdio', 1.2, 1.1],
     ['cold-start-http', 'sdk2-http', 1.5, undefined],
@@ -127,13 +130,14 @@ export function checkTargets(medians, labels) {
     for (const id of Object.keys(rows).filter((key) => key.endsWith('-bundled'))) {
       const time = rows[id].firstResult / base.firstResult;
       const rss = rows[id].rss / base.rss;
+      const bound = id.startsWith('warden-') ? rssBound : undefined;
       const transport = workload === 'cold-start-stdio' ? 'stdio' : 'HTTP';
       add(
-        time <= timeBound && (rssBound === undefined || rss <= rssBound),
+        time <= timeBound && (bound === undefined || rss <= bound),
         `${transport} cold start, ${labels[id]}: spawn → first tools/call result ${times(time)} sdk-2.x (≤ ${timeBound}×)` +
-          (rssBound === undefined
+          (bound === undefined
             ? `, RSS ${times(rss)} (measured, no bound)`
-            : `, RSS then ${times(rss)} (≤ ${rssBound}×)`) +
+            : `, RSS then ${times(rss)} (≤ ${bound}×)`) +
           `; ${Math.round(rows[id].firstResult)} ms and ${rows[id].rss.toFixed(1)} MB vs ${Math.round(base.firstResult)} ms and ${base.rss.toFixed(1)} MB`,
       );
     }

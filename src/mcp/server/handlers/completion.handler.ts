@@ -4,7 +4,9 @@ import {
   PromptReferenceSchema,
   ResourceTemplateReferenceSchema,
 } from '@modelcontextprotocol/core';
-import { z } from 'zod';
+// Named imports, not the `z` namespace: a bundler must keep every export of a namespace it is
+// handed, every locale included (some 10 MB of a fresh process), and can drop what is unnamed.
+import { literal, object, string, union, type infer as Infer } from 'zod';
 import { hasScopes } from '../../auth/scopes.js';
 import { contextOf } from '../../authorizer/authorizer-context.js';
 import { McpAuthorizationService } from '../../authorizer/mcp-authorization.service.js';
@@ -17,13 +19,13 @@ import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 
 /** The spec's prompt and template references, plus `ref/tool` for tool arguments. */
 const CompleteParamsSchema = CompleteRequestParamsSchema.extend({
-  ref: z.union([
+  ref: union([
     PromptReferenceSchema,
     ResourceTemplateReferenceSchema,
-    z.object({ type: z.literal('ref/tool'), name: z.string() }),
+    object({ type: literal('ref/tool'), name: string() }),
   ]),
 });
-type CompleteParams = z.infer<typeof CompleteParamsSchema>;
+type CompleteParams = Infer<typeof CompleteParamsSchema>;
 
 /** The spec's cap on values per completion result. */
 const MAX_VALUES = 100;
