@@ -12,11 +12,12 @@
 // that turns on Node's compile cache (Node 22.1+; the bench's Node may predate it). The "as
 // built" rows start the same server from tsc's output, one module per file. The SDK servers run
 // as their packages ship (each SDK package is one prebuilt file per entry).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { bundleServer } from '../../scripts/bundle/bundle-server.mjs';
 import { HTTP_STACK } from '../../scripts/bundle/externals.mjs';
 import { describe, INITIALIZED, initializeLine } from '../lib/mcp.mjs';
@@ -25,6 +26,13 @@ import { median } from '../lib/measure.mjs';
 import { RawHttpConnection } from '../lib/raw-http.mjs';
 
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/mcp/;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * The Node every server of these rows starts on: the bench's own, or BENCH_NODE (a path, or the
+ * name of a runtime in tools/runtimes: node22, node24), so the rows can be read on the Node
+ * versions users run.
+ */
+const NODE = runtimeOf(process.env.BENCH_NODE);
 const START_TIMEOUT_MS = 30_000;
 
 const metrics = [
@@ -37,7 +45,7 @@ const rssOf = (pid) =>
 
 /** Spawns `server` afresh; resolves `{ child, lines }` (stderr and, for HTTP, stdout lines). */
 function launch(server) {
-  const child = spawn(process.execPath, [server.script], {
+  const child = spawn(NODE.path, [server.script], {
     env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', PORT: '0', ...server.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -50,11 +58,18 @@ function launch(server) {
   return { child, exited };
 }
 
+/*
+ * Ends a sample the way its client would: stdin closed (stdio) or SIGTERM (HTTP), so the
+ * process exits cleanly (and, on Node 22+, keeps its compile cache); SIGKILL only if it hangs.
+ */
 async function stop(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
+  child.stdin.end();
+  child.kill('SIGTERM');
+  const hard = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await gone;
+  clearTimeout(hard);
 }
 
 /** One cold start over stdio: ms from spawn to the tools/call answer, and RSS then. */
@@ -108,6 +123,16 @@ async function httpSample(server) {
   }
 }
 
+function runtimeOf(wanted) {
+  if (!wanted) return { path: process.execPath, version: process.versions.node };
+  const path = /^node\d+$/.test(wanted)
+    ? execFileSync(process.execPath, [join(ROOT, 'tools/runtimes/paths.mjs'), wanted])
+        .toString()
+        .trim()
+    : wanted;
+  return { path, version: execFileSync(path, ['-p', 'process.versions.node']).toString().trim() };
+}
+
 /** The bundles of the bench's own Warden servers, built once per bench invocation. */
 let bundles;
 async function bundled(script, external) {
@@ -132,7 +157,7 @@ async function entryOf(server, transport) {
 function coldStart(transport, servers, sample) {
   return {
     id: `cold-start-${transport}`,
-    title: `Cold start, ${transport === 'stdio' ? 'stdio' : 'Streamable HTTP'}: spawn → first tools/call result, and RSS then (fresh process per sample)`,
+    title: `Cold start, ${transport === 'stdio' ? 'stdio' : 'Streamable HTTP'}, Node ${NODE.version}: spawn → first tools/call result, and RSS then (fresh process per sample)`,
     transport,
     spawnsOwn: true,
     servers,

@@ -19,7 +19,8 @@ const REQUIRE_SHIM =
  * bundle is compiled, so every start after the first reuses the bytecode of the last one: a
  * desktop client spawns a stdio server per session. The cache lives in Node's default place
  * (the OS temp directory); NODE_COMPILE_CACHE still overrides it, NODE_DISABLE_COMPILE_CACHE
- * turns it off.
+ * turns it off. It is written once the bundle has been evaluated (Node 22.10+), not only at a
+ * clean exit: a server that is killed has filled it too.
  * @param {string} bundleFile
  */
 const launcher = (bundleFile) =>
@@ -29,6 +30,7 @@ const launcher = (bundleFile) =>
     '',
     'module.enableCompileCache?.();',
     `await import('./${bundleFile}');`,
+    'module.flushCompileCache?.();',
     '',
   ].join('\n');
 
