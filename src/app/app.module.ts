@@ -6,6 +6,7 @@ import {
   serviceHostsFromEnv,
   serviceLimitsFromEnv,
 } from './auth/service-auth.js';
+import { serviceApprovalsFromEnv } from './auth/service-approvals.js';
 import { NotesPrompts } from './notes/notes.prompts.js';
 import { NotesResources } from './notes/notes.resources.js';
 import { NotesStoreModule } from './notes/notes-store.module.js';
@@ -52,6 +53,7 @@ export class AppModule {
             http:
               transport === 'http' ? { auth: serviceAuthFromEnv(), ...serviceHostsFromEnv() } : {},
             limits: serviceLimitsFromEnv(),
+            approvals: transport === 'http' ? serviceApprovalsFromEnv() : undefined,
           }),
         }),
         NotesStoreModule,
