@@ -1,3 +1,5 @@
+// As in an app (Nest imports it): class-transformer's @Type() reads design types through it.
+import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { setFlagsFromString } from 'node:v8';

@@ -1,3 +1,5 @@
+// As in an app (Nest imports it): class-transformer's @Type() reads design types through it.
+import 'reflect-metadata';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Type } from 'class-transformer';
 import { IsNumber, IsOptional, IsString, ValidateNested } from 'class-validator';
