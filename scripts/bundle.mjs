@@ -5,16 +5,15 @@
 // docs/deployment.md); only the service ships this way.
 import { fileURLToPath } from 'node:url';
 import { bundleServer } from './bundle/bundle-server.mjs';
-import { HTTP_STACK } from './bundle/externals.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
-/** @type {[string, string[]][]} */
+/** @type {[string, 'http' | 'stdio'][]} */
 const ENTRIES = [
-  ['dist/app/main.js', []],
-  ['dist/app/main-stdio.js', HTTP_STACK],
+  ['dist/app/main.js', 'http'],
+  ['dist/app/main-stdio.js', 'stdio'],
 ];
-for (const [entry, external] of ENTRIES) {
-  const { launcher, bytes } = await bundleServer({ entry, outDir: 'dist/bundle', external });
+for (const [entry, transport] of ENTRIES) {
+  const { launcher, bytes } = await bundleServer({ entry, outDir: 'dist/bundle', transport });
   process.stdout.write(`bundled ${entry} → ${launcher} (${Math.round(bytes / 1024)} KiB)\n`);
 }

@@ -19,7 +19,6 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { bundleServer } from '../../scripts/bundle/bundle-server.mjs';
-import { HTTP_STACK } from '../../scripts/bundle/externals.mjs';
 import { describe, INITIALIZED, initializeLine } from '../lib/mcp.mjs';
 import { callTool, openSession } from '../lib/mcp-http.mjs';
 import { median } from '../lib/measure.mjs';
@@ -135,11 +134,11 @@ function runtimeOf(wanted) {
 
 /** The bundles of the bench's own Warden servers, built once per bench invocation. */
 let bundles;
-async function bundled(script, external) {
+async function bundled(script, transport) {
   bundles ??= { dir: mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-bundle-')), built: new Map() };
   if (!bundles.built.has(script)) {
     const name = `${bundles.built.size}-${script.replace(/.*\//, '').replace(/\.m?js$/, '')}`;
-    const built = bundleServer({ entry: script, outDir: bundles.dir, name, external });
+    const built = bundleServer({ entry: script, outDir: bundles.dir, name, transport });
     bundles.built.set(script, built);
   }
   return (await bundles.built.get(script)).launcher;
@@ -150,8 +149,7 @@ process.on('exit', () => bundles && rmSync(bundles.dir, { recursive: true, force
 /** Resolves a row's entry: a bundle it names is built first. */
 async function entryOf(server, transport) {
   if (!server.bundle) return server;
-  const external = transport === 'stdio' ? HTTP_STACK : [];
-  return { ...server, script: await bundled(server.bundle, external) };
+  return { ...server, script: await bundled(server.bundle, transport) };
 }
 
 function coldStart(transport, servers, sample) {

@@ -4,7 +4,8 @@ import { basename, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { deferredIntlPlugin } from './deferred-intl.plugin.mjs';
 import { writeDtoPackages } from './dto-packages.mjs';
-import { BUNDLE_EXTERNALS } from './externals.mjs';
+import { BUNDLE_EXTERNALS, HTTP_STACK } from './externals.mjs';
+import { lazyBuiltinsPlugin } from './lazy-builtins.plugin.mjs';
 
 /*
  * An ES module bundle has no `require`; CommonJS packages inlined in it (most of Nest's
@@ -39,11 +40,13 @@ const launcher = (bundleFile) =>
  * at `outDir/<name>.mjs`: one file to read and compile at start instead of some 1,500 modules,
  * which is most of a Nest app's cold start. Decorator metadata survives: the input is tsc's
  * output, which has it already.
- * `external` adds to `BUNDLE_EXTERNALS` (a stdio server leaves out `HTTP_STACK`).
- * @param {{ entry: string, outDir: string, name?: string, minify?: boolean, external?: string[] }} options
+ * `transport: 'stdio'` leaves the HTTP stack out (`HTTP_STACK`) and Nest's HTTP-only built-ins
+ * unloaded until used (`lazyBuiltinsPlugin`).
+ * @param {{ entry: string, outDir: string, name?: string, minify?: boolean, transport?: 'http' | 'stdio' }} options
  * @returns {Promise<{ launcher: string, bundle: string, bytes: number }>}
  */
-export async function bundleServer({ entry, outDir, name, minify = true, external = [] }) {
+export async function bundleServer({ entry, outDir, name, minify = true, transport = 'http' }) {
+  const stdio = transport === 'stdio';
   const base = name ?? basename(entry).replace(/\.[cm]?js$/, '');
   const bundleFile = `${base}.bundle.mjs`;
   const bundle = join(outDir, bundleFile);
@@ -58,9 +61,9 @@ export async function bundleServer({ entry, outDir, name, minify = true, externa
     minify,
     // Nest names providers by their class names; a minifier must not rename them.
     keepNames: true,
-    external: [...BUNDLE_EXTERNALS, ...external],
+    external: [...BUNDLE_EXTERNALS, ...(stdio ? HTTP_STACK : [])],
     banner: { js: REQUIRE_SHIM },
-    plugins: [deferredIntlPlugin()],
+    plugins: [deferredIntlPlugin(), ...(stdio ? [lazyBuiltinsPlugin()] : [])],
     logLevel: 'warning',
     metafile: true,
     // Source maps would double what a start reads; an error's stack still names the function.
