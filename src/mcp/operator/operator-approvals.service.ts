@@ -1,5 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { ApplicationConfig } from '@nestjs/core';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { operatorAskUrl } from './operator-ask.url.js';
 import { quotaKeyOf } from '../auth/quota-key.js';
 import { McpAuditService } from '../authorizer/audit/mcp-audit.service.js';
 import type { McpInputRound } from '../era/mrtr/input-round.js';
@@ -45,6 +47,7 @@ export class McpOperatorApprovals {
     @Inject(MCP_APPROVAL_STORE) private readonly store: McpApprovalStore,
     private readonly audit: McpAuditService,
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Optional() private readonly config?: ApplicationConfig,
   ) {}
 
   /** The operator's verdict on running `tool` for `request`; resolves, never rejects. */
@@ -190,19 +193,10 @@ export class McpOperatorApprovals {
     };
   }
 
-  /*
-   * The console's page for the ask when the console has a public origin;
-   * otherwise a URN, which nothing can open: the caller can wait, never approve.
-   */
   private askUrl(id: string): string {
     const { console: settings, path } = this.options.approvals;
-    const origin = settings?.oidc?.publicUrl;
-    if (!origin) return `urn:mcp-warden:approval:${id}`;
-    try {
-      return new URL(`${path}/asks/${encodeURIComponent(id)}`, origin).href;
-    } catch {
-      return `urn:mcp-warden:approval:${id}`;
-    }
+    const globalPrefix = this.config?.getGlobalPrefix();
+    return operatorAskUrl(id, { origin: settings?.oidc?.publicUrl, path, globalPrefix });
   }
 }
 
