@@ -1,4 +1,5 @@
-import { context, propagation, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { context, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { carryingContext } from './trace-context.js';
 import { ATTR } from './telemetry.constants.js';
 
 /** One approval being waited for; `end` closes it with the verdict's detail. */
@@ -29,10 +30,7 @@ export class SpanApprovalWait implements McpApprovalWait {
   ) {}
 
   carrying(params: object): object {
-    if (!this.span.isRecording()) return params;
-    const meta: Record<string, string> = {};
-    propagation.inject(trace.setSpan(context.active(), this.span), meta);
-    return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+    return this.span.isRecording() ? carryingContext(params, this.span, context.active()) : params;
   }
 
   end(approved: boolean, detail: string): void {

@@ -1,12 +1,10 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import {
   context,
-  propagation,
   SpanKind,
   SpanStatusCode,
   trace,
   type Context,
-  type Link,
   type Tracer,
 } from '@opentelemetry/api';
 import type { McpAuditEvent, McpAuditSeam } from '../authorizer/audit/mcp-audit-event.interface.js';
@@ -22,7 +20,7 @@ import {
 } from '../server/outbound/mcp-outbound-requests.service.js';
 import { McpOutboundRequestError } from '../server/outbound/outbound-request.errors.js';
 import { SpanApprovalWait, type McpApprovalWait } from './approval-wait.js';
-import { metaGetter, metaOf } from './meta.getter.js';
+import { carryingContext, startServerSpan } from './trace-context.js';
 import { NO_ANSWER, outcomeOf, type McpOperationOutcome } from './operation-outcome.js';
 import { operationAttributes, requestAttributes, spanNameOf } from './request-attributes.js';
 import { outcomeAttributes, type ServedRequest } from './served-request.js';
@@ -75,14 +73,7 @@ export class McpTelemetry implements OnModuleDestroy {
     run: () => Promise<McpDispatchOutcome>,
   ): Promise<McpDispatchOutcome> {
     const start = performance.now();
-    const ambient = context.active();
-    const meta = metaOf(params);
-    const parent = meta ? propagation.extract(ambient, meta, metaGetter) : ambient;
-    const span = this.tracer.startSpan(
-      spanNameOf(method, params),
-      { kind: SpanKind.SERVER, links: ambientLink(parent, ambient) },
-      parent,
-    );
+    const { span, parent } = startServerSpan(this.tracer, spanNameOf(method, params), params);
     const recording = span.isRecording();
     // Nothing records (no SDK registered): the request runs as if this layer were not there.
     if (!recording && !this.metrics.recording) return run();
@@ -145,14 +136,7 @@ export class McpTelemetry implements OnModuleDestroy {
     origin: McpMessageOrigin,
     handle: () => void,
   ): void {
-    const ambient = context.active();
-    const meta = metaOf(params);
-    const parent = meta ? propagation.extract(ambient, meta, metaGetter) : ambient;
-    const span = this.tracer.startSpan(
-      method,
-      { kind: SpanKind.SERVER, links: ambientLink(parent, ambient) },
-      parent,
-    );
+    const { span, parent } = startServerSpan(this.tracer, method, params);
     if (!span.isRecording()) return handle();
     span.setAttributes(operationAttributes(method, params, connection, origin));
     try {
@@ -184,9 +168,7 @@ export class McpTelemetry implements OnModuleDestroy {
       parent,
     );
     if (!span.isRecording()) return outbound.request(connection, method, params, options);
-    const meta: Record<string, string> = {};
-    propagation.inject(trace.setSpan(parent, span), meta);
-    const carried = withMeta(params, meta);
+    const carried = carryingContext(params, span, parent);
     return outbound.request(connection, method, carried, options).then(
       (result) => {
         span.end();
@@ -301,23 +283,3 @@ export class McpTelemetry implements OnModuleDestroy {
 }
 
 function noop(): void {}
-
-/* `params` with trace context added to its `_meta` (its own entries kept). */
-function withMeta(params: object, meta: Record<string, string>): object {
-  if (Object.keys(meta).length === 0) return params;
-  const own = (params as { _meta?: unknown })._meta;
-  const merged = typeof own === 'object' && own !== null ? { ...own, ...meta } : meta;
-  return { ...params, _meta: merged };
-}
-
-/*
- * The conventions: the `_meta` context is the parent, and the ambient one
- * (an HTTP server span, say) is linked when there is one.
- */
-function ambientLink(parent: Context, ambient: Context): Link[] | undefined {
-  if (parent === ambient) return undefined;
-  const spanContext = trace.getSpanContext(ambient);
-  return spanContext && trace.isSpanContextValid(spanContext)
-    ? [{ context: spanContext }]
-    : undefined;
-}
