@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app/app.module.js';
 import { freePort } from '../auth/auth-app.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
+import { setProcessEnv } from '../support/process-env.js';
 import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
 
 /*
@@ -15,30 +16,18 @@ import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
 
 jest.setTimeout(30_000);
 
-const ENV = [
-  'DATA_DIR',
-  'DATABASE_URL',
-  'REDIS_URL',
-  'OAUTH_ISSUER',
-  'OAUTH_AUDIENCE',
-  'OAUTH_JWKS_URI',
-  'APPROVALS_CLIENT_ID',
-  'APPROVALS_PUBLIC_URL',
-] as const;
-
 let issuer: TestIssuer;
 let dataDir: string;
 let app: INestApplication;
 let origin: string;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: (() => void) | undefined;
 
 beforeAll(async () => {
   issuer = await startTestIssuer();
   dataDir = await makeDataDir();
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  for (const name of ENV) saved[name] = process.env[name];
-  Object.assign(process.env, {
+  restoreEnv = setProcessEnv({
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     REDIS_URL: '',
@@ -59,10 +48,7 @@ afterAll(async () => {
   await app?.close();
   await issuer?.close();
   await removeDataDir(dataDir);
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnv?.();
 });
 
 describe('the service with APPROVALS_* set', () => {

@@ -16,6 +16,7 @@ import { NotesStore } from '../../src/app/notes/notes.store.js';
 import { MCP_OPERATOR_DESK, type McpOperatorAsk, type McpOperatorDesk } from '../../src/index.js';
 import { freePort } from '../auth/auth-app.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
+import { setProcessEnv } from '../support/process-env.js';
 import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
 
 /*
@@ -27,14 +28,12 @@ import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
 
 jest.setTimeout(30_000);
 
-const ENV = ['DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'OAUTH_ISSUER', 'OAUTH_AUDIENCE'] as const;
-
 let issuer: TestIssuer;
 let dataDir: string;
 let app: INestApplication;
 let url: string;
 let desk: McpOperatorDesk;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: (() => void) | undefined;
 const clients: Client[] = [];
 
 beforeAll(async () => {
@@ -42,8 +41,7 @@ beforeAll(async () => {
   dataDir = await makeDataDir();
   const port = await freePort();
   url = `http://127.0.0.1:${port}/mcp`;
-  for (const name of [...ENV, 'OAUTH_JWKS_URI']) saved[name] = process.env[name];
-  Object.assign(process.env, {
+  restoreEnv = setProcessEnv({
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     REDIS_URL: '',
@@ -62,10 +60,7 @@ afterAll(async () => {
   await app?.close();
   await issuer?.close();
   await removeDataDir(dataDir);
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnv?.();
 });
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();

@@ -1,0 +1,15 @@
+/**
+ * Sets `values` in `process.env` (for a suite that builds the service's
+ * module in process: it reads its configuration from there) and returns what
+ * puts every one of them back as it was, unset ones unset.
+ */
+export function setProcessEnv(values: Record<string, string>): () => void {
+  const saved = Object.keys(values).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, values);
+  return () => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}
