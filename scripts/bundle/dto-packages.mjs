@@ -1,7 +1,7 @@
 // @ts-check
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 /*
@@ -31,12 +31,22 @@ const FILES = {
 
 const SHARED = '.mcp-warden-dto/dto-libraries.cjs';
 
+/** What each folder was given in this process: entries bundled side by side share one write. */
+const written = new Map();
+
 /**
- * Writes the shared file and the stand-ins into `outDir/node_modules`. Returns false (and writes
+ * Writes the shared file and the stand-ins into `outDir/node_modules`, once per folder. Returns false (and writes
  * nothing) when the app has no class-validator installed: it then has no DTO tools either.
  * @param {string} outDir
  */
-export async function writeDtoPackages(outDir) {
+export function writeDtoPackages(outDir) {
+  const key = resolve(outDir);
+  if (!written.has(key)) written.set(key, write(outDir));
+  return written.get(key);
+}
+
+/** @param {string} outDir */
+async function write(outDir) {
   const require = createRequire(join(process.cwd(), 'package.json'));
   try {
     require.resolve('class-validator');
