@@ -123,7 +123,10 @@ describeWithBrowser('operator console in Chromium', (executablePath) => {
       await shown.getByText('alice').waitFor();
       await shown.getByText('{"scope":"browser-approve"}').waitFor();
       expect(await shown.locator('.left').textContent()).toMatch(/^\d+:\d\d$/);
-      expect(await olivia.locator('#status').textContent()).toContain('New ask: purge_notes');
+      // The live region is re-filled 50 ms after a change (so screen readers announce it again).
+      await olivia
+        .locator('#status', { hasText: 'New ask: purge_notes' })
+        .waitFor({ timeout: 2000 });
 
       // Approving releases the call; the second operator's console sees the decision.
       await card(bob, 'browser-approve').waitFor({ timeout: 1000 });
