@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { resolve } from 'node:path';
 import type { Authorizer } from '../src/index.js';
 import { deferred } from './support/deferred.js';
@@ -19,8 +18,6 @@ import {
  * reject late, and SIGTERM with a call in flight. The HTTP faults (clients that
  * vanish or read too slowly, floods) run on every adapter in test/faults/.
  */
-
-jest.setTimeout(30_000);
 
 const rejections = useFaultChecks();
 

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -35,8 +34,6 @@ import { makeDataDir, removeDataDir } from './support/stdio-child.js';
  * (Streamable HTTP at /mcp, the deprecated HTTP+SSE pair at /sse + /messages),
  * then against the built notes service (dist/app/main.js; `npm run build`).
  */
-
-jest.setTimeout(30_000);
 
 /** Tool runs, in order, so a test can tell whether a tool body executed. */
 const runs: string[] = [];

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -14,8 +13,6 @@ import { MAIN_STDIO, StreamText, makeDataDir, removeDataDir } from './support/st
  * The built notes service (dist/app/main-stdio.js) driven by the official SDK
  * client over stdio. Run `npm run build` first.
  */
-
-jest.setTimeout(60_000);
 
 interface Connected {
   client: Client;

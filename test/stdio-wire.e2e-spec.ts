@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
 import { once } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
@@ -11,8 +10,6 @@ import { StdioChild, makeDataDir, removeDataDir } from './support/stdio-child.js
  * `npm run build` first) spawned over raw pipes, then the transport class on
  * in-memory streams.
  */
-
-jest.setTimeout(60_000);
 
 const ping = (id: number | string | null) => ({ jsonrpc: '2.0', id, method: 'ping' });
 const line = (message: object) => JSON.stringify(message) + '\n';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,8 +19,6 @@ import { ADAPTERS, createHttpApp, type HttpTestApp } from '../support/http-app.j
  * way an unknown tool is, structuredContent included: a denied caller learns
  * nothing from the shape.
  */
-
-jest.setTimeout(30_000);
 
 const REPORT_INPUT = {
   type: 'object',

@@ -156,7 +156,7 @@ describeWithService(await findService(TEST_REDIS_URL), 'cluster mode', (redisUrl
     await instances[2].kill();
     await expect(result).rejects.toThrow(/stopped before answering/);
     await expect(call(client, 'whoami')).rejects.toThrow(/instance that held it has stopped|404/);
-  }, 30_000);
+  });
 
   it('without cluster the Redis client is never loaded; with it, it is', async () => {
     const solo = new ClusterInstance('solo', { REDIS_URL: undefined });

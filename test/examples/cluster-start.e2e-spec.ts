@@ -50,5 +50,5 @@ describeWithService(await findService(TEST_REDIS_URL), 'examples/cluster/start.m
       expect(await exited).toBe(0);
       await deleteKeys(redisUrl, prefix);
     }
-  }, 30_000);
+  });
 });

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
@@ -21,7 +20,6 @@ import {
 
 /* Faults over HTTP: clients that vanish mid-stream, and a reader too slow for its stream. */
 
-jest.setTimeout(30_000);
 useFaultChecks();
 
 describe.each(ADAPTERS)('a client that disconnects mid-stream on %s', (adapter) => {

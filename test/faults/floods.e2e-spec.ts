@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { McpHttpSessions } from '../../src/testing/index.js';
 import {
   ADAPTERS,
@@ -19,7 +18,6 @@ import {
 
 /* Floods over HTTP: of sessions, and of requests on one session. */
 
-jest.setTimeout(30_000);
 useFaultChecks();
 
 describe.each(ADAPTERS)('floods on %s', (adapter) => {

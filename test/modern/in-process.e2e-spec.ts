@@ -385,7 +385,7 @@ describe('subscriptions/listen in process', () => {
     await cancel('in-3');
     expect(await answer).toBeNull();
     expect(warden.stats().inFlight).toBe(0);
-  }, 5_000);
+  });
 
   it('shutdown: notifications/cancelled for the listen request, then its final result', async () => {
     const answer = send('in-2', 'subscriptions/listen', {

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, Server } from 'node:http';
@@ -14,8 +13,6 @@ import { bootModernApp, MODERN, README_URI, resetFixture, SERVER_INFO_KEY } from
  * stateless 2026-07-28 POST, and it lists, calls, reads and gets what the
  * fixture serves.
  */
-
-jest.setTimeout(60_000);
 
 const runtimes = await findRuntimes(['node22', 'inspectorCli']);
 

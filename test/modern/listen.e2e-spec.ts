@@ -215,5 +215,5 @@ describe.each(HTTP_VARIANTS)('subscriptions/listen when the server shuts down (%
         },
       },
     ]);
-  }, 5_000);
+  });
 });

@@ -277,7 +277,7 @@ describe.each(HTTP_VARIANTS)(
       const closing = t.app.close();
       expect(await runs.hold!.aborted.promise).toBe('aborted');
       await closing;
-    }, 5_000);
+    });
 
     it('the same for a handshake-era session call (the baseline)', async () => {
       const { sessionId } = await t.initialize();
@@ -289,6 +289,6 @@ describe.each(HTTP_VARIANTS)(
       const closing = t.app.close();
       expect(await runs.hold!.aborted.promise).toBe('aborted');
       await closing;
-    }, 5_000);
+    });
   },
 );

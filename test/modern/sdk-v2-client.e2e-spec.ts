@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -24,8 +23,6 @@ import { sdkAnswers, type SdkAnswers } from './sdk-v2-support.js';
  * Streamable HTTP: pinned to 2026-07-28, in auto mode (which era it picks
  * against this dual-era server), and in its default legacy mode.
  */
-
-jest.setTimeout(30_000);
 
 const SERVER = { [SERVER_INFO_KEY]: { name: 'http-test', version: '1.0.0' } };
 

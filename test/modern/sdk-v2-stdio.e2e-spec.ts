@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Client, type VersionNegotiationMode } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MAIN_STDIO, makeDataDir, removeDataDir } from '../support/stdio-child.js';
@@ -10,8 +9,6 @@ import { sdkAnswers, type SdkAnswers } from './sdk-v2-support.js';
  * (dist/app/main-stdio.js; `npm run build` first), pinned to 2026-07-28 and
  * in auto mode. The service asks a human before `delete_note`.
  */
-
-jest.setTimeout(60_000);
 
 const SERVER = { [SERVER_INFO_KEY]: { name: 'mcp-warden-notes', version: '0.1.0' } };
 const deletePrompt = (id: string) => `Delete note ${id}? This cannot be undone.`;

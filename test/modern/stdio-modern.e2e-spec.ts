@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { resolve } from 'node:path';
 import { makeDataDir, removeDataDir, StdioChild, StdioScript } from '../support/stdio-child.js';
 import {
@@ -17,8 +16,6 @@ import {
  * the server never writes a JSON-RPC request for a modern request (questions
  * ride input-required results); listen streams are tagged and end cleanly.
  */
-
-jest.setTimeout(30_000);
 
 const SERVER = { [SERVER_INFO_KEY]: { name: 'mcp-warden-notes', version: '0.1.0' } };
 type Message = Record<string, any>;
@@ -223,7 +220,7 @@ describe('the modern era over stdio (the notes service)', () => {
       method: 'notifications/subscriptions/acknowledged',
       params: { notifications: { resourceSubscriptions: ['notes://index'] } },
     });
-  }, 10_000);
+  });
 });
 
 describe('subscriptions/listen over stdio (an app whose seams allow everything)', () => {
@@ -302,7 +299,7 @@ describe('subscriptions/listen over stdio (an app whose seams allow everything)'
     ]);
     expect(exit).toEqual({ code: 0, signal: null });
     expect(child.stderr.text).toMatch(/modern-stdio: shut down\n$/);
-  }, 10_000);
+  });
 
   it('stdin closing with a listen open: the app is closed (its shutdown hooks run), then the process exits 0', async () => {
     expect(await openListen()).toEqual(ack);
@@ -310,7 +307,7 @@ describe('subscriptions/listen over stdio (an app whose seams allow everything)'
     expect(await child.exited).toEqual({ code: 0, signal: null });
     await child.stderr.untilEnd();
     expect(child.stderr.text).toMatch(/modern-stdio: shut down\n$/);
-  }, 10_000);
+  });
 
   it('stdin closing with nothing open: the same clean exit (the baseline)', async () => {
     await touch('app://watched');
@@ -318,5 +315,5 @@ describe('subscriptions/listen over stdio (an app whose seams allow everything)'
     expect(await child.exited).toEqual({ code: 0, signal: null });
     await child.stderr.untilEnd();
     expect(child.stderr.text).toMatch(/modern-stdio: shut down\n$/);
-  }, 10_000);
+  });
 });

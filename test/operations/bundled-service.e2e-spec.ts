@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,8 +10,6 @@ import { MAIN_STDIO, StdioScript, makeDataDir, removeDataDir } from '../support/
  * tsc's output: the same tools with the same DTO-derived schemas, DTO validation through the
  * stand-in class-validator packages, and over HTTP its health, readiness and metrics routes.
  */
-
-jest.setTimeout(30_000);
 
 const BUNDLED_STDIO = resolve(process.cwd(), 'dist/bundle/main-stdio.mjs');
 const BUNDLED_HTTP = resolve(process.cwd(), 'dist/bundle/main.mjs');

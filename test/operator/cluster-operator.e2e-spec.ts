@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { deleteKeys, uniquePrefix } from '../cluster/cluster-support.js';
@@ -12,8 +11,6 @@ import { bootOperatorApp, operator, runs, type OperatorApp } from './operator-ap
  * operator's decision taken through instance B's desk releases the call
  * parked on instance A, and the first decision wins across instances.
  */
-
-jest.setTimeout(30_000);
 
 describeWithService(
   await findService(TEST_REDIS_URL),

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ADAPTERS } from '../support/http-app.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
@@ -19,8 +18,6 @@ import { runs } from './operator-app.js';
  * a real oidc-provider: sign-in, its cookie, the security headers, CSRF on
  * decisions, the four-eyes rule, escaping and the history.
  */
-
-jest.setTimeout(30_000);
 
 let issuer: TestIssuer;
 let ports: number[];

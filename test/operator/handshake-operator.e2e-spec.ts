@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { deferred } from '../support/deferred.js';
@@ -17,8 +16,6 @@ import {
  * SDK v1 client: an operator ask parks the call, progress tells the client
  * it waits, and an operator's decision through the desk ends it.
  */
-
-jest.setTimeout(30_000);
 
 let issuer: TestIssuer;
 let t: OperatorApp;

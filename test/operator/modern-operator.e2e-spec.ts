@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { deferred, type Deferred } from '../support/deferred.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
@@ -17,8 +16,6 @@ import {
  * an operator must approve; the client's answer to it approves nothing; the
  * retry succeeds once an operator approved through the desk.
  */
-
-jest.setTimeout(30_000);
 
 const MODERN = '2026-07-28';
 

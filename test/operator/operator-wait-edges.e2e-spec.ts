@@ -16,8 +16,6 @@ import { bootOperatorApp, operator, runs, type OperatorApp } from './operator-ap
  * must not approve a call that no longer exists).
  */
 
-jest.setTimeout(30_000);
-
 let issuer: TestIssuer;
 let t: OperatorApp | undefined;
 let client: Client | undefined;

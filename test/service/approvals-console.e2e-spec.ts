@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app/app.module.js';
@@ -13,8 +12,6 @@ import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
  * sign-in sends the operator to the API's own issuer (a real oidc-provider)
  * with an authorization-code request that uses PKCE.
  */
-
-jest.setTimeout(30_000);
 
 let issuer: TestIssuer;
 let dataDir: string;

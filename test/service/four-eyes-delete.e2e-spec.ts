@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,8 +24,6 @@ import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
  * caller; `notes:admin` deletes unasked; a store that cannot say whose note it
  * is denies. The real service module, bearer tokens from a real oidc-provider.
  */
-
-jest.setTimeout(30_000);
 
 let issuer: TestIssuer;
 let dataDir: string;

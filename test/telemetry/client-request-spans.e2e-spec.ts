@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Injectable, Logger, ConsoleLogger, type LogLevel } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,8 +17,6 @@ import { registerTracing } from './otel-harness.js';
  * client's trace; and a log line about a failing call names the call's
  * request and trace.
  */
-
-jest.setTimeout(30_000);
 
 const tracing = registerTracing();
 

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,8 +19,6 @@ import { registerMetrics } from './otel-harness.js';
  * HTTP, read through the real OpenTelemetry metrics SDK: the conventions'
  * duration histograms, the seam counters and the live-count gauges.
  */
-
-jest.setTimeout(30_000);
 
 const meters = registerMetrics();
 

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SignJWT } from 'jose';
@@ -22,8 +21,6 @@ import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
  * it keeps labelled histogram series apart, in the order the OpenTelemetry
  * exporter writes them).
  */
-
-jest.setTimeout(30_000);
 
 async function scrape(base: string, init: RequestInit = {}) {
   const response = await fetch(`${base}/metrics`, init);

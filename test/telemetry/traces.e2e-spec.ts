@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -23,8 +22,6 @@ import { registerTracing } from './otel-harness.js';
  * its conventions' attributes, the client's trace context taken from
  * `params._meta`, seam decisions as events and the approval wait as a child.
  */
-
-jest.setTimeout(30_000);
 
 const tracing = registerTracing();
 const runs: string[] = [];
