@@ -38,6 +38,7 @@ import {
 import { throughputHttpModern } from './workloads/throughput-modern.mjs';
 import { throughputCluster } from './workloads/throughput-cluster.mjs';
 import { coldStartHttp, coldStartStdio } from './workloads/cold-start.mjs';
+import { soakHostile } from './workloads/soak-hostile.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -93,6 +94,7 @@ const WORKLOADS = [
   setupHttp,
   memoryHttp,
   elicitationHttp,
+  soakHostile,
   // Last: its monitor stays on in quick mode's shared servers once started.
   hostileBodyHttp,
 ].filter((w) => !flags.only || flags.only.split(',').some((name) => w.id.startsWith(name)));

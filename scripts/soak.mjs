@@ -40,8 +40,10 @@
  * that never comes (denied past maxPendingPerConnection / maxPendingPerPrincipal). Once the
  * honest clients are done, more addresses open sessions until maxSessions answers 503 and hold
  * uploads until maxBufferedBodyBytes answers 503, then every hostile session is ended.
- * Extra checks: the honest HTTP calls' round trip (echo, read, ping, touch) has p99 below 50 ms,
- * every defence above was reached, and every hostile session ended cleanly.
+ * Extra checks: every defence above was reached, every hostile session ended cleanly, and (long
+ * mode only) the latency probe's honest calls have a p99 below 50 ms. A short run reports that
+ * p99 without judging it: `npm run bench` judges it (bench/workloads/soak-hostile.mjs), since a
+ * latency bound depends on the machine.
  *
  * Cluster mode (--cluster; scripts/soak/cluster.mjs): three notes-service instances in cluster
  * mode on REDIS_URL (default redis://127.0.0.1:6379) and one PostgreSQL schema of their own on
@@ -242,9 +244,11 @@ async function main() {
       hostileOk,
       problems: figures.problems,
     };
+    // A latency bound depends on the machine: the short run (the test's) reports the p99 and the
+    // bench judges it (bench/workloads/soak-hostile.mjs); the long run judges it itself.
     const ok =
       probeOk &&
-      honestP99Ok &&
+      (options.short || honestP99Ok) &&
       hostileOk &&
       report.lost === 0 &&
       report.duplicated === 0 &&
@@ -298,8 +302,12 @@ async function main() {
           `${JSON.stringify(h.saturateBodies.statuses)} (0: cut by the client); sessions ended ${h.closed} (failures ${h.closeFailures})`,
       );
       say(`hostile defences reached: ${JSON.stringify(reached)}`);
-      if (!honestP99Ok)
-        say(`honest p99 ${latency.http.fast.p99} ms is not below ${HONEST_P99_MS} ms`);
+      if (!honestP99Ok) {
+        say(
+          `honest probe p99 ${probed.latency.p99} ms is not below ${HONEST_P99_MS} ms` +
+            (options.short ? ' (reported; judged in long mode and by the bench)' : ''),
+        );
+      }
       for (const line of h.notes) say(`hostile note: ${line}`);
     }
     for (const line of figures.problems) say(`problem: ${line}`);

@@ -1,5 +1,6 @@
 // The issue's targets, checked against the medians of this invocation.
 import { HOSTILE_BODIES, LOOP_TARGET_MS, MAX_BODY_BYTES } from '../workloads/hostile-body.mjs';
+import { HONEST_P99_MS } from '../workloads/soak-hostile.mjs';
 
 const SUBJECTS = {
   http: ['warden-http', 'warden-express-http', 'warden-fastify-http', 'service-http'],
@@ -58,6 +59,14 @@ export function checkTargets(medians, labels) {
       true,
       `HTTP tools/call in the 2026-07-28 era (stateless), 32 in flight, mcp-warden: ${times(own.rate / sdk2.rate)} sdk-2.x's 2026-07-28 entry (measured beside it, no bound), ` +
         `${times(own.rate / handshake.rate)} the same server in the 2025-11-25 era; server CPU per call ${us(own.serverCpu)} vs sdk-2.x ${us(sdk2.serverCpu)}, 2025-11-25 era ${us(handshake.serverCpu)}`,
+    );
+  }
+  // The soak's honest probe beside hostile clients (a latency: judged here, not in the test).
+  const soak = medians['soak-hostile']?.['warden-http'];
+  if (soak) {
+    add(
+      soak.p99 < HONEST_P99_MS,
+      `honest calls beside hostile clients (the soak's hostile mode), one at a time: p99 ${soak.p99.toFixed(1)} ms (< ${HONEST_P99_MS} ms), p50 ${soak.p50.toFixed(1)} ms`,
     );
   }
   const stdio = medians['throughput-stdio'];
