@@ -16,6 +16,8 @@ import { freePort } from '../auth/auth-app.js';
 import type { AdapterName } from '../support/http-app.js';
 import { followAuthorization, type TestIssuer } from '../support/oidc/index.js';
 import { operatorAuthorizer, OperatorTools } from './operator-app.js';
+import type { Server } from 'node:http';
+import { trackSockets } from '../support/idle-sockets.js';
 
 /*
  * The fixture of the console suites: the four-eyes app of `operator-app.ts`
@@ -93,6 +95,7 @@ export async function bootConsoleApp(
       ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
       : moduleRef.createNestApplication({ logger: false });
   await app.listen(port, '127.0.0.1');
+  const sockets = trackSockets(app.getHttpServer() as Server);
   const desk = app.get<McpOperatorDesk>(MCP_OPERATOR_DESK);
   const clients: Client[] = [];
   return {
@@ -119,7 +122,9 @@ export async function bootConsoleApp(
     async close() {
       // A call still waiting ends with its connection; its rejection is not this close's.
       await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-      await app.close();
+      const closing = app.close();
+      sockets.dropIdle();
+      await closing;
     },
   };
 }

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { McpModule, type McpModuleOptions } from '../../src/index.js';
 import { bootOutcome } from './boot-outcome.js';
 import { SseReader } from './http-sse.js';
+import { trackSockets } from './idle-sockets.js';
 
 /** The Accept value every Streamable HTTP POST of a conforming client carries. */
 export const ACCEPT_BOTH = 'application/json, text/event-stream';
@@ -107,6 +108,7 @@ export class HttpTestApp {
   private socketCloseWaiters: (() => void)[] = [];
   private nextId = 1;
   private closing?: Promise<void>;
+  private readonly sockets: { dropIdle(): void };
 
   constructor(
     readonly app: INestApplication,
@@ -115,11 +117,13 @@ export class HttpTestApp {
   ) {
     this.base = `http://127.0.0.1:${port}`;
     this.url = this.base + path;
-    (app.getHttpServer() as Server).on('connection', (socket: Socket) =>
+    const server = app.getHttpServer() as Server;
+    server.on('connection', (socket: Socket) =>
       socket.once('close', () => {
         for (const resolveClose of this.socketCloseWaiters.splice(0)) resolveClose();
       }),
     );
+    this.sockets = trackSockets(server);
   }
 
   /**
@@ -250,6 +254,7 @@ export class HttpTestApp {
       for (const abort of this.aborts) abort.abort();
       this.aborts.clear();
       this.closing = this.app.close();
+      this.sockets.dropIdle();
     }
     return this.closing;
   }
