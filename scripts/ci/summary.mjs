@@ -9,7 +9,7 @@
  * - --check: a stage that counts as one check (lint, the tools install, the bench smoke run,
  *   the quick-start smoke): passed when its exit status is 0.
  * - --jest: a jest --json results file: its passed and failed tests, plus suites that failed to
- *   run; one failure when the file is missing or unreadable (the run did not happen), and one
+ *   run and skipped or todo tests (nothing may be skipped in CI); one failure when the file is missing or unreadable (the run did not happen), and one
  *   more when jest exited non-zero with no failure to show for it.
  * - --conformance: a conformance run's log: its last "Total: N passed, N failed" line (scored
  *   checks); one failure without one, and one more when the run failed with no failed check.
@@ -43,7 +43,13 @@ function parseJson(text) {
 export function countJest(text, status) {
   const results = text === undefined ? undefined : parseJson(text);
   if (!results || typeof results.numPassedTests !== 'number') return { passed: 0, failed: 1 };
-  const failed = results.numFailedTests + (results.numRuntimeErrorTestSuites ?? 0);
+  // A skipped or todo test is a failure here: in CI every suite must run (the gates turn a
+  // missing service into a failing test), so a skip can only be one left in by mistake.
+  const failed =
+    results.numFailedTests +
+    (results.numRuntimeErrorTestSuites ?? 0) +
+    (results.numPendingTests ?? 0) +
+    (results.numTodoTests ?? 0);
   return {
     passed: results.numPassedTests,
     failed: failed + (status !== 0 && failed === 0 ? 1 : 0),

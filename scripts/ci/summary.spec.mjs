@@ -20,6 +20,12 @@ describe('CI summary counts', () => {
     expect(countJest(jest(10, 0), 0)).toEqual({ passed: 10, failed: 0 });
   });
 
+  it('a skipped or todo test is a failure: nothing may be skipped in CI', () => {
+    const results = JSON.parse(jest(10, 0));
+    const skipped = JSON.stringify({ ...results, numPendingTests: 2, numTodoTests: 1 });
+    expect(countJest(skipped, 0)).toEqual({ passed: 10, failed: 3 });
+  });
+
   it('a jest run that wrote no results, or unreadable ones, is one failure', () => {
     expect(countJest(undefined, 0)).toEqual({ passed: 0, failed: 1 });
     expect(countJest('{"numPassedTests"', 1)).toEqual({ passed: 0, failed: 1 });
