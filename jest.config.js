@@ -3,7 +3,7 @@
  * projects, so a developer can run the fast ones alone (`npm run test:unit`,
  * `test:integration`, `test:system`); `npm test` runs them all.
  *
- * - unit: `src/**\/*.spec.ts` beside the code, and the scripts' own specs;
+ * - unit: `src/**\/*.spec.ts` beside the code, and the scripts' and the bench's own specs;
  * - integration: `test/**\/*.e2e-spec.ts` in this process (Nest apps on 127.0.0.1:0, the SDK
  *   clients, the in-process OpenID Provider, Redis and PostgreSQL);
  * - system: suites that start child processes (the built service, cluster instances, the
@@ -59,7 +59,11 @@ export default {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.mjs'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.mjs',
+        '<rootDir>/bench/**/*.spec.mjs',
+      ],
     },
     {
       ...common,
