@@ -17,16 +17,19 @@ describe('ReadSeamGuard', () => {
   it('refuses a denied read with -31403 and the reason', () => {
     const { guard } = guardWith(() => ({ kind: 'deny', reason: 'not yours' }));
     const { context } = seamRequest('prompts/list', {});
-    expect(() => guard.canActivate(context)).toThrow(McpReadDeniedError);
+    let thrown: unknown;
     try {
       guard.canActivate(context);
     } catch (error) {
-      expect(error).toMatchObject({
-        code: -31403,
-        message: 'authorization_required: prompts/list',
-        data: { error: 'authorization_required', method: 'prompts/list', detail: 'not yours' },
-      });
+      thrown = error;
     }
+    // Outside the catch: a guard that let the read through leaves `thrown` undefined and fails.
+    expect(thrown).toBeInstanceOf(McpReadDeniedError);
+    expect(thrown).toMatchObject({
+      code: -31403,
+      message: 'authorization_required: prompts/list',
+      data: { error: 'authorization_required', method: 'prompts/list', detail: 'not yours' },
+    });
   });
 
   it('denies an ask without echoing its prompt, in the error or the audit', () => {
@@ -38,6 +41,7 @@ describe('ReadSeamGuard', () => {
     } catch (error) {
       thrown = error;
     }
+    expect(thrown).toBeInstanceOf(McpReadDeniedError);
     expect(JSON.stringify(thrown)).not.toContain('SECRET');
     expect((thrown as McpReadDeniedError).data).toMatchObject({
       detail: 'interactive_approval_unsupported',

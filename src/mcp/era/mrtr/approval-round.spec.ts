@@ -1,6 +1,8 @@
 import { jest } from '@jest/globals';
 import { approvalInRound } from './approval-round.js';
 import { McpInputRound } from './input-round.js';
+// The production verdict itself, so this spec cannot drift from it.
+import { approvalVerdictOf as verdictOf } from '../../server/approval/approval-verdict.js';
 
 const QUESTION = {
   message: 'Run delete_ticket?',
@@ -10,15 +12,6 @@ const QUESTION = {
     required: ['approve'],
   },
 };
-
-/* The shape of the real verdict (DESIGN §4), so each branch is reachable here. */
-function verdictOf(answer: unknown): { approved: true } | { approved: false; detail: string } {
-  const { action, content } = answer as { action?: string; content?: { approve?: unknown } };
-  if (action === 'accept' && content?.approve === true) return { approved: true };
-  if (action === 'decline') return { approved: false, detail: 'user declined' };
-  if (action === 'cancel') return { approved: false, detail: 'user cancelled' };
-  return { approved: false, detail: 'user did not approve' };
-}
 
 function verifiedRound(answer: unknown): McpInputRound {
   return new McpInputRound({}, { approval: answer }, false);

@@ -8,12 +8,12 @@ import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
 import { approvalInRound } from '../../era/mrtr/approval-round.js';
+import { approvalVerdictOf, type McpApprovalVerdict } from './approval-verdict.js';
 import { promptText } from './prompt-text.js';
 import type { McpInputRound } from '../../era/mrtr/input-round.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
 
-/** How an approval ended: approved, or not, with the deny's detail. */
-export type McpApprovalVerdict = { approved: true } | { approved: false; detail: string };
+export type { McpApprovalVerdict } from './approval-verdict.js';
 
 /** Why an approval failed, by how its elicitation ended. */
 const FAILURE_DETAIL: Record<string, string> = {
@@ -22,8 +22,6 @@ const FAILURE_DETAIL: Record<string, string> = {
   connection_closed: 'connection closed',
   cancelled: 'call cancelled',
 };
-
-const APPROVED: McpApprovalVerdict = Object.freeze({ approved: true });
 
 /** A round that asked: the request answers input-required, so this verdict is never shown. */
 const ASKED: McpApprovalVerdict = Object.freeze({ approved: false, detail: 'approval requested' });
@@ -83,7 +81,7 @@ export class McpApprovals {
           signal: request.signal,
         },
       );
-      verdict = verdictOf(answer);
+      verdict = approvalVerdictOf(answer);
     } catch (error) {
       const reason = error instanceof McpOutboundRequestError ? error.reason : 'error_reply';
       verdict = { approved: false, detail: FAILURE_DETAIL[reason] ?? 'elicitation failed' };
@@ -105,7 +103,7 @@ export class McpApprovals {
     tool: string,
     question: object,
   ): McpApprovalVerdict {
-    const outcome = approvalInRound(round, question, verdictOf);
+    const outcome = approvalInRound(round, question, approvalVerdictOf);
     if ('asked' in outcome) return ASKED;
     const detail = outcome.approved ? 'user approved' : outcome.detail;
     this.audit.record(request, 'elicitation', tool, outcome.approved ? 'allow' : 'deny', detail);
@@ -129,18 +127,4 @@ function approvalQuestion(tool: string, prompt: string): object {
 
 function callerOf(request: McpRequest): string {
   return quotaKeyOf(request.principal, request.httpRequest, request.connection.id);
-}
-
-function verdictOf(answer: unknown): McpApprovalVerdict {
-  const { action, content } = answer as { action?: unknown; content?: { approve?: unknown } };
-  if (action === 'accept' && content?.approve === true) return APPROVED;
-  const detail =
-    action === 'decline'
-      ? 'user declined'
-      : action === 'cancel'
-        ? 'user cancelled'
-        : action === 'accept'
-          ? 'user did not approve'
-          : 'elicitation failed';
-  return { approved: false, detail };
 }
