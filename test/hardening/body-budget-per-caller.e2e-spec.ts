@@ -4,7 +4,12 @@ import { connect, type Socket } from 'node:net';
 import { McpTool } from '../../src/index.js';
 import { until } from '../support/until.js';
 import { McpBodyReader } from '../../src/mcp/transports/http/security/body-reader.service.js';
-import { ACCEPT_BOTH, ADAPTERS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
+import {
+  ACCEPT_BOTH,
+  HTTP_VARIANTS,
+  createHttpApp,
+  type HttpTestApp,
+} from '../support/http-app.js';
 
 /*
  * limits.maxBufferedBodyBytes bounds the bytes of every body still arriving,
@@ -98,7 +103,7 @@ function heldUpload(
   return socket;
 }
 
-describe.each(ADAPTERS)('the body budget and other callers on %s', (adapter) => {
+describe.each(HTTP_VARIANTS)('the body budget and other callers on %s', (adapter) => {
   let t: HttpTestApp;
   const sockets: Socket[] = [];
   afterEach(async () => {

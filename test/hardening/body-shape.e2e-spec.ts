@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { Injectable } from '@nestjs/common';
 import { PassThrough } from 'node:stream';
 import { McpStdioTransport, McpTool } from '../../src/index.js';
-import { ADAPTERS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
+import { HTTP_VARIANTS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import { JsonLines } from '../support/json-lines.js';
 
@@ -63,7 +63,7 @@ async function longestParsed<T>(work: () => Promise<T>): Promise<{ value: T; lon
   }
 }
 
-describe.each(ADAPTERS)('body shape over Streamable HTTP on %s', (adapter) => {
+describe.each(HTTP_VARIANTS)('body shape over Streamable HTTP on %s', (adapter) => {
   let t: HttpTestApp;
   afterEach(() => t?.close());
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool, type McpToolContext } from '../../src/index.js';
 import { deferred } from '../support/deferred.js';
-import { ADAPTERS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
+import { HTTP_VARIANTS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import { listen } from '../support/outbound.js';
 
@@ -125,7 +125,7 @@ describe('duplicate in-flight ids, in process', () => {
   });
 });
 
-describe.each(ADAPTERS)('duplicate in-flight ids over Streamable HTTP on %s', (adapter) => {
+describe.each(HTTP_VARIANTS)('duplicate in-flight ids over Streamable HTTP on %s', (adapter) => {
   let t: HttpTestApp;
   afterEach(() => t?.close());
 

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { McpServer } from '../../src/index.js';
 import {
-  ADAPTERS,
+  HTTP_VARIANTS,
   createHttpApp,
   initializeParams,
   type HttpTestApp,
@@ -10,7 +10,7 @@ import { FaultTools, HTTP_OPTIONS, runs } from '../faults/faults-app.js';
 
 /* A message for a legacy HTTP+SSE session that ended while its body arrived. */
 
-describe.each(ADAPTERS)('legacy HTTP+SSE on %s', (adapter) => {
+describe.each(HTTP_VARIANTS)('legacy HTTP+SSE on %s', (adapter) => {
   let t: HttpTestApp;
   afterEach(() => t?.close());
 

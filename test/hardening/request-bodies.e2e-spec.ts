@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { connect, type Socket } from 'node:net';
-import { ADAPTERS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
+import { HTTP_VARIANTS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { until } from '../support/until.js';
 import { McpBodyReader } from '../../src/mcp/transports/http/security/body-reader.service.js';
 import { FaultTools, HTTP_OPTIONS } from '../faults/faults-app.js';
@@ -38,7 +38,7 @@ function partialPost(
   return { socket, status };
 }
 
-describe.each(ADAPTERS)('request bodies on %s', (adapter) => {
+describe.each(HTTP_VARIANTS)('request bodies on %s', (adapter) => {
   let t: HttpTestApp;
   const sockets: Socket[] = [];
   afterEach(async () => {
