@@ -390,7 +390,8 @@ describe('the built notes service over HTTP (dist/app/main.js)', () => {
 
   beforeEach(async () => {
     dataDir = await makeDataDir();
-    // NODE_ENV=production arms the network boot guard: the service's own policy must satisfy it.
+    // As deployed (NODE_ENV=production); the boot guard is armed in any environment, so the
+    // service's own policy must satisfy it.
     service = new HttpServiceChild(dataDir, { NODE_ENV: 'production' });
   });
 

@@ -23,7 +23,7 @@ const crashes = [];
  */
 export function startServer({ id: name, script, transport, env = {} }, nodeFlags = []) {
   const child = spawn(process.execPath, [...nodeFlags, ...PROBES, script], {
-    // NODE_ENV=production: how a server is deployed (and not the boot guard's `test` bypass).
+    // NODE_ENV=production: how a server is deployed (libraries may take faster paths then).
     env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', PORT: '0', ...env },
     stdio: [transport === 'stdio' ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });

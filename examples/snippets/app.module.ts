@@ -18,7 +18,7 @@ import { TicketsTools } from '../tickets/tickets.tools.js';
       elicitationTimeoutMs: 120_000, // how long an ask waits for its human (default 60 s)
       stateSecret: process.env.MCP_STATE_SECRET, // seals modern requestState (default: random per process)
       cacheTtlMs: 0, // ttlMs on modern cacheable results (default 0)
-      requireAuthorization: true, // default: true unless NODE_ENV is development or test
+      requireAuthorization: true, // the default, in every environment; false disarms the boot check
       pageSize: 50, // items per page of every list (default 100)
       http: {
         path: '/mcp', // Streamable HTTP endpoint (default /mcp)

@@ -100,6 +100,8 @@ describe('McpModule wiring', () => {
           version: '1',
           transport: 'http' as const,
           http: { path: '/rpc' },
+          // This spec is about mounting; the boot check (armed by default) has its own suite.
+          requireAuthorization: false,
         }),
       }),
     ]);

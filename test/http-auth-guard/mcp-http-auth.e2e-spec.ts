@@ -37,6 +37,8 @@ describe.each(ADAPTERS)('@McpHttpAuth() on an app route (%s)', (adapter: Adapter
           version: '1.0.0',
           transport: 'http',
           http: { authenticate },
+          // The route guard is under test, not the seams: this app has none, and says so.
+          requireAuthorization: false,
         }),
       ],
       controllers: [OpsController],

@@ -1,6 +1,33 @@
 import { Authorizers } from '../../src/index.js';
 import { HTTP_VARIANTS, httpBootOutcome } from '../support/http-app.js';
 
+/*
+ * The guard is armed in every environment: NODE_ENV plays no part (jest sets it to test, and
+ * deployments leave it unset or at development by mistake). Only requireAuthorization: false
+ * disarms it.
+ */
+describe.each([undefined, 'production', 'development', 'test'])(
+  'the network boot guard by default, NODE_ENV %s',
+  (nodeEnv) => {
+    const saved = process.env.NODE_ENV;
+    beforeEach(() => {
+      if (nodeEnv === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = nodeEnv;
+    });
+    afterEach(() => {
+      if (saved === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = saved;
+    });
+
+    it('an HTTP app that omits requireAuthorization and has no seams refuses to boot', async () => {
+      const error = await httpBootOutcome({ requireAuthorization: undefined });
+      expect(error?.message).toContain('refuses to boot');
+      expect(error?.message).toContain('tool authorizer');
+      expect(error?.message).toContain('read authorizer');
+    });
+  },
+);
+
 describe.each(HTTP_VARIANTS)('the network boot guard on %s', (adapter) => {
   it('refuses to boot with neither seam configured, naming both', async () => {
     const error = await httpBootOutcome({ requireAuthorization: true }, [], adapter);

@@ -57,6 +57,10 @@ async function compile(
         name: 'http-test',
         version: '1.0.0',
         transport: 'http',
+        // These apps test the wire, not the boot check, and most have no seams: they say so.
+        // The boot guard's suites pass requireAuthorization themselves (true, or undefined for
+        // the default).
+        requireAuthorization: false,
         ...resolved.options,
       }),
     ],

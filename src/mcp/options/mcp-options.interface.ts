@@ -95,7 +95,9 @@ export interface McpModuleOptions {
   cacheTtlMs?: number;
   /**
    * Network boot guard: an HTTP transport refuses to boot unless both seams are
-   * configured. Default true unless `NODE_ENV` is `development` or `test`.
+   * configured, and refuses a non-loopback address without authentication. Armed
+   * in every environment (`NODE_ENV` plays no part); only `false` disarms it, and
+   * then every boot logs what is unguarded.
    */
   requireAuthorization?: boolean;
   /** HTTP transport settings. */

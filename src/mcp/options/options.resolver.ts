@@ -36,8 +36,9 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
       : undefined,
     cacheTtlMs:
       Number.isInteger(options.cacheTtlMs) && options.cacheTtlMs! >= 0 ? options.cacheTtlMs! : 0,
-    requireAuthorization:
-      options.requireAuthorization ?? !['development', 'test'].includes(process.env.NODE_ENV ?? ''),
+    // Armed in every environment: an embedder who forgets the option fails closed, whatever
+    // NODE_ENV says (jest sets it to test; deployments leave it unset or development by mistake).
+    requireAuthorization: options.requireAuthorization !== false,
     pageSize: Number.isInteger(options.pageSize)
       ? positive(options.pageSize, DEFAULT_PAGE_SIZE)
       : DEFAULT_PAGE_SIZE,

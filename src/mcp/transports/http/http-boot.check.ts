@@ -8,8 +8,8 @@ import type { McpResolvedOptions } from '../../options/resolved-options.interfac
 import { McpWarden } from '../../server/mcp-warden.service.js';
 
 /**
- * The network boot check. Armed (`requireAuthorization`, on unless NODE_ENV
- * is development or test), an HTTP server refuses to boot unless an operator
+ * The network boot check. Armed (`requireAuthorization`, on unless the app sets
+ * it to false, in every environment), an HTTP server refuses to boot unless an operator
  * configured both seams, and refuses to listen on a non-loopback address
  * without authentication. A framework default is not a decision, so a tool
  * authorizer with `authorizerSource: 'default'` does not count. Disarmed, it
