@@ -153,6 +153,9 @@ describe('the end of an operator wait nobody decided', () => {
       );
       const heard: { progress: number; message?: string }[] = [];
       let next = deferred<void>();
+      // The wait's ticker, watched by its handle: started once, cleared by the answer.
+      const started = jest.spyOn(globalThis, 'setInterval');
+      const cleared = jest.spyOn(globalThis, 'clearInterval');
       const asked = t.nextAsk();
       const result = client.callTool({ name: 'purge_notes', arguments: {} }, undefined, {
         onprogress: (progress) => {
@@ -163,6 +166,15 @@ describe('the end of an operator wait nobody decided', () => {
       });
       const ask = await asked;
       await next.promise;
+      // The SSE keep-alives share its period: the ticker is the one whose callback reports progress
+      // (a rename fails here, on the length, rather than passing).
+      const tickers = started.mock.calls.flatMap(([callback, ms], i) =>
+        ms === PROGRESS_INTERVAL_MS && String(callback).includes('progress(')
+          ? [started.mock.results[i].value]
+          : [],
+      );
+      expect(tickers).toHaveLength(1);
+      expect(cleared).not.toHaveBeenCalledWith(tickers[0]);
       for (const expected of [2, 3]) {
         next = deferred<void>();
         jest.advanceTimersByTime(PROGRESS_INTERVAL_MS);
@@ -173,11 +185,14 @@ describe('the end of an operator wait nobody decided', () => {
       expect(heard.every((p) => p.message === 'waiting for an operator to approve')).toBe(true);
       await t.desk.decide(ask.id, operator(issuer, 'bob'), { approve: true, via: 'api' });
       expect((await result).content).toEqual([{ type: 'text', text: 'purged all' }]);
-      // The wait's ticker is gone: no progress after the answer.
+      // The wait's ticker is gone: cleared by the answer, so driving the clock on ticks nothing.
+      expect(cleared).toHaveBeenCalledWith(tickers[0]);
+      const before = jest.getTimerCount();
       jest.advanceTimersByTime(3 * PROGRESS_INTERVAL_MS);
-      await new Promise((resolve) => setImmediate(resolve));
+      expect(jest.getTimerCount()).toBe(before);
       expect(heard).toHaveLength(3);
     } finally {
+      jest.restoreAllMocks();
       jest.useRealTimers();
     }
   });
