@@ -8,6 +8,8 @@ const SUBJECTS = {
 };
 
 const times = (value) => `${value.toFixed(2)}×`;
+/** Timer granularity the wall-excess comparison allows (the probe ticks every 1 ms). */
+const EXCESS_SLACK_MS = 5;
 const us = (value) => `${Math.round(value)} µs`;
 
 /** `medians[workloadId][serverId]` → Markdown list items, one per target and subject. */
@@ -106,22 +108,37 @@ export function checkTargets(medians, labels) {
       `sequential HTTP p99, ${labels[id]}: ${latency[id].p99.toFixed(2)} ms vs best official ${best.toFixed(2)} ms`,
     );
   }
-  // No body up to maxBodyBytes keeps the server's event loop busy longer than 50 ms.
+  // No body up to maxBodyBytes delays the server's event loop longer than 50 ms, in wall time. A
+  // wall delay over it is excused only by the machine: the busy time is judged instead where the
+  // wall excess (wall minus busy) is no more than the bare row's for the same body, plus
+  // EXCESS_SLACK_MS of timer granularity; each body's line says which figure it was judged on.
   const hostile = medians['hostile-body-http'];
+  const bare = hostile?.['bare-http'];
   for (const id of SUBJECTS.http) {
     if (!hostile?.[id]) continue;
-    const figures = HOSTILE_BODIES.map((body) => ({
-      body,
-      ms: hostile[id][body.key],
-      delay: hostile[id][`${body.key}Delay`] ?? NaN,
-      parse: hostile[id][`${body.key}Parse`],
-    }));
-    const over = figures.filter(({ ms }) => !(ms <= LOOP_TARGET_MS));
+    const verdicts = HOSTILE_BODIES.map((body) => {
+      const busy = hostile[id][body.key];
+      const wall = hostile[id][`${body.key}Delay`] ?? NaN;
+      const parse = hostile[id][`${body.key}Parse`];
+      const machine = bare ? bare[`${body.key}Delay`] - bare[body.key] : NaN;
+      const figures = `wall ${wall.toFixed(0)} ms, busy ${busy.toFixed(0)} ms, JSON.parse alone ${parse.toFixed(0)} ms`;
+      if (wall <= LOOP_TARGET_MS) return { body, met: true, text: `${body.label}: ${figures}` };
+      const excused = busy <= LOOP_TARGET_MS && wall - busy <= machine + EXCESS_SLACK_MS;
+      const why = Number.isFinite(machine)
+        ? `wall excess ${(wall - busy).toFixed(0)} ms vs the bare row's ${machine.toFixed(0)} ms`
+        : 'no bare row in this run';
+      return {
+        body,
+        met: excused,
+        text: `${body.label}: ${figures} (${excused ? 'judged on busy time' : 'over'}: ${why})`,
+      };
+    });
+    const over = verdicts.filter(({ met }) => !met);
     add(
       over.length === 0,
-      `event-loop delay under a hostile body (≤ ${MAX_BODY_BYTES / 1024 / 1024} MiB), ${labels[id]}: ` +
-        `longest busy stall ${figures.map(({ body, ms, delay, parse }) => `${body.label} ${ms.toFixed(0)} ms (wall delay ${delay.toFixed(0)} ms; JSON.parse alone ${parse.toFixed(0)} ms)`).join(', ')} ` +
-        `(each ≤ ${LOOP_TARGET_MS} ms${over.length ? `; over it: ${over.map(({ body }) => body.label).join(', ')}` : ''})`,
+      `event-loop delay under a hostile body (≤ ${MAX_BODY_BYTES / 1024 / 1024} MiB, each ≤ ${LOOP_TARGET_MS} ms), ${labels[id]}: ` +
+        verdicts.map(({ text }) => text).join('; ') +
+        (over.length ? `; over it: ${over.map(({ body }) => body.label).join(', ')}` : ''),
     );
   }
   // Cold start (issue 14), judged on the rows as deployed for it: bundled, started through the
