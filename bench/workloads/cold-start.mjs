@@ -10,8 +10,10 @@
 // The Warden rows run as deployed for a fast start (docs/deployment.md): bundled into one file
 // with the bundler the service ships with (scripts/bundle/), and started through the launcher
 // that turns on Node's compile cache (Node 22.1+; the bench's Node may predate it). The "as
-// built" rows start the same server from tsc's output, one module per file. The SDK servers run
-// as their packages ship (each SDK package is one prebuilt file per entry).
+// built" rows start the same server from tsc's output, one module per file. The peers (bare Node,
+// SDK 1.x and 2.x) run as their packages ship (each SDK package is one prebuilt file per entry),
+// with the same advantage: started through a launcher that turns the compile cache on
+// (bench/servers/compile-cache-launcher.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -44,7 +46,7 @@ const rssOf = (pid) =>
 
 /** Spawns `server` afresh; resolves `{ child, lines }` (stderr and, for HTTP, stdout lines). */
 function launch(server) {
-  const child = spawn(NODE.path, [server.script], {
+  const child = spawn(NODE.path, server.args ?? [server.script], {
     env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', PORT: '0', ...server.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -147,9 +149,13 @@ async function bundled(script, transport) {
 process.on('exit', () => bundles && rmSync(bundles.dir, { recursive: true, force: true }));
 
 /** Resolves a row's entry: a bundle it names is built first. */
+/** The peers (bare Node, the SDK servers) start with the compile cache on, as Warden's bundles. */
+const LAUNCHER = fileURLToPath(new URL('../servers/compile-cache-launcher.mjs', import.meta.url));
+
 async function entryOf(server, transport) {
-  if (!server.bundle) return server;
-  return { ...server, script: await bundled(server.bundle, transport) };
+  if (server.bundle) return { ...server, script: await bundled(server.bundle, transport) };
+  if (server.role) return { ...server, args: [LAUNCHER, server.script] };
+  return server;
 }
 
 function coldStart(transport, servers, sample) {
@@ -183,6 +189,7 @@ export const coldStartStdio = coldStart(
   'stdio',
   [
     'bare-stdio',
+    'sdk1-stdio',
     'sdk2-stdio',
     'warden-stdio-lean',
     'warden-stdio-bundled',
