@@ -1,8 +1,8 @@
 // @ts-check
 // `npm run build` ends here: the service's two entry points, built by tsc into dist/app/, bundled
 // into dist/bundle/ (main.mjs for HTTP, main-stdio.mjs for stdio) with their launchers. The
-// library itself is published unbundled (an app bundles it with its own code, see
-// docs/deployment.md); only the service ships this way.
+// library itself is published unbundled (an app bundles it with its own code, see the README's
+// "Cold start" section); only the service ships this way.
 import { fileURLToPath } from 'node:url';
 import { bundleServer } from './bundle/bundle-server.mjs';
 
@@ -15,5 +15,6 @@ const ENTRIES = [
 ];
 for (const [entry, transport] of ENTRIES) {
   const { launcher, bytes } = await bundleServer({ entry, outDir: 'dist/bundle', transport });
-  process.stdout.write(`bundled ${entry} → ${launcher} (${Math.round(bytes / 1024)} KiB)\n`);
+  // On stderr, as every log line of the service's: stdout may be an MCP client's protocol pipe.
+  process.stderr.write(`bundled ${entry} → ${launcher} (${Math.round(bytes / 1024)} KiB)\n`);
 }

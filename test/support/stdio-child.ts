@@ -104,10 +104,20 @@ export class StdioScript {
     resolve: (m: Message) => void;
   }[] = [];
 
-  constructor(script: string, env: Record<string, string> = {}, options: { cwd?: string } = {}) {
-    this.process = spawn(process.execPath, [script], {
+  /**
+   * `script` runs on this Node; `options.command` runs another command line instead (a
+   * documented launch command such as `npm run --silent start:stdio`), `script` unused. The
+   * child gets this process's environment with `env` on top, or exactly `env` with `exactEnv`.
+   */
+  constructor(
+    script: string,
+    env: Record<string, string> = {},
+    options: { cwd?: string; command?: readonly [string, ...string[]]; exactEnv?: boolean } = {},
+  ) {
+    const [file, ...args] = options.command ?? [process.execPath, script];
+    this.process = spawn(file, args, {
       cwd: options.cwd,
-      env: { ...process.env, NODE_OPTIONS: '', ...env },
+      env: options.exactEnv ? env : { ...process.env, NODE_OPTIONS: '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolveExit) =>
