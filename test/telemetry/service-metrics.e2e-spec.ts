@@ -116,6 +116,13 @@ describe('the notes service /metrics (no auth, loopback)', () => {
     expect(gauge(families, 'mcp_warden_client_requests_pending')).toBe(0);
   });
 
+  it('names the service on its metrics (target_info service_name), not unknown_service', async () => {
+    const { text } = await scrape(base);
+    const info = family(await parse(text), 'target_info');
+    series<PromData>(info, { service_name: 'mcp-warden-notes' });
+    expect(text).not.toContain('unknown_service');
+  });
+
   it('refuses a foreign Origin like /mcp does (DNS rebinding)', async () => {
     const { response, text } = await scrape(base, { headers: { origin: 'https://evil.example' } });
     expect(response.status).toBe(403);

@@ -1,6 +1,10 @@
 import { metrics } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
+
+/** The service's name on its metrics (`service_name`): OTEL_SERVICE_NAME, as every SDK reads it. */
+const SERVICE_NAME = 'mcp-warden-notes';
 
 /**
  * The service's metrics pipeline: the OpenTelemetry metrics SDK, read on
@@ -31,7 +35,11 @@ let registered: ServiceMetrics | undefined;
 export function registerServiceMetrics(): ServiceMetrics {
   if (registered) return registered;
   const reader = new PrometheusExporter({ preventServerStart: true });
-  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  // Without a resource naming the service, every series says unknown_service:node.
+  const resource = defaultResource().merge(
+    resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME || SERVICE_NAME }),
+  );
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader], resource }));
   registered = new ServiceMetrics(reader);
   return registered;
 }
