@@ -101,7 +101,7 @@ export {
 export { McpInputRequiredError } from './mcp/era/mrtr/input-required.error.js';
 export { MCP_NONCE_STORE, type McpNonceStore } from './mcp/era/mrtr/nonce-store.interface.js';
 
-// Four-eyes approvals (DESIGN §5.4)
+// Four-eyes approvals (docs/operator-approvals.md)
 export {
   MCP_APPROVAL_STORE,
   type McpApprovalStore,

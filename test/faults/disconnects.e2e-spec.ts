@@ -87,7 +87,7 @@ describe.each(ADAPTERS)('a client that disconnects mid-stream on %s', (adapter) 
       headers: { 'mcp-session-id': sessionId },
     });
     expect(deleted.status).toBe(200);
-    // DESIGN.md §4: DELETE ends a session; a stream of an ended session must not stay open.
+    // README, serve over HTTP: DELETE ends a session; a stream of an ended session must not stay open.
     await within(stream.ended, 2_000, 'the POST stream of a deleted session to end');
     expect(leftovers(t.app)).toEqual(NOTHING_LEFT);
     expect(runs).toEqual([]);

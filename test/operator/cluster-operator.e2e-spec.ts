@@ -7,7 +7,7 @@ import { describeWithService, findService, TEST_REDIS_URL } from '../support/ser
 import { bootOperatorApp, operator, runs, type OperatorApp } from './operator-app.js';
 
 /*
- * Cluster mode (DESIGN §5.3, §5.4): two instances share one Redis; an
+ * Cluster mode (docs/deployment.md, docs/operator-approvals.md): two instances share one Redis; an
  * operator's decision taken through instance B's desk releases the call
  * parked on instance A, and the first decision wins across instances.
  */

@@ -14,7 +14,7 @@ import {
 import { runs } from './operator-app.js';
 
 /*
- * The operator console over HTTP (DESIGN §5.4), on Express and Fastify, with
+ * The operator console over HTTP (docs/operator-approvals.md), on Express and Fastify, with
  * a real oidc-provider: sign-in, its cookie, the security headers, CSRF on
  * decisions, the four-eyes rule, escaping and the history.
  */

@@ -12,7 +12,7 @@ import {
 } from './operator-app.js';
 
 /*
- * Four-eyes approvals in the handshake era (DESIGN §5.4), with the official
+ * Four-eyes approvals in the handshake era (docs/operator-approvals.md), with the official
  * SDK v1 client: an operator ask parks the call, progress tells the client
  * it waits, and an operator's decision through the desk ends it.
  */

@@ -17,7 +17,7 @@ export type AuthorizerDecision =
       prompt: string;
       /**
        * Who answers: the caller, by elicitation (the default), or an operator
-       * who holds the approver scope and is not the caller (DESIGN §5.4).
+       * who holds the approver scope and is not the caller (docs/operator-approvals.md).
        */
       approver?: 'caller' | 'operator';
     }

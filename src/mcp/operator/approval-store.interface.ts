@@ -21,7 +21,7 @@ export interface McpOperatorAskPage {
 }
 
 /**
- * Where operator asks wait (DESIGN §5.4): in memory by default, in Redis in
+ * Where operator asks wait (docs/operator-approvals.md): in memory by default, in Redis in
  * cluster mode, so a decision taken on any instance releases the call on the
  * instance where it waits. Records are bounded in number and size and expire
  * at `expiresAt`; a store never holds one forever.

@@ -1,5 +1,5 @@
 /**
- * Four-eyes approvals (`McpModuleOptions.approvals`, DESIGN §5.4).
+ * Four-eyes approvals (`McpModuleOptions.approvals`, docs/operator-approvals.md).
  * @publicApi
  */
 export interface McpApprovalsOptions {

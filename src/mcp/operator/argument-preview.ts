@@ -20,7 +20,7 @@ export interface McpArgumentPreviewBounds {
 
 /**
  * A redacted, bounded JSON preview of a call's arguments, for the operator
- * who decides an ask (DESIGN §5.4): values under secret-looking keys are
+ * who decides an ask (docs/operator-approvals.md): values under secret-looking keys are
  * replaced, long strings cut, deep or wide structures elided, and the whole
  * preview capped. The arguments are the caller's untrusted input, so nothing
  * here throws or grows with them.

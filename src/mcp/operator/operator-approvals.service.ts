@@ -31,7 +31,7 @@ const TIMED_OUT = 'approval timed out';
 const ASKED: McpApprovalVerdict = Object.freeze({ approved: false, detail: 'approval requested' });
 
 /**
- * Four-eyes approval of an `ask` with `approver: 'operator'` (DESIGN §5.4):
+ * Four-eyes approval of an `ask` with `approver: 'operator'` (docs/operator-approvals.md):
  * the call is recorded in the approval store and waits for an operator's
  * decision taken through the desk, on any instance. Nothing the caller sends
  * can approve it. Handshake era: the call parks, told by progress that it

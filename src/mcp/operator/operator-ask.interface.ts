@@ -1,5 +1,5 @@
 /**
- * One call waiting for an operator (DESIGN §5.4): what the console and the
+ * One call waiting for an operator (docs/operator-approvals.md): what the console and the
  * webhook show, and what the approval store keeps until it is decided or
  * expires. Nothing here is a secret of the caller: the arguments appear only
  * as a redacted preview.

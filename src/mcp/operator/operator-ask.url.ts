@@ -1,5 +1,5 @@
 /**
- * Where the modern era's waiting caller is pointed (DESIGN §5.4): the
+ * Where the modern era's waiting caller is pointed (docs/operator-approvals.md): the
  * console's page for the ask, under the app's global prefix, when the
  * console has a public origin; otherwise a URN, which nothing can open: the
  * caller can wait, never approve.

@@ -23,7 +23,7 @@ type DeskAnswer =
   { ok: true; record: McpOperatorAskRecord } | { ok: false; problem: McpOperatorDeskProblem };
 
 /**
- * The operator desk (DESIGN §5.4): what every way of deciding an operator ask
+ * The operator desk (docs/operator-approvals.md): what every way of deciding an operator ask
  * goes through, so the four-eyes rule holds whatever calls it. An operator
  * must hold the approver scope and must not be the caller (same subject
  * within the same issuer); a deny needs a reason; the first decision wins on

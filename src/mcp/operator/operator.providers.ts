@@ -8,7 +8,7 @@ import { McpOperatorDeskService } from './operator-desk.service.js';
 import { MCP_OPERATOR_DESK } from './operator-desk.interface.js';
 
 /**
- * Four-eyes approvals (DESIGN §5.4): the approval store (in memory here;
+ * Four-eyes approvals (docs/operator-approvals.md): the approval store (in memory here;
  * cluster mode's providers replace it with the shared one), what the tools
  * handler waits on, and the desk operators decide through.
  */

@@ -1,5 +1,7 @@
 import { resolveMcpOptions } from './options.resolver.js';
 
+const BASE = { name: 's', version: '1' };
+
 describe('resolveMcpOptions: requireAuthorization', () => {
   const saved = process.env.NODE_ENV;
   afterEach(() => {
@@ -12,15 +14,19 @@ describe('resolveMcpOptions: requireAuthorization', () => {
     (nodeEnv) => {
       if (nodeEnv === undefined) delete process.env.NODE_ENV;
       else process.env.NODE_ENV = nodeEnv;
-      expect(resolveMcpOptions({}).requireAuthorization).toBe(true);
-      expect(resolveMcpOptions({ requireAuthorization: undefined }).requireAuthorization).toBe(
-        true,
-      );
+      expect(resolveMcpOptions(BASE).requireAuthorization).toBe(true);
+      expect(
+        resolveMcpOptions({ ...BASE, requireAuthorization: undefined }).requireAuthorization,
+      ).toBe(true);
     },
   );
 
   it('is disarmed only by false, and true stays true', () => {
-    expect(resolveMcpOptions({ requireAuthorization: false }).requireAuthorization).toBe(false);
-    expect(resolveMcpOptions({ requireAuthorization: true }).requireAuthorization).toBe(true);
+    expect(resolveMcpOptions({ ...BASE, requireAuthorization: false }).requireAuthorization).toBe(
+      false,
+    );
+    expect(resolveMcpOptions({ ...BASE, requireAuthorization: true }).requireAuthorization).toBe(
+      true,
+    );
   });
 });

@@ -12,7 +12,7 @@ import type {
   McpApprovalsWebhookOptions,
 } from '../operator/approvals-options.interface.js';
 
-/** Four-eyes approvals with every default applied (DESIGN §5.4). */
+/** Four-eyes approvals with every default applied (docs/operator-approvals.md). */
 export interface ResolvedApprovalsOptions {
   /** The scope an operator must hold (`approvals.console.scope`, default `mcp:approve`). */
   readonly scope: string;

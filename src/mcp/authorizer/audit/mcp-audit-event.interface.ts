@@ -28,6 +28,6 @@ export interface McpAuditEvent {
   name: string;
   decision: 'allow' | 'ask' | 'deny';
   detail?: string;
-  /** The operator who decided (seam `operator`, DESIGN §5.4). */
+  /** The operator who decided (seam `operator`, docs/operator-approvals.md). */
   operator?: string;
 }

@@ -55,7 +55,7 @@ export class McpInputRound {
     private approvedBefore: boolean,
     /** Set when the client presented a state this server refused. */
     readonly problem?: McpStateProblem,
-    /** The operator ask the verified state names (DESIGN §5.4). */
+    /** The operator ask the verified state names (docs/operator-approvals.md). */
     private operatorAskId?: string,
   ) {}
 
@@ -133,10 +133,10 @@ export class McpInputRound {
   }
 }
 
-/** The approval's input key (DESIGN §5.2); never answered without a verified state. */
+/** The approval's input key (README: protocol eras); never answered without a verified state. */
 export const APPROVAL_KEY = 'approval';
 
-/** The key of the URL-mode notice that an operator must approve (DESIGN §5.4); its answer counts for nothing. */
+/** The key of the URL-mode notice that an operator must approve (docs/operator-approvals.md); its answer counts for nothing. */
 export const OPERATOR_KEY = 'operator-approval';
 
 function validAnswer(answer: unknown, method: string): unknown {

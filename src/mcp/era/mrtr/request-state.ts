@@ -27,7 +27,7 @@ export interface McpRequestStatePayload {
   /** The caller approved this call in an earlier round. */
   readonly ok?: true;
   /**
-   * The operator ask this call waits on (DESIGN §5.4): the approval store's
+   * The operator ask this call waits on (docs/operator-approvals.md): the approval store's
    * record for it decides, never an answer the caller sends.
    */
   readonly o?: string;

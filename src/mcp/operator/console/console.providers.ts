@@ -19,7 +19,7 @@ interface TransportParts {
 }
 
 /**
- * Adds the operator console (DESIGN §5.4) to the HTTP transport's parts. Its
+ * Adds the operator console (docs/operator-approvals.md) to the HTTP transport's parts. Its
  * routes exist only when `approvals.console.oidc` is set (see
  * `bindConsoleRoutes`); its services then wait for the first operator.
  */
