@@ -39,6 +39,7 @@ import { throughputHttpModern } from './workloads/throughput-modern.mjs';
 import { throughputCluster } from './workloads/throughput-cluster.mjs';
 import { coldStartHttp, coldStartStdio } from './workloads/cold-start.mjs';
 import { soakHostile } from './workloads/soak-hostile.mjs';
+import { consolePush } from './workloads/console-push.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -63,6 +64,7 @@ const SIZES = flags.quick
       memorySessions: 50,
       elicitation: { count: 20 },
       hostile: { reps: 1 },
+      consolePush: { samples: 10 },
       coldStarts: 1,
       timeoutMs: 30_000,
     }
@@ -75,6 +77,7 @@ const SIZES = flags.quick
       memorySessions: 1_000,
       elicitation: { count: 1_000, seconds: 5 },
       hostile: { reps: 5 },
+      consolePush: { samples: 200 },
       coldStarts: 5,
       timeoutMs: 180_000,
     };
@@ -95,6 +98,7 @@ const WORKLOADS = [
   memoryHttp,
   elicitationHttp,
   soakHostile,
+  consolePush,
   // Last: its monitor stays on in quick mode's shared servers once started.
   hostileBodyHttp,
 ].filter((w) => !flags.only || flags.only.split(',').some((name) => w.id.startsWith(name)));

@@ -67,4 +67,12 @@ describe('bench targets', () => {
       expect(check(row(55, 60), row(10, 60))[0]).toMatch(/^- \*\*not met\*\*: /);
     });
   });
+
+  it('the console push is met at a p99 within 1 s, not met past it', () => {
+    const push = (p99) => ({ 'console-push': { 'warden-http': { p50: 1, p99, max: p99 } } });
+    expect(checkTargets(push(1000), labels)).toEqual([expect.stringMatching(/^- \*\*met\*\*: /)]);
+    expect(checkTargets(push(1000.5), labels)).toEqual([
+      expect.stringMatching(/^- \*\*not met\*\*: /),
+    ]);
+  });
 });
