@@ -57,15 +57,17 @@ async function answerOf(response: Response): Promise<{ text: string; message: an
 }
 
 describe.each(HTTP_VARIANTS)('the read seam in the 2026-07-28 era (%s)', (variant) => {
-  let t: HttpTestApp | undefined;
-  beforeEach(() => resetFixture());
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
+  let t: HttpTestApp;
+  // One app per variant; each test sets the decision its read authorizer delegates to.
+  let decide: Authorizer = Authorizers.denyAll('unset');
+  beforeAll(async () => {
+    t = await bootModernApp(variant, { readAuthorizer: (...call) => decide(...call) });
   });
+  afterAll(() => t.close());
+  beforeEach(() => resetFixture());
 
   async function send(readAuthorizer: Authorizer, method: string, params: object) {
-    t = await bootModernApp(variant, { readAuthorizer });
+    decide = readAuthorizer;
     const response = await postModern(t, modernMessage(1, method, { ...params }));
     return { status: response.status, ...(await answerOf(response)) };
   }
