@@ -111,11 +111,48 @@ async function exclusively(
   return outcome;
 }
 
+/*
+ * The schema the notes live in: the first one on the search_path that exists. A search_path that
+ * names a schema not yet created (a fresh database given `-c search_path=notes`) gets it created
+ * here, as the migrations would create their tables; where the user may not, the error says the
+ * statement to run.
+ */
 async function currentSchema(db: Kysely<NotesTables>): Promise<string> {
-  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+  const current = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
     db,
   );
-  const schema = rows[0]?.schema;
-  if (!schema) throw new Error('the notes database has no schema on its search_path');
-  return schema;
+  if (current.rows[0]?.schema) return current.rows[0].schema;
+  const shown = await sql<{ search_path: string }>`show search_path`.execute(db);
+  const searchPath = shown.rows[0]?.search_path ?? '';
+  const wanted = firstSchemaOf(searchPath);
+  if (!wanted) {
+    throw new Error(
+      `the notes database has no schema on its search_path (${searchPath || 'empty'}): name one in ` +
+        'DATABASE_URL, e.g. ?options=-c%20search_path%3Dnotes, or set search_path for the user',
+    );
+  }
+  try {
+    await sql`create schema if not exists ${sql.id(wanted)}`.execute(db);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `the notes database's schema "${wanted}" (first on its search_path) does not exist and ` +
+        `could not be created (${reason}): run  create schema "${wanted}";  as a user allowed to, ` +
+        'or point search_path at a schema that exists',
+      { cause: error },
+    );
+  }
+  return wanted;
+}
+
+/** The first schema a search_path names, without quotes; `$user` is skipped. */
+export function firstSchemaOf(searchPath: string): string | undefined {
+  for (const part of searchPath.split(',')) {
+    const name = part
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .replace(/""/g, '"');
+    if (name && name !== '$user') return name;
+  }
+  return undefined;
 }
