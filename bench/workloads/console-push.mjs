@@ -5,9 +5,9 @@
 // `npm run bench` runs first). The page's own rendering is not in the figure: the browser suite
 // (test/operator/console-browser.e2e-spec.ts) shows the card appears, and prints how soon. The
 // target is the console's: an ask visible within 1 s of the call.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { runJsonChild } from '../lib/json-child.mjs';
 
 const FIXTURE = fileURLToPath(
   new URL('../../dist-fixtures/test/fixtures/console/console-push.js', import.meta.url),
@@ -19,28 +19,7 @@ function measure(samples) {
   if (!existsSync(FIXTURE)) {
     return Promise.reject(new Error(`${FIXTURE} is missing: run npm run build:fixtures`));
   }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FIXTURE, String(samples)], {
-      env: { ...process.env, NODE_OPTIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (code !== 0)
-        return reject(new Error(`console-push exited ${code}: ${stderr.slice(-2000)}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').pop() ?? ''));
-      } catch (error) {
-        reject(
-          new Error(`console-push printed no report: ${stdout.slice(-500)}`, { cause: error }),
-        );
-      }
-    });
-  });
+  return runJsonChild(FIXTURE, [String(samples)], 'console-push');
 }
 
 export const consolePush = {

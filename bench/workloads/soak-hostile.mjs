@@ -6,37 +6,18 @@
 // soak's functional checks (nothing lost, crossed or left over, every defence reached) must
 // pass too, or the row fails. test/soak.e2e-spec.ts runs the same mode for those checks only:
 // a latency bound depends on the machine, so it is judged here, not in a test.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runJsonChild } from '../lib/json-child.mjs';
 
 const SOAK = fileURLToPath(new URL('../../scripts/soak.mjs', import.meta.url));
 /** The soak's bound on the honest probe's p99 (scripts/soak/options.mjs, HONEST_P99_MS). */
 export { HONEST_P99_MS } from '../../scripts/soak/options.mjs';
 
-/** Runs the soak to its end; resolves with its JSON report (its last stdout line). */
-function soak(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SOAK, ...args], {
-      env: { ...process.env, NODE_OPTIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      let report;
-      try {
-        report = JSON.parse(stdout.trim().split('\n').pop() ?? '');
-      } catch {
-        report = undefined;
-      }
-      if (code !== 0 || !report?.ok) {
-        reject(new Error(`the hostile soak failed (exit ${code}): ${stderr.slice(-2000)}`));
-      } else resolve(report);
-    });
-  });
+/** Runs the soak to its end; resolves with its JSON report, which must say ok. */
+async function soak(args) {
+  const report = await runJsonChild(SOAK, args, 'the hostile soak');
+  if (!report?.ok) throw new Error(`the hostile soak failed: ${JSON.stringify(report?.problems)}`);
+  return report;
 }
 
 export const soakHostile = {
