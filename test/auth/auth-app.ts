@@ -21,8 +21,7 @@ import {
 } from '../../src/index.js';
 import { deferred, type Deferred } from '../support/deferred.js';
 import { SseParser, isMessage, type SseEvent } from '../support/sse-parser.mjs';
-import type { Server } from 'node:http';
-import { trackSockets } from '../support/idle-sockets.js';
+import { promptClose } from '../support/idle-sockets.js';
 
 /*
  * The fixture of the identity suites: an MCP app over HTTP whose tools record
@@ -198,7 +197,7 @@ export class AuthApp {
   readonly mcpPath: string;
   readonly url: string;
   private readonly aborts = new Set<AbortController>();
-  private readonly sockets: { dropIdle(): void };
+  private readonly closeApp: () => Promise<void>;
 
   constructor(
     readonly app: INestApplication,
@@ -207,7 +206,7 @@ export class AuthApp {
   ) {
     this.mcpPath = `${prefix}/mcp`;
     this.url = base + this.mcpPath;
-    this.sockets = trackSockets(app.getHttpServer() as Server);
+    this.closeApp = promptClose(app);
   }
 
   fetch(path: string, init: RequestInit = {}): Promise<Response> {
@@ -291,9 +290,7 @@ export class AuthApp {
 
   async close(): Promise<void> {
     for (const abort of this.aborts) abort.abort();
-    const closing = this.app.close();
-    this.sockets.dropIdle();
-    await closing;
+    await this.closeApp();
   }
 }
 

@@ -14,10 +14,16 @@ import {
 } from '../../src/index.js';
 import { freePort } from '../auth/auth-app.js';
 import type { AdapterName } from '../support/http-app.js';
-import { followAuthorization, type TestIssuer } from '../support/oidc/index.js';
+import type { TestIssuer } from '../support/oidc/index.js';
 import { operatorAuthorizer, OperatorTools } from './operator-app.js';
-import type { Server } from 'node:http';
-import { trackSockets } from '../support/idle-sockets.js';
+
+export {
+  pairOf,
+  SESSION_COOKIE,
+  signInThroughConsole,
+  type ConsoleSignInResult,
+} from './console-sign-in.js';
+import { promptClose } from '../support/idle-sockets.js';
 
 /*
  * The fixture of the console suites: the four-eyes app of `operator-app.ts`
@@ -26,8 +32,6 @@ import { trackSockets } from '../support/idle-sockets.js';
  */
 
 export const CONSOLE_CLIENT_ID = 'warden-console';
-export const SESSION_COOKIE = '__Host-warden-console';
-const LOGIN_COOKIE = '__Host-warden-console-login';
 export const APPROVER_SCOPE = 'mcp:approve';
 /** The issuer's scopes: the API's and the approver's. */
 export const ISSUER_SCOPES = ['notes:read', 'notes:write', APPROVER_SCOPE];
@@ -95,7 +99,7 @@ export async function bootConsoleApp(
       ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
       : moduleRef.createNestApplication({ logger: false });
   await app.listen(port, '127.0.0.1');
-  const sockets = trackSockets(app.getHttpServer() as Server);
+  const closeApp = promptClose(app);
   const desk = app.get<McpOperatorDesk>(MCP_OPERATOR_DESK);
   const clients: Client[] = [];
   return {
@@ -122,54 +126,12 @@ export async function bootConsoleApp(
     async close() {
       // A call still waiting ends with its connection; its rejection is not this close's.
       await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-      const closing = app.close();
-      sockets.dropIdle();
-      await closing;
+      await closeApp();
     },
   };
 }
 
 /** What signing in through the console gave a Node user agent. */
-export interface ConsoleSignInResult {
-  /** The callback's answer. */
-  readonly status: number;
-  readonly setCookies: readonly string[];
-  /** `name=value` of the session cookie, when one was issued. */
-  readonly cookie?: string;
-  readonly body: string;
-}
-
-/** Signs `subject` in through the console (`/login` → the issuer → `/callback`), as a browser would. */
-export async function signInThroughConsole(
-  consoleUrl: string,
-  subject: string,
-): Promise<ConsoleSignInResult> {
-  const login = await fetch(`${consoleUrl}/login`, { redirect: 'manual' });
-  if (login.status !== 303) throw new Error(`login: HTTP ${login.status}`);
-  const loginCookie = pairOf(login.headers.getSetCookie(), LOGIN_COOKIE);
-  const authorization = new URL(login.headers.get('location')!);
-  authorization.searchParams.set('login_hint', subject);
-  const { redirect } = await followAuthorization(authorization);
-  const callback = await fetch(redirect, {
-    redirect: 'manual',
-    headers: loginCookie ? { cookie: loginCookie } : {},
-  });
-  const setCookies = callback.headers.getSetCookie();
-  return {
-    status: callback.status,
-    setCookies,
-    cookie: pairOf(setCookies, SESSION_COOKIE),
-    body: await callback.text(),
-  };
-}
-
-/** `name=value` of the cookie `name` a response sets (not one it clears). */
-export function pairOf(setCookies: readonly string[], name: string): string | undefined {
-  const line = setCookies.find((cookie) => cookie.startsWith(`${name}=`));
-  const pair = line?.split(';')[0];
-  return pair && pair !== `${name}=` ? pair : undefined;
-}
-
 /** The CSRF token a console page carries. */
 export function csrfOf(page: string): string {
   const match = /data-csrf="([^"]+)"/.exec(page);

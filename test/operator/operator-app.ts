@@ -16,8 +16,7 @@ import {
 } from '../../src/index.js';
 import { freePort } from '../auth/auth-app.js';
 import type { TestIssuer } from '../support/oidc/index.js';
-import type { Server } from 'node:http';
-import { trackSockets } from '../support/idle-sockets.js';
+import { promptClose } from '../support/idle-sockets.js';
 
 /*
  * The fixture of the four-eyes suites: `purge_notes` asks an operator (not
@@ -79,7 +78,7 @@ export async function bootOperatorApp(
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await app.listen(port, '127.0.0.1');
-  const sockets = trackSockets(app.getHttpServer() as Server);
+  const closeApp = promptClose(app);
   const desk = app.get<McpOperatorDesk>(MCP_OPERATOR_DESK);
   const audit: McpAuditEvent[] = [];
   const auditing = app.get(McpWarden).audit$.subscribe((event) => audit.push(event));
@@ -95,9 +94,7 @@ export async function bootOperatorApp(
     token: (sub, scope = 'notes:write') => issuer.mintToken({ aud: url, sub, scope }),
     async close() {
       auditing.unsubscribe();
-      const closing = app.close();
-      sockets.dropIdle();
-      await closing;
+      await closeApp();
     },
   };
 }

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { McpModule, type McpModuleOptions } from '../../src/index.js';
 import { bootOutcome } from './boot-outcome.js';
 import { SseReader } from './http-sse.js';
-import { trackSockets } from './idle-sockets.js';
+import { promptClose } from './idle-sockets.js';
 
 /** The Accept value every Streamable HTTP POST of a conforming client carries. */
 export const ACCEPT_BOTH = 'application/json, text/event-stream';
@@ -112,7 +112,7 @@ export class HttpTestApp {
   private socketCloseWaiters: (() => void)[] = [];
   private nextId = 1;
   private closing?: Promise<void>;
-  private readonly sockets: { dropIdle(): void };
+  private readonly closeApp: () => Promise<void>;
 
   constructor(
     readonly app: INestApplication,
@@ -127,7 +127,7 @@ export class HttpTestApp {
         for (const resolveClose of this.socketCloseWaiters.splice(0)) resolveClose();
       }),
     );
-    this.sockets = trackSockets(server);
+    this.closeApp = promptClose(app);
   }
 
   /**
@@ -257,8 +257,7 @@ export class HttpTestApp {
     if (!this.closing) {
       for (const abort of this.aborts) abort.abort();
       this.aborts.clear();
-      this.closing = this.app.close();
-      this.sockets.dropIdle();
+      this.closing = this.closeApp();
     }
     return this.closing;
   }

@@ -1,16 +1,18 @@
+import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /**
- * Lets a test app close without waiting on connections that carry no request. Node's `fetch`
+ * A close for a test app that does not wait on connections carrying no request. Node's `fetch`
  * opens a connection ahead of need and keeps it for its 4 s keep-alive, and Node's HTTP server
  * counts a connection that has not sent a request yet as busy (it arms the headers timeout on
- * it), so `server.close()` waits those 4 s. Track from boot; call `dropIdle()` as the app starts
- * to close: connections with no request being answered are destroyed at once, the others as
- * soon as their last answer ends, and any that open from then on as they open. No answer is
- * cut short.
+ * it), so `app.close()` waits those 4 s. Call this once the app listens; the close it returns
+ * runs `app.close()` and meanwhile destroys the connections with no request being answered, the
+ * others as soon as their last answer ends, and any that open from then on. No answer is cut
+ * short.
  */
-export function trackSockets(server: Server): { dropIdle(): void } {
+export function promptClose(app: INestApplication): () => Promise<void> {
+  const server = app.getHttpServer() as Server;
   const answering = new Map<Socket, number>();
   let closing = false;
   server.on('connection', (socket: Socket) => {
@@ -27,10 +29,10 @@ export function trackSockets(server: Server): { dropIdle(): void } {
       if (closing && left === 0) socket.destroy();
     });
   });
-  return {
-    dropIdle() {
-      closing = true;
-      for (const [socket, count] of answering) if (count === 0) socket.destroy();
-    },
+  return () => {
+    const closed = app.close();
+    closing = true;
+    for (const [socket, count] of answering) if (count === 0) socket.destroy();
+    return closed;
   };
 }
