@@ -34,10 +34,7 @@ describe('the documented stdio start command', () => {
   it('npm run --silent start:stdio prints only JSON-RPC on stdout, and starts the built bundle without rebuilding it', async () => {
     const built = statSync(BUNDLE).mtimeMs;
     dataDir = await makeDataDir();
-    child = new StdioScript('', clientEnv(dataDir), {
-      command: ['npm', 'run', '--silent', 'start:stdio'],
-      exactEnv: true,
-    });
+    child = new StdioScript(['npm', 'run', '--silent', 'start:stdio'], clientEnv(dataDir));
     const init = await child.initialize();
     expect(init.result.serverInfo).toMatchObject({ name: expect.any(String) });
     const listed = await child.request('tools/list');

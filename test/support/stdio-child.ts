@@ -105,19 +105,20 @@ export class StdioScript {
   }[] = [];
 
   /**
-   * `script` runs on this Node; `options.command` runs another command line instead (a
-   * documented launch command such as `npm run --silent start:stdio`), `script` unused. The
-   * child gets this process's environment with `env` on top, or exactly `env` with `exactEnv`.
+   * `launch`: a script, run on this Node with this process's environment and `env` on top; or a
+   * whole command line (a documented launch command such as `npm run --silent start:stdio`),
+   * run as a client runs it, with exactly `env`.
    */
   constructor(
-    script: string,
+    launch: string | readonly [string, ...string[]],
     env: Record<string, string> = {},
-    options: { cwd?: string; command?: readonly [string, ...string[]]; exactEnv?: boolean } = {},
+    options: { cwd?: string } = {},
   ) {
-    const [file, ...args] = options.command ?? [process.execPath, script];
+    const command = typeof launch !== 'string';
+    const [file, ...args] = command ? launch : [process.execPath, launch];
     this.process = spawn(file, args, {
       cwd: options.cwd,
-      env: options.exactEnv ? env : { ...process.env, NODE_OPTIONS: '', ...env },
+      env: command ? env : { ...process.env, NODE_OPTIONS: '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolveExit) =>
