@@ -1,5 +1,6 @@
 import { Authorizers } from '../../src/index.js';
 import { HTTP_VARIANTS, httpBootOutcome } from '../support/http-app.js';
+import { setProcessEnv } from '../support/process-env.js';
 
 /*
  * The guard is armed in every environment: NODE_ENV plays no part (jest sets it to test, and
@@ -9,15 +10,9 @@ import { HTTP_VARIANTS, httpBootOutcome } from '../support/http-app.js';
 describe.each([undefined, 'production', 'development', 'test'])(
   'the network boot guard by default, NODE_ENV %s',
   (nodeEnv) => {
-    const saved = process.env.NODE_ENV;
-    beforeEach(() => {
-      if (nodeEnv === undefined) delete process.env.NODE_ENV;
-      else process.env.NODE_ENV = nodeEnv;
-    });
-    afterEach(() => {
-      if (saved === undefined) delete process.env.NODE_ENV;
-      else process.env.NODE_ENV = saved;
-    });
+    let restore: () => void;
+    beforeEach(() => (restore = setProcessEnv({ NODE_ENV: nodeEnv })));
+    afterEach(() => restore());
 
     it('an HTTP app that omits requireAuthorization and has no seams refuses to boot', async () => {
       const error = await httpBootOutcome({ requireAuthorization: undefined });

@@ -1,19 +1,16 @@
+import { setProcessEnv } from '../../../test/support/process-env.js';
 import { resolveMcpOptions } from './options.resolver.js';
 
 const BASE = { name: 's', version: '1' };
 
 describe('resolveMcpOptions: requireAuthorization', () => {
-  const saved = process.env.NODE_ENV;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = saved;
-  });
+  let restore: (() => void) | undefined;
+  afterEach(() => restore?.());
 
   it.each([undefined, 'production', 'development', 'test'])(
     'is armed when omitted, with NODE_ENV %s',
     (nodeEnv) => {
-      if (nodeEnv === undefined) delete process.env.NODE_ENV;
-      else process.env.NODE_ENV = nodeEnv;
+      restore = setProcessEnv({ NODE_ENV: nodeEnv });
       expect(resolveMcpOptions(BASE).requireAuthorization).toBe(true);
       expect(
         resolveMcpOptions({ ...BASE, requireAuthorization: undefined }).requireAuthorization,
