@@ -20,15 +20,7 @@ export async function createTestSchema(baseUrl: string): Promise<TestSchema> {
   const name = `warden_test_${randomBytes(6).toString('hex')}`;
   const url = new URL(baseUrl);
   url.searchParams.set('options', `-c search_path=${name}`);
-  const query = async (text: string, values?: unknown[]) => {
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      return await client.query(text, values);
-    } finally {
-      await client.end();
-    }
-  };
+  const query = (text: string, values?: unknown[]) => queryOnce(url.toString(), text, values);
   await query(`create schema ${name}`);
   return {
     name,
@@ -38,4 +30,19 @@ export async function createTestSchema(baseUrl: string): Promise<TestSchema> {
       await query(`drop schema if exists ${name} cascade`);
     },
   };
+}
+
+/** Runs one statement on a connection of its own to `url`. */
+export async function queryOnce(
+  url: string,
+  text: string,
+  values?: unknown[],
+): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text, values);
+  } finally {
+    await client.end();
+  }
 }

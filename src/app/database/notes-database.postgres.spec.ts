@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import pg from 'pg';
+import { queryOnce as query } from '../../../test/support/postgres-schema.js';
 import {
   describeWithService,
   findService,
@@ -35,16 +35,6 @@ function withSearchPath(base: string, path: string, user?: string): string {
 /** PostgreSQL options (the data directory is the legacy import's, unused by the factory). */
 const postgres = (url: string) =>
   ({ kind: 'postgres', url, dataDir: tmpdir(), announce: false }) as const;
-
-async function query(url: string, text: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 describeWithService(
   await findService(TEST_DATABASE_URL),
