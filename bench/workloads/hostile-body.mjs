@@ -180,19 +180,11 @@ let built;
 
 export const hostileBodyHttp = {
   id: 'hostile-body-http',
-  title: `Event-loop delay under a hostile body (≤ ${MAX_BODY_BYTES / 1024 / 1024} MiB, one at a time): the server's longest busy stall (CPU), ms`,
   transport: 'http',
   // The bare node:http row reads and JSON.parses the same bodies under the same load: its wall
   // delay beyond its busy time is what the machine adds (bench/lib/targets.mjs).
   servers: ['bare-http', 'warden-http', 'warden-express-http', 'warden-fastify-http'],
   baselines: [],
-  metrics: HOSTILE_BODIES.map(({ key, label }) => ({
-    key,
-    label,
-    short: key,
-    unit: 'ms',
-    ratio: false,
-  })),
   tables: [
     {
       title: `Event-loop busy time under a hostile body (≤ ${MAX_BODY_BYTES / 1024 / 1024} MiB, one at a time): the server's longest busy stall (CPU between two ticks), ms`,
