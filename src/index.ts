@@ -25,6 +25,7 @@ export type {
   Authorizer,
   AuthorizerContext,
   AuthorizerDecision,
+  AuthorizerPurpose,
   AuthorizerSource,
   McpTransportKind,
 } from './mcp/authorizer/authorizer.interface.js';

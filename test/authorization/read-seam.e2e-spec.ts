@@ -38,11 +38,17 @@ describe('authorization', () => {
         t = await createMcpApp({ readAuthorizer: authorizer, transport: 'stdio' }, [ReadFixtures]);
         const response = await t.request(method, params, 'reader');
         expect(response.error).toBeUndefined();
-        const context = { connId: 'reader', transport: 'stdio' };
+        const context = { connId: 'reader', transport: 'stdio', purpose: 'call' };
         // Completion also asks whether the caller may see what its ref names (prompts/get here).
         const visibility =
           method === 'completion/complete'
-            ? [{ name: 'prompts/get', args: { name: 'summarise', arguments: {} }, context }]
+            ? [
+                {
+                  name: 'prompts/get',
+                  args: { name: 'summarise', arguments: {} },
+                  context: { ...context, purpose: 'visibility' },
+                },
+              ]
             : [];
         expect(calls).toEqual([{ name: method, args, context }, ...visibility]);
       },

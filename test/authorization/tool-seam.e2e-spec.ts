@@ -11,7 +11,7 @@ describe('authorization', () => {
   });
 
   describe('Authorizers builders', () => {
-    const ctx: AuthorizerContext = { connId: 'c', transport: 'unknown' };
+    const ctx: AuthorizerContext = { connId: 'c', transport: 'unknown', purpose: 'call' };
 
     it('allowAll() allows anything', async () => {
       expect(await Authorizers.allowAll()('anything', {}, ctx)).toEqual({ kind: 'allow' });
@@ -154,11 +154,15 @@ describe('authorization', () => {
       const raw = { id: 42, extra: { nested: ['x'] } };
       await t.callTool('read_note', raw);
       expect(calls).toEqual([
-        { name: 'read_note', args: raw, context: { connId: 'default', transport: 'unknown' } },
+        {
+          name: 'read_note',
+          args: raw,
+          context: { connId: 'default', transport: 'unknown', purpose: 'call' },
+        },
       ]);
     });
 
-    it('builds the context {connId, transport} on the server (transport from options); nothing the client sends gets in', async () => {
+    it('builds the context {connId, transport, purpose} on the server (transport from options); nothing the client sends gets in', async () => {
       const { authorizer, calls } = recorder();
       t = await createMcpApp({ authorizer, transport: 'stdio' }, [NoteTools]);
       await t.initialize('conn-7', { experimental: { connId: { forged: {} } } });
@@ -166,21 +170,21 @@ describe('authorization', () => {
         'tools/call',
         {
           name: 'read_note',
-          arguments: { id: 'n1', connId: 'forged', transport: 'http' },
-          _meta: { connId: 'forged', transport: 'http', progressToken: 'p' },
+          arguments: { id: 'n1', connId: 'forged', transport: 'http', purpose: 'visibility' },
+          _meta: { connId: 'forged', transport: 'http', purpose: 'visibility', progressToken: 'p' },
         },
         'conn-7',
       );
       const call = calls.find((c) => c.name === 'read_note')!;
-      expect(call.context).toEqual({ connId: 'conn-7', transport: 'stdio' });
-      expect(Object.keys(call.context).sort()).toEqual(['connId', 'transport']);
+      expect(call.context).toEqual({ connId: 'conn-7', transport: 'stdio', purpose: 'call' });
+      expect(Object.keys(call.context).sort()).toEqual(['connId', 'purpose', 'transport']);
     });
 
     it("defaults the context transport to 'unknown'", async () => {
       const { authorizer, calls } = recorder();
       t = await createMcpApp({ authorizer }, [NoteTools]);
       await t.callTool('read_note', { id: 'n1' }, 'conn-9');
-      expect(calls[0].context).toEqual({ connId: 'conn-9', transport: 'unknown' });
+      expect(calls[0].context).toEqual({ connId: 'conn-9', transport: 'unknown', purpose: 'call' });
     });
 
     it('runs the seam before input validation: a denied call with invalid args gets the deny', async () => {

@@ -126,7 +126,7 @@ describe('README snippets: tools, guards, filters, errors, runtime registration'
 
 describe('README snippets: policies, the harness and the module options', () => {
   it('decides by scope and transport', async () => {
-    const context = { connId: 'c1', transport: 'http' as const };
+    const context = { connId: 'c1', transport: 'http' as const, purpose: 'call' as const };
     const decide = (name: string, scopes: string[]) =>
       Authorizers.decide(
         scopedOptions.authorizer,

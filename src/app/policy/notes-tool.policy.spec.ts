@@ -23,7 +23,7 @@ afterEach(async () => {
 const as = (subject?: string, scopes: string[] = ['notes:write']): AuthorizerContext => {
   const principal: McpPrincipal | undefined =
     subject === undefined ? undefined : { subject, scopes };
-  return { connId: 'c1', transport: 'stdio', ...(principal ? { principal } : {}) };
+  return { connId: 'c1', transport: 'stdio', purpose: 'call', ...(principal ? { principal } : {}) };
 };
 
 describe('notesToolPolicy', () => {

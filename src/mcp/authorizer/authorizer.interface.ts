@@ -34,7 +34,25 @@ export interface AuthorizerContext {
   transport: McpTransportKind;
   /** The caller, when the transport authenticated one. */
   principal?: McpPrincipal;
+  /**
+   * Why the server asks. `'call'`: a request the client sent (`tools/call` on
+   * the tool seam, the method itself on the read seam), with that request's
+   * own arguments. `'visibility'`: whether the caller may see something
+   * (`tools/list`, completions, the shape of a denial), asked by the server
+   * with stand-in arguments, `{}` for a tool, because no call was made. A
+   * policy that looks at arguments should let a visibility check through when
+   * some call could be allowed or asked, and decide on the arguments when the
+   * call comes (docs/authorization.md).
+   */
+  purpose: AuthorizerPurpose;
 }
+
+/**
+ * Why an authorizer is asked: to decide a request the client sent, or to
+ * decide whether the caller may see a tool or other item at all.
+ * @publicApi
+ */
+export type AuthorizerPurpose = 'call' | 'visibility';
 
 /**
  * An authorization seam: `(name, args, context) => decision`. On the tool seam

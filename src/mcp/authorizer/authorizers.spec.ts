@@ -1,6 +1,6 @@
 import { Authorizers } from './authorizers.js';
 
-const context = { connId: 'c1', transport: 'stdio' as const };
+const context = { connId: 'c1', transport: 'stdio' as const, purpose: 'call' as const };
 
 describe('Authorizers', () => {
   it('allowAll allows anything', async () => {

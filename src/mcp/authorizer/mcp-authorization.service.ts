@@ -59,15 +59,18 @@ export class McpAuthorizationService {
 
   /**
    * Whether a tool is visible to this caller (listed, completable): its
-   * decision for empty arguments is allow or ask (an ask tool is callable with
-   * approval). A deny, or an authorizer that throws, hides just that tool.
+   * decision for empty arguments, asked with `purpose: 'visibility'`, is
+   * allow or ask (an ask tool is callable with approval). A deny, or an
+   * authorizer that throws, hides just that tool.
    */
   isToolVisible(
     name: string,
     sensitive: boolean,
     context: AuthorizerContext,
   ): MaybePromise<boolean> {
-    const decision = this.decideTool(name, {}, context, sensitive);
+    // Set here, not by each caller: no visibility check can reach a policy looking like a call.
+    const visibility: AuthorizerContext = { ...context, purpose: 'visibility' };
+    const decision = this.decideTool(name, {}, visibility, sensitive);
     return isPromiseLike(decision)
       ? decision.then((settled) => settled.kind !== 'deny')
       : decision.kind !== 'deny';

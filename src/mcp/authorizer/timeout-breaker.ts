@@ -16,9 +16,14 @@ export class AuthorizerTimeoutBreaker {
 
   constructor(private readonly windowMs: number) {}
 
+  /**
+   * One decision's key. The purpose is part of it: a policy may answer a
+   * visibility check by another path than a call, so one hanging must not
+   * deny the other.
+   */
   key(seam: string, name: string, context: AuthorizerContext): string {
     const caller = context.principal ? principalKey(context.principal) : `c:${context.connId}`;
-    return `${seam}\u0000${name}\u0000${caller}`;
+    return `${seam}\u0000${name}\u0000${context.purpose}\u0000${caller}`;
   }
 
   /** Whether this decision timed out less than one window ago. */

@@ -38,7 +38,11 @@ describe('ToolSeamGuard', () => {
       principal,
     );
     guard.canActivate(context);
-    expect(seen).toEqual(['wipe', { x: '<raw>' }, { connId: 'c1', transport: 'http', principal }]);
+    expect(seen).toEqual([
+      'wipe',
+      { x: '<raw>' },
+      { connId: 'c1', transport: 'http', purpose: 'call', principal },
+    ]);
   });
 
   it('decides an unknown tool too, leaving the not-found answer to the handler', () => {

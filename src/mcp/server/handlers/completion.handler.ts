@@ -100,7 +100,7 @@ export class McpCompletionHandler {
     method: string,
     args: Record<string, unknown>,
   ): Promise<boolean> {
-    const context = contextOf(request);
+    const context = contextOf(request, 'visibility');
     return (await this.authorization.decideRead(method, args, context)).kind === 'allow';
   }
 }
