@@ -12,10 +12,8 @@ export interface ExampleIssuerOptions {
   consoleClientId?: string;
   /** Makes the console a confidential client (`client_secret_post`). Default: public. */
   consoleClientSecret?: string;
-  /** Default `warden-agent`. */
-  agentClientId?: string;
-  /** Default: random. */
-  agentClientSecret?: string;
+  /** The agents' client-credentials clients (a secret is random unless given). Default one, `warden-agent`. */
+  agents?: { clientId: string; clientSecret?: string }[];
   /** Default `mcp:approve` (the console's `scope`). */
   approverScope?: string;
   /** Accounts granted the approver scope. Default `['olivia']`. */
@@ -32,7 +30,7 @@ export interface ExampleIssuer {
   /** The issuer URL (`iss`): the MCP server's `http.auth.issuer`. */
   readonly url: string;
   readonly consoleClient: { readonly clientId: string; readonly clientSecret?: string };
-  readonly agentClient: { readonly clientId: string; readonly clientSecret: string };
+  readonly agentClients: readonly { readonly clientId: string; readonly clientSecret: string }[];
   close(): Promise<void>;
 }
 

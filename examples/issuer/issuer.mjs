@@ -14,7 +14,7 @@ const DEFAULTS = {
   host: '127.0.0.1',
   port: 4000,
   consoleClientId: 'warden-console',
-  agentClientId: 'warden-agent',
+  agents: [{ clientId: 'warden-agent' }],
   approverScope: 'mcp:approve',
   approvers: ['olivia'],
   agentScopes: ['notes:read', 'notes:write'],
@@ -23,15 +23,15 @@ const DEFAULTS = {
 
 /**
  * Starts the issuer on `host:port` (port 0 picks one) and resolves to `{ url, consoleClient,
- * agentClient, close }`. `resource` is the MCP server's URL (its `http.auth.audience`);
+ * agentClients, close }`. `resource` is the MCP server's URL (its `http.auth.audience`);
  * `consoleRedirectUris` are the console's callbacks (`<publicUrl><prefix><path>/callback`).
  */
 export async function startExampleIssuer(input) {
   const options = { ...DEFAULTS, ...withoutUndefined(input) };
-  const agent = {
-    clientId: options.agentClientId,
-    clientSecret: options.agentClientSecret ?? randomBytes(24).toString('base64url'),
-  };
+  const agents = options.agents.map(({ clientId, clientSecret }) => ({
+    clientId,
+    clientSecret: clientSecret ?? randomBytes(24).toString('base64url'),
+  }));
   // The issuer URL names the port, so the provider is built once the server listens.
   const handlers = {};
   const server = createServer((req, res) => {
@@ -47,13 +47,13 @@ export async function startExampleIssuer(input) {
     server.listen(options.port, options.host, resolve);
   });
   const url = `http://${options.host}:${server.address().port}`;
-  const provider = new Provider(url, await configuration(options, agent));
+  const provider = new Provider(url, await configuration(options, agents));
   handlers.provider = provider.callback();
   handlers.interact = loginInteractions(provider);
   return {
     url,
     consoleClient: { clientId: options.consoleClientId, clientSecret: options.consoleClientSecret },
-    agentClient: agent,
+    agentClients: agents,
     close: () =>
       new Promise((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -62,7 +62,7 @@ export async function startExampleIssuer(input) {
   };
 }
 
-async function configuration(options, agent) {
+async function configuration(options, agents) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const kid = randomBytes(6).toString('hex');
   return {
@@ -73,7 +73,7 @@ async function configuration(options, agent) {
         redirectUris: options.consoleRedirectUris,
         scope: options.approverScope,
       }),
-      agentClient({ ...agent, scopes: options.agentScopes }),
+      ...agents.map((agent) => agentClient({ ...agent, scopes: options.agentScopes })),
     ],
     // Signs ID tokens and the JWT access tokens; the MCP server reads it from `jwks_uri`.
     jwks: { keys: [{ ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' }] },

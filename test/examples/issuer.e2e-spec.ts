@@ -34,6 +34,8 @@ import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
 const APPROVER = 'olivia';
 /* An account named like the agent client: to the service, the same subject at the same issuer. */
 const AGENT_ID = 'warden-agent';
+/* The other agent, who writes the notes the first one deletes. */
+const WRITER_ID = 'warden-writer';
 
 let issuer: ExampleIssuer;
 let dataDir: string;
@@ -56,6 +58,7 @@ beforeAll(async () => {
     port: 0,
     resource,
     consoleRedirectUris: [`${consoleUrl}/callback`],
+    agents: [{ clientId: AGENT_ID }, { clientId: WRITER_ID }],
     approvers: [APPROVER, AGENT_ID],
     adapter: createMemoryAdapter(),
   });
@@ -90,9 +93,9 @@ afterAll(async () => {
   restoreEnv?.();
 });
 
-/** The token endpoint's answer to the agent's client-credentials request. */
-async function agentToken(params: Record<string, string>) {
-  const { clientId, clientSecret } = issuer.agentClient;
+/** The token endpoint's answer to a client-credentials request of agent `clientId`. */
+async function agentToken(params: Record<string, string>, clientId = AGENT_ID) {
+  const { clientSecret } = issuer.agentClients.find((client) => client.clientId === clientId)!;
   const response = await fetch(`${issuer.url}/token`, {
     method: 'POST',
     headers: {
@@ -128,10 +131,10 @@ async function initializeStatus(token?: string): Promise<number> {
   return response.status;
 }
 
-/** An SDK client acting as the agent, with a token for the service. */
-async function agent() {
-  const { body } = await agentToken({ resource, scope: 'notes:read notes:write' });
-  const client = new Client({ name: 'agent', version: '1.0.0' });
+/** An SDK client acting as agent `clientId`, with a token for the service. */
+async function agent(clientId: string) {
+  const { body } = await agentToken({ resource, scope: 'notes:read notes:write' }, clientId);
+  const client = new Client({ name: clientId, version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(resource), {
       requestInit: { headers: { authorization: `Bearer ${body.access_token}` } },
@@ -161,15 +164,17 @@ function decide(id: string, body: object, headers: Record<string, string>) {
   });
 }
 
-/** A note written by `author`, and the agent's pending delete of it. */
-async function pendingDelete(author: string) {
-  const note = await app.get(NotesStore).create('Quarterly plan', 'draft', [], author);
-  const call = await agent();
+/** A note the writer agent wrote, and the other agent's pending delete of it. */
+async function pendingDelete() {
+  const written = await (await agent(WRITER_ID))('create_note', { title: 'Plan', body: 'draft' });
+  expect(written.structuredContent).toMatchObject({ author: WRITER_ID });
+  const { id } = written.structuredContent as { id: string };
+  const call = await agent(AGENT_ID);
   const desk = app.get<McpOperatorDesk>(MCP_OPERATOR_DESK);
   const asked = firstValueFrom(desk.events$.pipe(filter((event) => event.type === 'pending')));
-  const result = call('delete_note', { id: note.id });
+  const result = call('delete_note', { id });
   const ask = ((await asked) as { ask: McpOperatorAsk }).ask;
-  return { id: note.id, ask, result };
+  return { id, ask, result };
 }
 
 describe('examples/issuer in front of the notes service', () => {
@@ -179,7 +184,7 @@ describe('examples/issuer in front of the notes service', () => {
     expect(decodeJwt(body.access_token)).toMatchObject({
       iss: issuer.url,
       aud: resource,
-      sub: issuer.agentClient.clientId,
+      sub: AGENT_ID,
       scope: 'notes:read notes:write',
     });
     expect(await initializeStatus(body.access_token)).toBe(200);
@@ -216,7 +221,7 @@ describe('examples/issuer in front of the notes service', () => {
   });
 
   it("an agent's delete of another's note waits until an operator approves it in the console", async () => {
-    const { id, ask, result } = await pendingDelete('bob');
+    const { id, ask, result } = await pendingDelete();
     expect(ask.caller).toMatchObject({ subject: AGENT_ID, issuer: issuer.url });
     const { cookie, csrf } = await operator(APPROVER);
     const listed = await fetch(`${consoleUrl}/asks`, { headers: { cookie } });
@@ -242,7 +247,7 @@ describe('examples/issuer in front of the notes service', () => {
   });
 
   it('the agent cannot approve its own call; a deny needs a reason, which the agent sees', async () => {
-    const { id, ask, result } = await pendingDelete('bob');
+    const { id, ask, result } = await pendingDelete();
     const self = await operator(AGENT_ID);
     const own = await decide(
       ask.id,
@@ -256,11 +261,15 @@ describe('examples/issuer in front of the notes service', () => {
     const unexplained = await decide(ask.id, { approve: false }, headers);
     expect(unexplained.status).toBe(400);
     expect(await unexplained.json()).toEqual({ problem: 'reason required' });
-    const denied = await decide(ask.id, { approve: false, reason: 'bob still needs it' }, headers);
+    const denied = await decide(
+      ask.id,
+      { approve: false, reason: 'the writer still needs it' },
+      headers,
+    );
     expect(denied.status).toBe(200);
     expect((await result).structuredContent).toMatchObject({
       decision: 'ask',
-      detail: 'operator denied: bob still needs it',
+      detail: 'operator denied: the writer still needs it',
     });
     expect(await app.get(NotesStore).get(id)).toBeDefined();
   });
