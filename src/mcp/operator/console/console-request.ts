@@ -15,6 +15,25 @@ export function consoleBase(req: IncomingMessage, segments: number): string {
   return path;
 }
 
+/** The first value of a query parameter, if the request's URL has one. */
+export function queryParam(req: IncomingMessage, name: string): string | undefined {
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  const query = url.indexOf('?');
+  // Only the query is parsed: URLSearchParams takes any text, so no request line can throw here.
+  return query === -1
+    ? undefined
+    : (new URLSearchParams(url.slice(query + 1)).get(name) ?? undefined);
+}
+
+/**
+ * A path parameter the adapter matched (`:id`), from its request wrapper:
+ * Express and Fastify both keep them, decoded, on `params`.
+ */
+export function routeParam(wrapper: object, name: string): string {
+  const value = (wrapper as { params?: Record<string, unknown> }).params?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
 /** Whether the request comes from the console's own origin (a decision needs its `Origin`). */
 export function sameOrigin(req: IncomingMessage, origin: string): boolean {
   return req.headers.origin === origin;

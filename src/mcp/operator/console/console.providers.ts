@@ -8,9 +8,9 @@ import { ConsoleOidcClient } from './console-oidc.client.js';
 import { ConsoleSessions } from './console-session.service.js';
 import { consoleSettingsOf } from './console-settings.js';
 import { ConsoleSignIn } from './console-sign-in.service.js';
-import { createConsoleController } from './console.controller.js';
+import { ConsoleEndpoint } from './console.endpoint.js';
 import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
-import { bindConsoleRoutes } from './console.routes.js';
+import { McpConsoleRoutes } from './console.routes.js';
 
 /** The parts an HTTP transport is made of (see `httpTransport`). */
 interface TransportParts {
@@ -19,26 +19,19 @@ interface TransportParts {
 }
 
 /**
- * Adds the operator console (docs/operator-approvals.md) to the HTTP transport's parts. Its
- * routes exist only when `approvals.console.oidc` is set (see
- * `bindConsoleRoutes`); its services then wait for the first operator.
+ * Adds the operator console (docs/operator-approvals.md) to the HTTP transport's parts: providers
+ * only. Its routes are mounted on the adapter at init, and only when `approvals.console.oidc` is
+ * set (see `McpConsoleRoutes`); its services then wait for the first operator.
  */
 export function withOperatorConsole<T extends TransportParts>(parts: T): T {
-  const controller = createConsoleController();
   return {
     ...parts,
-    controllers: [...parts.controllers, controller],
     providers: [
       ...parts.providers,
       {
         provide: MCP_CONSOLE_SETTINGS,
         useFactory: consoleSettingsOf,
         inject: [MCP_OPTIONS],
-      },
-      {
-        provide: 'McpWarden:console-routes',
-        useFactory: (settings) => bindConsoleRoutes(controller, settings),
-        inject: [MCP_CONSOLE_SETTINGS],
       },
       ConsoleCookieSealer,
       ConsoleOidcClient,
@@ -47,6 +40,8 @@ export function withOperatorConsole<T extends TransportParts>(parts: T): T {
       ConsoleEventsHub,
       ConsoleHistory,
       ConsoleDesk,
+      ConsoleEndpoint,
+      McpConsoleRoutes,
     ],
   };
 }

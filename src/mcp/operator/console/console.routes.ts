@@ -1,20 +1,43 @@
-import { Controller, Get, Post, type Type } from '@nestjs/common';
-import { CONSOLE_ROUTES } from './console.controller.js';
+import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
+import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
+import { underGlobalPrefix } from '../../transports/http/mount/global-prefix.js';
 import type { McpConsoleSettings } from './console-settings.js';
+import { CONSOLE_ROUTES, ConsoleEndpoint } from './console.endpoint.js';
+import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
 
 /**
- * Gives the console controller its path and routes from the resolved
- * options, as `bindStreamablePath` does for the MCP endpoint: a provider
- * factory runs before Nest reads the routes at `init()`. Without a console
- * (no `approvals.console.oidc`), nothing is bound and no route exists.
+ * Mounts the console's routes on the HTTP adapter when a console is
+ * configured (`approvals.console.oidc`), and only then: at module init, after
+ * Nest's routes and before its 404 handler, under the global prefix. Not a
+ * controller, because a controller is declared with the module, before
+ * `forRootAsync`'s factory says whether there is a console; one declared
+ * anyway would show in Nest's route log of every app. Like the MCP endpoint
+ * and the webhook links, the console answers for itself (its own sign-in,
+ * CSRF and headers), so the app's global guards and interceptors, written
+ * for its own routes, are not in front of it; its middleware, CORS and
+ * prefix are.
  */
-export function bindConsoleRoutes(controller: Type, settings: McpConsoleSettings): boolean {
-  if (!settings.enabled) return false;
-  Controller(settings.path)(controller);
-  const proto = controller.prototype as object;
-  for (const [name, verb, path] of CONSOLE_ROUTES) {
-    const descriptor = Object.getOwnPropertyDescriptor(proto, name)!;
-    (verb === 'get' ? Get : Post)(path)(proto, name, descriptor);
+@Injectable()
+export class McpConsoleRoutes implements OnModuleInit {
+  private readonly logger = new Logger('McpConsole');
+
+  constructor(
+    @Inject(MCP_CONSOLE_SETTINGS) private readonly settings: McpConsoleSettings,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly endpoint: ConsoleEndpoint,
+    @Optional() private readonly config?: ApplicationConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (!this.settings.enabled || !adapter) return;
+    const base = underGlobalPrefix(this.config?.getGlobalPrefix(), this.settings.path);
+    for (const [name, verb, path] of CONSOLE_ROUTES) {
+      const url = path ? `${base}/${path}` : base;
+      const handler = (req: object, res: object) => void this.endpoint[name](req, res);
+      if (verb === 'get') adapter.get(url, handler);
+      else adapter.post(url, handler);
+    }
+    this.logger.log(`Operator console at ${base}`);
   }
-  return true;
 }
