@@ -16,6 +16,16 @@ export interface DtoLibraries {
 
 let loaded: DtoLibraries | undefined;
 
+/*
+ * The package's CommonJS build (for Jest's CommonJS runtime) has a `require`
+ * of its own, and it must be that one: under Jest it is Jest's module
+ * registry, which gave the app's DTOs their class-validator. Node's
+ * `createRequire` would load a second copy with an empty metadata storage.
+ */
+declare const require: NodeJS.Require | undefined;
+const moduleRequire = (): NodeJS.Require =>
+  typeof require === 'function' ? require : createRequire(import.meta.url);
+
 /**
  * The DTO machinery, loaded the first time a DTO tool is registered. The
  * three packages are about 350 modules (validator and libphonenumber-js come
@@ -27,11 +37,11 @@ let loaded: DtoLibraries | undefined;
  */
 export function dtoLibraries(): DtoLibraries {
   if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
-  const transformer = require('class-transformer') as typeof ClassTransformer;
-  const storage = require('class-transformer/cjs/storage.js') as typeof ClassTransformerStorage;
-  const validator = require('class-validator') as typeof ClassValidator;
-  const jsonSchema = require('class-validator-jsonschema') as typeof ClassValidatorJsonSchema;
+  const load = moduleRequire();
+  const transformer = load('class-transformer') as typeof ClassTransformer;
+  const storage = load('class-transformer/cjs/storage.js') as typeof ClassTransformerStorage;
+  const validator = load('class-validator') as typeof ClassValidator;
+  const jsonSchema = load('class-validator-jsonschema') as typeof ClassValidatorJsonSchema;
   loaded = {
     plainToInstance: transformer.plainToInstance,
     defaultMetadataStorage: storage.defaultMetadataStorage,
