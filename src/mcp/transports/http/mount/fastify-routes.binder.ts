@@ -1,7 +1,11 @@
 import { MCP_ROUTE_CONFIG_KEY, type McpRouteKind } from './mcp-route.marker.js';
 
 interface FastifyLikeRequest {
-  routeOptions?: { config?: Record<string, unknown> };
+  routeOptions?: {
+    config?: Record<string, unknown>;
+    url?: string;
+    method?: string | readonly string[];
+  };
 }
 
 type PreParsing = (
@@ -12,6 +16,8 @@ type PreParsing = (
 ) => void;
 
 const KINDS = new Set<unknown>(['streamable', 'sse', 'messages']);
+/** The methods a Streamable HTTP route must take; an every-method route takes them all. */
+const STREAMABLE_METHODS = ['GET', 'POST', 'DELETE'];
 
 /**
  * Serves the MCP routes Nest registered on Fastify directly, from their
@@ -19,20 +25,37 @@ const KINDS = new Set<unknown>(['streamable', 'sse', 'messages']);
  * and CORS run, and before Fastify's content-type parsers (the endpoints read
  * their own bodies, bounded, after their Host/Origin, auth and session checks)
  * and Nest's handler (whose global guards, interceptors, pipes and filters are
- * the app's REST routes', not the protocol's). The routes are recognised by
- * the kind their handlers carry in Fastify's route config.
+ * the app's REST routes', not the protocol's).
+ *
+ * The routes are recognised by the kind their handlers carry in Fastify's
+ * route config. Nest 11's `FastifyAdapter.all()` drops that config (its
+ * per-method routes keep it), so an every-method route without a kind whose
+ * path ends in the Streamable path is the Streamable endpoint, as the Express
+ * binder recognises it.
  */
 export function bindFastifyRoutes(
   instance: unknown,
+  streamablePath: string,
   serve: (kind: McpRouteKind, req: object, res: object) => Promise<void>,
 ): boolean {
   const fastify = instance as { addHook?: (name: 'preParsing', hook: PreParsing) => unknown };
   if (typeof fastify.addHook !== 'function') return false;
+  const trimmed = streamablePath.replace(/^\/+|\/+$/g, '');
+  const suffix = trimmed ? `/${trimmed}` : '';
   fastify.addHook('preParsing', (req, reply, payload, done) => {
-    const kind = req.routeOptions?.config?.[MCP_ROUTE_CONFIG_KEY];
+    const kind = routeKind(req.routeOptions, suffix);
     // The reply is hijacked and answered here; the lifecycle goes no further.
-    if (KINDS.has(kind)) void serve(kind as McpRouteKind, req, reply);
+    if (kind) void serve(kind, req, reply);
     else done(null, payload);
   });
   return true;
+}
+
+function routeKind(route: FastifyLikeRequest['routeOptions'], suffix: string): McpRouteKind | null {
+  const kind = route?.config?.[MCP_ROUTE_CONFIG_KEY];
+  if (KINDS.has(kind)) return kind as McpRouteKind;
+  const methods = route?.method;
+  const everyMethod =
+    Array.isArray(methods) && STREAMABLE_METHODS.every((method) => methods.includes(method));
+  return everyMethod && route?.url?.replace(/\/+$/, '').endsWith(suffix) ? 'streamable' : null;
 }

@@ -51,7 +51,7 @@ export class McpRouteBinder implements OnModuleInit {
         return;
       }
       case 'fastify':
-        bindFastifyRoutes(instance, serve);
+        bindFastifyRoutes(instance, this.settings.path, serve);
         return;
       default:
         this.logger.warn(`MCP routes on the ${adapter.getType()} adapter are served through Nest`);
