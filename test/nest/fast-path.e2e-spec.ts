@@ -1,4 +1,11 @@
-import { Controller, Get, type INestApplication } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  type INestApplication,
+  type MiddlewareConsumer,
+  Module,
+  type NestModule,
+} from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { McpModule, type McpHttpOptions } from '../../src/index.js';
@@ -21,11 +28,31 @@ class HealthController {
   }
 }
 
-/** An Express app with a global prefix, its own route and, when asked, one `app.use()` middleware. */
-async function boot(http: McpHttpOptions, withMiddleware: boolean) {
+/** Urls the module middleware saw (it is a class: Nest builds it, not the test). */
+const moduleMiddlewareSeen: string[] = [];
+
+/** A module with its own middleware for every route, as `nest g middleware` sets one up. */
+@Module({})
+class TaggedRoutesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply((req: { originalUrl: string }, _res: unknown, next: () => void) => {
+        moduleMiddlewareSeen.push(req.originalUrl);
+        next();
+      })
+      .forRoutes('*path');
+  }
+}
+
+/**
+ * An Express app with a global prefix, its own route and, when asked, one middleware: an
+ * `app.use()` one, or a module's (`MiddlewareConsumer`), which Nest registers as routes.
+ */
+async function boot(http: McpHttpOptions, withMiddleware: boolean | 'module') {
   const moduleRef = await Test.createTestingModule({
     controllers: [HealthController],
     imports: [
+      ...(withMiddleware === 'module' ? [TaggedRoutesModule] : []),
       McpModule.forRoot({
         name: 'fast',
         version: '1',
@@ -38,7 +65,7 @@ async function boot(http: McpHttpOptions, withMiddleware: boolean) {
   }).compile();
   const app: INestApplication = moduleRef.createNestApplication({ logger: false });
   const seen: string[] = [];
-  if (withMiddleware) {
+  if (withMiddleware === true) {
     app.use((req: { url: string }, _res: unknown, next: () => void) => {
       seen.push(req.url);
       next();
@@ -79,6 +106,16 @@ describe('the Express fast path (http.fastPath)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-powered-by')).toBe('Express');
     expect(seen).toEqual(['/v1/mcp']);
+    await app.close();
+  });
+
+  it("'auto' stays on Express when a module's middleware (MiddlewareConsumer) is in front", async () => {
+    moduleMiddlewareSeen.length = 0;
+    const { app, post } = await boot({}, 'module');
+    const response = await post('/v1/mcp');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-powered-by')).toBe('Express');
+    expect(moduleMiddlewareSeen).toEqual(['/v1/mcp']);
     await app.close();
   });
 

@@ -9,7 +9,7 @@ type Handler = ((req: IncomingMessage, res: unknown, next: (error?: unknown) => 
 /** What the binder reads of an Express 5 app: its router's layers. */
 interface ExpressLayer {
   handle: Handler;
-  match?: (path: string) => boolean;
+  match?: (path: string) => unknown;
   route?: { path: unknown; methods: Record<string, boolean> };
 }
 
@@ -41,13 +41,12 @@ export function bindExpressRoutes(
   if (routes.size === 0) return { routes, middlewareInFront: true };
   const first = stack!.findIndex((layer) => layer.route && routes.has(layer.route.path as string));
   // Another route in front matters only if it would serve an MCP path itself.
-  const middlewareInFront = stack!
-    .slice(0, first)
-    .some((layer) =>
-      layer.route
-        ? [...routes.keys()].some((path) => layer.match?.(path) === true)
-        : !PARSERS.has(layer.handle?.name) && !isAdapterHooks(layer),
-    );
+  const middlewareInFront = stack!.slice(0, first).some((layer) =>
+    layer.route
+      ? // router 2.3 answers a match with its params, older ones with `true`.
+        [...routes.keys()].some((path) => Boolean(layer.match?.(path)))
+      : !PARSERS.has(layer.handle?.name) && !isAdapterHooks(layer),
+  );
   for (const layer of stack!) {
     const kind = layer.route && routes.get(layer.route.path as string);
     if (kind) {
