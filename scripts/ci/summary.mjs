@@ -80,6 +80,13 @@ export function countPack(text, status) {
   return { passed, failed };
 }
 
+/** One line per app of the pack check's results, so the summary names the whole matrix. */
+export function packAppLines(text) {
+  const results = text === undefined ? undefined : parseJson(text);
+  const apps = Array.isArray(results?.apps) ? results.apps : [];
+  return apps.map((app) => `pack app ${app.name ?? '(unnamed)'}: ${app.ok ? 'ok' : 'FAIL'}`);
+}
+
 /**
  * The whole count. `inputs` lists `{ kind, name, status }`, kind one of check, jest,
  * conformance, pack (name: the file for all but check); `read(file)` gives a file's text or
@@ -102,6 +109,7 @@ export function summarize(inputs, read = readText) {
     lines.push(
       `${kind} ${name} (exit ${status}): ${counts.passed} passed, ${counts.failed} failed`,
     );
+    if (kind === 'pack') lines.push(...packAppLines(read(name)));
   }
   return { passed, failed, lines };
 }

@@ -4,7 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { countConformance, countJest, countPack, parseArgs, summarize } from './summary.mjs';
+import {
+  countConformance,
+  countJest,
+  countPack,
+  packAppLines,
+  parseArgs,
+  summarize,
+} from './summary.mjs';
 
 const SCRIPT = fileURLToPath(new URL('./summary.mjs', import.meta.url));
 const jest = (passed, failed, runtimeErrors = 0) =>
@@ -56,6 +63,18 @@ describe('CI summary counts', () => {
     });
     expect(countPack(JSON.stringify(both), 1)).toEqual({ passed: 2, failed: 1 });
     expect(countPack(undefined, 1)).toEqual({ passed: 0, failed: 1 });
+  });
+
+  it('names every app of the pack check, with its verdict', () => {
+    const apps = [
+      { name: 'nest11-jest-express (node 22.1.0)', ok: true },
+      { name: 'nest12-vitest-fastify (node 22.1.0)', ok: false },
+    ];
+    expect(packAppLines(JSON.stringify({ tarball: { ok: true }, apps }))).toEqual([
+      'pack app nest11-jest-express (node 22.1.0): ok',
+      'pack app nest12-vitest-fastify (node 22.1.0): FAIL',
+    ]);
+    expect(packAppLines(undefined)).toEqual([]);
   });
 
   it('sums every input, and a check passes only with status 0', () => {

@@ -1,16 +1,27 @@
-import { Module } from '@nestjs/common';
-import { Authorizers, McpModule, type McpModuleOptions } from 'mcp-warden';
+import {
+  type DynamicModule,
+  type MiddlewareConsumer,
+  Module,
+  type NestModule,
+  RequestMethod,
+} from '@nestjs/common';
+import { McpModule, type McpBearerAuthOptions } from 'mcp-warden';
 import { AddTools } from './add.tools.js';
+import { mcpOptions } from './mcp-options.js';
+import { RequestTagMiddleware } from './request-tag.middleware.js';
 
-/** The options both the served app and the testing module use. */
-export const MCP_OPTIONS: McpModuleOptions = {
-  name: 'pack-check',
-  version: '1.0.0',
-  transport: 'http',
-  authorizer: Authorizers.allowAll(),
-  authorizerSource: 'configured',
-  readAuthorizer: Authorizers.allowAll(),
-};
+@Module({})
+export class AppModule implements NestModule {
+  /** The app with its MCP server; `auth` turns on bearer tokens. */
+  static forRoot(auth?: McpBearerAuthOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [McpModule.forRoot(mcpOptions(auth))],
+      providers: [AddTools],
+    };
+  }
 
-@Module({ imports: [McpModule.forRoot(MCP_OPTIONS)], providers: [AddTools] })
-export class AppModule {}
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestTagMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
+  }
+}

@@ -1,15 +1,15 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
+import { createHttpApp } from './http-app.js';
+import { authFromEnv } from './mcp-options.js';
 
 /*
- * Boots the way a Nest app does by default (no adapter options), listens on
- * 127.0.0.1 on a free port and prints `listening <port>`; the pack check then
- * drives /mcp over Streamable HTTP and stops it with SIGTERM.
+ * Boots the app, listens on 127.0.0.1 on a free port and prints `listening <port>`; the pack
+ * check then drives /api/mcp over Streamable HTTP and the SSE pair, and stops it with SIGTERM.
  */
 async function main(): Promise<void> {
-  const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
+  const app = await createHttpApp(AppModule.forRoot(authFromEnv()));
   process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
