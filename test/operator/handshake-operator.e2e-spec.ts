@@ -32,10 +32,14 @@ async function connect(token: string): Promise<Client> {
   return sdk;
 }
 
+/* Each test makes its own call: a denied ask stands until its expiry, answering the same call. */
+let calls = 0;
+
 /** Calls purge_notes; resolves `waiting` at the first progress notification. */
 function purge() {
   const waiting = deferred<{ progress: number; message?: string }>();
-  const result = client.callTool({ name: 'purge_notes', arguments: { scope: 'all' } }, undefined, {
+  const args = { scope: 'all', call: ++calls };
+  const result = client.callTool({ name: 'purge_notes', arguments: args }, undefined, {
     onprogress: (progress) => waiting.resolve(progress),
   });
   return { result, waiting: waiting.promise };
@@ -79,7 +83,7 @@ describe('operator approvals, handshake era', () => {
       tool: 'purge_notes',
       prompt: PURGE_PROMPT,
       caller: { subject: 'alice', issuer: issuer.issuer },
-      preview: '{"scope":"all"}',
+      preview: `{"scope":"all","call":${calls}}`,
     });
     expect(await call.waiting).toMatchObject({
       progress: 1,

@@ -67,7 +67,10 @@ function noticeCount(count: number): Promise<void> {
   });
 }
 
-const purge = () => client.callTool({ name: 'purge_notes', arguments: { scope: 'all' } });
+/* Each test makes its own call: a denied ask stands until its expiry, answering the same call. */
+let calls = 0;
+const purge = () =>
+  client.callTool({ name: 'purge_notes', arguments: { scope: 'all', call: ++calls } });
 const text = (result: any) => result.content?.[0]?.text;
 
 beforeAll(async () => {

@@ -108,6 +108,37 @@ describeWithService(await findService(TEST_REDIS_URL), 'RedisApprovalStore', (re
     expect(heard.find((e) => e.type === 'expired')).toEqual({ type: 'expired', id: a.id });
   });
 
+  it('a binding names one live ask on every instance; take() gives an ask to one instance only', async () => {
+    const [one, two] = [await open(), await open()];
+    const a = ask();
+    expect(await one.add(a, 'call-1')).toBe(true);
+    expect(await two.add(ask(), 'call-1')).toBe(false);
+    expect((await two.bound('call-1'))?.id).toBe(a.id);
+    await two.decide(a.id, decision('bob'));
+    expect((await one.bound('call-1'))?.decision?.operator).toBe('bob');
+    const taken = await Promise.all([one.take(a.id), two.take(a.id)]);
+    expect(taken.filter(Boolean)).toHaveLength(1);
+    expect(taken.find(Boolean)).toMatchObject({ id: a.id, decision: { approved: true } });
+    // Gone from every index: the record, the binding, the caller's share.
+    expect(await one.get(a.id)).toBeUndefined();
+    expect(await two.bound('call-1')).toBeUndefined();
+    expect(await one.add(ask(), 'call-1')).toBe(true);
+    expect(await one.bound('call-2')).toBeUndefined();
+  });
+
+  it('remove() frees a binding; an unbound ask leaves the others alone', async () => {
+    const store = await open(10, 1);
+    const bound = ask();
+    await store.add(bound, 'call-1');
+    await store.remove(bound.id);
+    expect(await store.bound('call-1')).toBeUndefined();
+    const unbound = ask();
+    expect(await store.add(unbound)).toBe(true);
+    expect(await store.take(unbound.id)).toEqual(unbound);
+    expect(await store.take(unbound.id)).toBeUndefined();
+    expect(await store.add(ask(), 'call-1')).toBe(true);
+  });
+
   it('ignores what is not an event on its channel', async () => {
     const store = await open();
     const heard: McpOperatorAskEvent[] = [];

@@ -49,6 +49,10 @@ export class ClusterKeys {
   approvalsOf(key: string): string {
     return `${this.prefix}approvals:caller:${key}`;
   }
+  /** The operator ask a call's binding names (docs/operator-approvals.md), expiring with it. */
+  approvalBinding(binding: string): string {
+    return `${this.prefix}approvals:binding:${binding}`;
+  }
   /** The channel operator ask events travel on, to every instance. */
   get approvalsChannel(): string {
     return `${this.prefix}approvals:events`;

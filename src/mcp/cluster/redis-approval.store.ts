@@ -27,17 +27,24 @@ end
 return gone`;
 
 /*
- * KEYS: record, all, pending, caller. ARGV: now, expiresAt, ask JSON,
- * maxPending, maxPerCaller, id, caller key. 1 when recorded, 0 when full.
+ * KEYS: record, all, pending, caller, binding. ARGV: now, expiresAt, ask JSON,
+ * maxPending, maxPerCaller, id, caller key, '1' when bound. 1 when recorded, 0
+ * when full or when a live ask holds the binding.
  */
 const ADD_LUA = `
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local bound = ARGV[8] == '1'
+if bound and redis.call('EXISTS', KEYS[5]) == 1 then return 0 end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 0 end
 if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[5]) then return 0 end
 redis.call('HSET', KEYS[1], 'ask', ARGV[3], 'caller', ARGV[7])
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+if bound then
+  redis.call('HSET', KEYS[1], 'binding', KEYS[5])
+  redis.call('SET', KEYS[5], ARGV[6], 'PX', math.max(1, tonumber(ARGV[2]) - now))
+end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[6])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[6])
 redis.call('ZADD', KEYS[4], ARGV[2], ARGV[6])
@@ -56,14 +63,21 @@ if redis.call('HSETNX', KEYS[1], 'decision', ARGV[1]) == 0 then return false end
 redis.call('ZREM', KEYS[2], ARGV[2])
 return redis.call('HGET', KEYS[1], 'ask')`;
 
-/* KEYS: record, all, pending. ARGV: id, the caller index's key prefix. */
-const REMOVE_LUA = `
-local caller = redis.call('HGET', KEYS[1], 'caller')
-redis.call('DEL', KEYS[1])
+/*
+ * KEYS: record, all, pending. ARGV: id, the caller index's key prefix. Removes
+ * the ask from every index (its binding too, while it still names this ask) and
+ * returns its stored fields, ask and decision ('' when none), or false when it
+ * was gone: of two instances taking one ask, one gets it.
+ */
+const TAKE_LUA = `
+local fields = redis.call('HMGET', KEYS[1], 'ask', 'decision', 'caller', 'binding')
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
-if caller then redis.call('ZREM', ARGV[2] .. caller, ARGV[1]) end
-return 1`;
+if not fields[1] then return false end
+redis.call('DEL', KEYS[1])
+if fields[3] then redis.call('ZREM', ARGV[2] .. fields[3], ARGV[1]) end
+if fields[4] and redis.call('GET', fields[4]) == ARGV[1] then redis.call('DEL', fields[4]) end
+return { fields[1], fields[2] or '' }`;
 
 interface WithScripts extends Redis {
   mcpWardenApprovalSweep(
@@ -79,13 +93,13 @@ interface WithScripts extends Redis {
     decision: string,
     id: string,
   ): Promise<string | null>;
-  mcpWardenApprovalRemove(
+  mcpWardenApprovalTake(
     record: string,
     all: string,
     pending: string,
     id: string,
     prefix: string,
-  ): Promise<number>;
+  ): Promise<[string, string] | null>;
 }
 
 /**
@@ -108,9 +122,9 @@ export class RedisApprovalStore implements McpApprovalStore {
     // defineCommand sends EVALSHA, and the script itself only the first time.
     const scripts: [string, number, string][] = [
       ['mcpWardenApprovalSweep', 2, SWEEP_LUA],
-      ['mcpWardenApprovalAdd', 4, ADD_LUA],
+      ['mcpWardenApprovalAdd', 5, ADD_LUA],
       ['mcpWardenApprovalDecide', 2, DECIDE_LUA],
-      ['mcpWardenApprovalRemove', 3, REMOVE_LUA],
+      ['mcpWardenApprovalTake', 3, TAKE_LUA],
     ];
     for (const [name, numberOfKeys, lua] of scripts) {
       if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua });
@@ -128,13 +142,14 @@ export class RedisApprovalStore implements McpApprovalStore {
     return store;
   }
 
-  async add(ask: McpOperatorAsk): Promise<boolean> {
+  async add(ask: McpOperatorAsk, binding?: string): Promise<boolean> {
     await this.sweep();
     const added = await this.redis.mcpWardenApprovalAdd(
       this.keys.approval(ask.id),
       this.keys.approvalsAll,
       this.keys.approvalsPending,
       this.keys.approvalsOf(ask.caller.key),
+      this.keys.approvalBinding(binding ?? ''),
       Date.now(),
       ask.expiresAt,
       JSON.stringify(ask),
@@ -142,6 +157,7 @@ export class RedisApprovalStore implements McpApprovalStore {
       this.bounds.maxPerCaller,
       ask.id,
       ask.caller.key,
+      binding === undefined ? '0' : '1',
     );
     if (added !== 1) return false;
     this.announce({ type: 'pending', ask });
@@ -151,6 +167,22 @@ export class RedisApprovalStore implements McpApprovalStore {
   async get(id: string): Promise<McpOperatorAskRecord | undefined> {
     const [ask, decision] = await this.redis.hmget(this.keys.approval(id), 'ask', 'decision');
     return recordOf(ask, decision);
+  }
+
+  async bound(binding: string): Promise<McpOperatorAskRecord | undefined> {
+    const id = await this.redis.get(this.keys.approvalBinding(binding));
+    return id ? this.get(id) : undefined;
+  }
+
+  async take(id: string): Promise<McpOperatorAskRecord | undefined> {
+    const taken = await this.redis.mcpWardenApprovalTake(
+      this.keys.approval(id),
+      this.keys.approvalsAll,
+      this.keys.approvalsPending,
+      id,
+      this.keys.approvalsOf(''),
+    );
+    return taken ? recordOf(taken[0], taken[1] || null) : undefined;
   }
 
   async pending(options: { cursor?: string; limit?: number } = {}): Promise<McpOperatorAskPage> {
@@ -186,13 +218,7 @@ export class RedisApprovalStore implements McpApprovalStore {
   }
 
   async remove(id: string): Promise<void> {
-    await this.redis.mcpWardenApprovalRemove(
-      this.keys.approval(id),
-      this.keys.approvalsAll,
-      this.keys.approvalsPending,
-      id,
-      this.keys.approvalsOf(''),
-    );
+    await this.take(id);
   }
 
   watch(listener: (event: McpOperatorAskEvent) => void): () => void {

@@ -28,10 +28,26 @@ export interface McpOperatorAskPage {
  * @publicApi
  */
 export interface McpApprovalStore {
-  /** Records a pending ask; false when the store is full (the call is then denied, never dropped). */
-  add(ask: McpOperatorAsk): Promise<boolean>;
+  /**
+   * Records a pending ask; false when the store is full (the call is then denied, never
+   * dropped), or when `binding` is given and a live ask already holds it (the call then
+   * waits on that ask, see `bound`). Asks are bound so that a call retried after its
+   * approval finds it (docs/operator-approvals.md: the pending answer).
+   */
+  add(ask: McpOperatorAsk, binding?: string): Promise<boolean>;
   /** The record, pending or decided; undefined once expired or unknown. */
   get(id: string): Promise<McpOperatorAskRecord | undefined>;
+  /**
+   * The live ask recorded under `binding` (the caller, the tool and the digest of the
+   * arguments: `operatorBinding`), pending or decided; undefined when none is.
+   */
+  bound(binding: string): Promise<McpOperatorAskRecord | undefined>;
+  /**
+   * Removes an ask and returns its record, atomically across instances: of every call
+   * taking the same ask, exactly one gets the record, the others undefined. This is how
+   * an approval is used, so it runs one call.
+   */
+  take(id: string): Promise<McpOperatorAskRecord | undefined>;
   /** Pending asks, oldest first; `limit` is capped by the store. */
   pending(options?: { cursor?: string; limit?: number }): Promise<McpOperatorAskPage>;
   /**

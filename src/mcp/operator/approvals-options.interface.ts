@@ -9,6 +9,17 @@ export interface McpApprovalsOptions {
   webhook?: McpApprovalsWebhookOptions;
   /** Most pending operator asks kept at once (all callers). Default 10 000. */
   maxPending?: number;
+  /**
+   * How long a handshake-era call waits for an operator before it answers "approval
+   * pending" (docs/operator-approvals.md): a tool result naming the console that tells the
+   * caller to call again once approved. The ask itself stays pending until its expiry
+   * (`elicitationTimeoutMs`), and the same call retried by the same caller after the
+   * approval runs the tool once. Default 20 000 ms, well below the official SDK clients'
+   * 60 s request timeout, which a client that sends no progress token cannot extend. A
+   * value at or above `elicitationTimeoutMs` parks the call until the ask's expiry, for
+   * clients whose timeout is longer than that.
+   */
+  answerWithinMs?: number;
 }
 
 /**

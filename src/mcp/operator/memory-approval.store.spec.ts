@@ -109,4 +109,42 @@ describe('MemoryApprovalStore', () => {
     await store.add(ask());
     expect(heard).toEqual(['pending']);
   });
+
+  it('a binding names one live ask: a second ask under it is refused, and bound() finds the first', async () => {
+    const store = new MemoryApprovalStore({ maxPending: 10, maxPerCaller: 10 });
+    const [first, second] = [ask(), ask()];
+    expect(await store.add(first, 'call-1')).toBe(true);
+    expect(await store.add(second, 'call-1')).toBe(false);
+    expect(await store.add(second, 'call-2')).toBe(true);
+    expect((await store.bound('call-1'))?.id).toBe(first.id);
+    await store.decide(first.id, approval());
+    expect((await store.bound('call-1'))?.decision?.operator).toBe('bob');
+    expect(await store.bound('call-3')).toBeUndefined();
+  });
+
+  it('take() removes an ask and returns it to one caller only, freeing its binding and share', async () => {
+    const store = new MemoryApprovalStore({ maxPending: 10, maxPerCaller: 1 });
+    const a = ask();
+    await store.add(a, 'call-1');
+    await store.decide(a.id, approval());
+    const [one, two] = await Promise.all([store.take(a.id), store.take(a.id)]);
+    expect([one?.decision?.approved, two]).toEqual([true, undefined]);
+    expect(await store.get(a.id)).toBeUndefined();
+    expect(await store.bound('call-1')).toBeUndefined();
+    expect(await store.add(ask(), 'call-1')).toBe(true);
+  });
+
+  it('a binding goes when its ask is removed or expires', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const store = new MemoryApprovalStore({ maxPending: 10, maxPerCaller: 10 });
+    const removed = ask();
+    await store.add(removed, 'call-1');
+    await store.remove(removed.id);
+    expect(await store.bound('call-1')).toBeUndefined();
+    const expiring = ask({ createdAt: Date.now(), expiresAt: Date.now() + 5_000 });
+    await store.add(expiring, 'call-2');
+    jest.setSystemTime(1_000_000 + 5_000);
+    expect(await store.bound('call-2')).toBeUndefined();
+    expect(await store.add(ask({ expiresAt: Date.now() + 5_000 }), 'call-2')).toBe(true);
+  });
 });

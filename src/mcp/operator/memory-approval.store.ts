@@ -24,17 +24,25 @@ export class MemoryApprovalStore implements McpApprovalStore {
   /* Insertion order is creation order: the pending page is oldest first for free. */
   private readonly records = new Map<string, McpOperatorAskRecord>();
   private readonly perCaller = new Map<string, number>();
+  /* The ask each binding names, and back: a binding is held while its ask lives. */
+  private readonly bindings = new Map<string, string>();
+  private readonly bindingOf = new Map<string, string>();
   private readonly listeners = new Set<(event: McpOperatorAskEvent) => void>();
 
   constructor(private readonly bounds: McpApprovalStoreBounds) {}
 
-  async add(ask: McpOperatorAsk): Promise<boolean> {
+  async add(ask: McpOperatorAsk, binding?: string): Promise<boolean> {
     this.sweep();
     if (this.records.has(ask.id) || this.records.size >= this.bounds.maxPending) return false;
+    if (binding !== undefined && this.bindings.has(binding)) return false;
     const held = this.perCaller.get(ask.caller.key) ?? 0;
     if (held >= this.bounds.maxPerCaller) return false;
     this.records.set(ask.id, { ...ask });
     this.perCaller.set(ask.caller.key, held + 1);
+    if (binding !== undefined) {
+      this.bindings.set(binding, ask.id);
+      this.bindingOf.set(ask.id, binding);
+    }
     this.emit({ type: 'pending', ask });
     return true;
   }
@@ -42,6 +50,19 @@ export class MemoryApprovalStore implements McpApprovalStore {
   async get(id: string): Promise<McpOperatorAskRecord | undefined> {
     this.sweep();
     return this.records.get(id);
+  }
+
+  async bound(binding: string): Promise<McpOperatorAskRecord | undefined> {
+    this.sweep();
+    const id = this.bindings.get(binding);
+    return id === undefined ? undefined : this.records.get(id);
+  }
+
+  async take(id: string): Promise<McpOperatorAskRecord | undefined> {
+    this.sweep();
+    const record = this.records.get(id);
+    if (record) this.drop(record);
+    return record;
   }
 
   async pending(options: { cursor?: string; limit?: number } = {}): Promise<McpOperatorAskPage> {
@@ -88,6 +109,11 @@ export class MemoryApprovalStore implements McpApprovalStore {
 
   private drop(record: McpOperatorAskRecord): void {
     this.records.delete(record.id);
+    const binding = this.bindingOf.get(record.id);
+    if (binding !== undefined) {
+      this.bindingOf.delete(record.id);
+      this.bindings.delete(binding);
+    }
     const left = (this.perCaller.get(record.caller.key) ?? 1) - 1;
     if (left > 0) this.perCaller.set(record.caller.key, left);
     else this.perCaller.delete(record.caller.key);

@@ -12,9 +12,12 @@ import { relateToRequest } from '../protocol/related-request.js';
 import type { McpConnection } from '../server/connection/mcp-connection.js';
 import type { McpApprovalVerdict } from '../server/approval/mcp-approvals.service.js';
 import { promptText } from '../server/approval/prompt-text.js';
+import { canElicit } from '../server/context/client-requests.js';
 import type { McpRequest } from '../server/dispatch/mcp-request.interface.js';
 import { MCP_APPROVAL_STORE, type McpApprovalStore } from './approval-store.interface.js';
+import type { McpPendingAsk } from './approval-pending.result.js';
 import { argumentPreview } from './argument-preview.js';
+import { operatorBinding } from './operator-ask.binding.js';
 import type {
   McpOperatorAsk,
   McpOperatorAskRecord,
@@ -26,17 +29,28 @@ import { waitForOperator } from './operator-wait.js';
 const WAITING = 'waiting for an operator to approve';
 const FULL = 'too many calls awaiting approval';
 const TIMED_OUT = 'approval timed out';
+const PENDING = 'approval pending';
 
 /** A round that asked: the request answers input-required, so this verdict is never shown. */
 const ASKED: McpApprovalVerdict = Object.freeze({ approved: false, detail: 'approval requested' });
 
 /**
+ * How an operator approval ended for one call: a verdict, or the ask still pending when the
+ * call had to answer (the tools handler answers `approvalPendingResult`).
+ */
+export type McpOperatorVerdict =
+  | McpApprovalVerdict
+  | { readonly approved: false; readonly detail: string; readonly pending: McpPendingAsk };
+
+/**
  * Four-eyes approval of an `ask` with `approver: 'operator'` (docs/operator-approvals.md):
- * the call is recorded in the approval store and waits for an operator's
- * decision taken through the desk, on any instance. Nothing the caller sends
- * can approve it. Handshake era: the call parks, told by progress that it
- * waits. Modern era: the call answers input-required with a URL-mode notice,
- * its sealed state names the ask, and a retry reads the ask's record.
+ * the call is recorded in the approval store under its binding (caller, tool, arguments) and
+ * waits for an operator's decision taken through the desk, on any instance. Nothing the
+ * caller sends can approve it. Handshake era: the call parks, told by progress that it waits,
+ * and answers "approval pending" after `approvals.answerWithinMs`; the same call made again
+ * finds the ask by its binding and runs once it is approved. Modern era: a client that can
+ * open a URL gets input-required with a URL-mode notice, its sealed state names the ask and
+ * a retry reads the record; any other gets "approval pending" at once.
  */
 @Injectable()
 export class McpOperatorApprovals {
@@ -51,11 +65,13 @@ export class McpOperatorApprovals {
   ) {}
 
   /** The operator's verdict on running `tool` for `request`; resolves, never rejects. */
-  approve(request: McpRequest, tool: string, prompt: string): Promise<McpApprovalVerdict> {
+  approve(request: McpRequest, tool: string, prompt: string): Promise<McpOperatorVerdict> {
     const text = promptText(prompt, this.options.limits.maxPromptChars);
-    const verdict = request.input
-      ? this.inRound(request, request.input, tool, text)
-      : this.park(request, tool, text);
+    const round = request.input;
+    const verdict =
+      round && (round.problem || round.operatorAsk !== undefined)
+        ? this.resumed(request, round, tool)
+        : this.called(request, tool, text);
     // The store failing (Redis away) denies: fail closed, with nothing internal in the detail.
     return verdict.catch(() => this.ended(request, tool, 'approval failed'));
   }
@@ -65,13 +81,65 @@ export class McpOperatorApprovals {
     for (const end of [...(this.parked.get(connection) ?? [])]) end('connection closed');
   }
 
-  private async park(
+  /** A call that names no ask: the ask its binding holds (a retry), else a new one. */
+  private async called(
     request: McpRequest,
     tool: string,
     prompt: string,
-  ): Promise<McpApprovalVerdict> {
-    const ask = this.newAsk(request, tool, prompt);
-    if (!(await this.record(request, ask))) return this.ended(request, tool, FULL);
+  ): Promise<McpOperatorVerdict> {
+    const binding = operatorBinding(request);
+    let ask = await this.store.bound(binding);
+    if (!ask) {
+      const fresh = this.newAsk(request, tool, prompt);
+      if (await this.store.add(fresh, binding)) {
+        this.audit.record(request, 'operator', tool, 'ask', fresh.prompt);
+        ask = fresh;
+      } else {
+        // Full, or the same call made at the same time recorded its ask first: wait on that.
+        ask = await this.store.bound(binding);
+        if (!ask) return this.ended(request, tool, FULL);
+      }
+    }
+    if (ask.decision) return this.use(request, tool, ask);
+    const round = request.input;
+    if (!round) return this.park(request, tool, ask);
+    // Modern era: a client that declared URL-mode elicitation is pointed at the console and
+    // retries with the state; any other could not fulfil that request, so it is told in words.
+    if (!canElicit(request, 'url')) return this.pending(request, tool, ask);
+    round.awaitOperator(ask.id, this.notice(ask));
+    return ASKED;
+  }
+
+  /** A modern retry whose verified state names the ask (or a state this server refused). */
+  private async resumed(
+    request: McpRequest,
+    round: McpInputRound,
+    tool: string,
+  ): Promise<McpOperatorVerdict> {
+    if (round.problem) {
+      // A state is sealed after its ask and lives as long: once it expired, so had the ask.
+      const detail = round.problem === 'approval expired' ? TIMED_OUT : round.problem;
+      return this.ended(request, tool, detail);
+    }
+    const id = round.operatorAsk!;
+    const record = await this.store.get(id);
+    if (!record) return this.ended(request, tool, TIMED_OUT);
+    if (record.tool !== tool || !sameCaller(record, request)) {
+      return this.ended(request, tool, 'approval state invalid');
+    }
+    if (!record.decision) {
+      round.awaitOperator(id, this.notice(record));
+      return ASKED;
+    }
+    return this.use(request, tool, record);
+  }
+
+  /** A handshake-era call waits for the decision until `answerWithinMs`, then answers. */
+  private async park(
+    request: McpRequest,
+    tool: string,
+    ask: McpOperatorAsk,
+  ): Promise<McpOperatorVerdict> {
     const token = progressTokenOf(request);
     let sent = 0;
     const wait = waitForOperator(this.store, ask, {
@@ -87,61 +155,53 @@ export class McpOperatorApprovals {
         });
         request.connection.send(relateToRequest(notice, request.id));
       },
+      until: Date.now() + this.options.approvals.answerWithinMs,
     });
     const ends = this.parked.get(request.connection) ?? new Set<(detail: string) => void>();
     this.parked.set(request.connection, ends.add(wait.end));
-    try {
-      const outcome = await wait.outcome;
-      return 'record' in outcome
-        ? this.decided(request, tool, outcome.record.decision!)
-        : this.ended(request, tool, outcome.ended);
-    } finally {
-      ends.delete(wait.end);
-      if (ends.size === 0) this.parked.delete(request.connection);
-      // The call ends here: its approval is used (or moot) and leaves the store. The answer does
-      // not wait for the store: at shutdown the channel closes a turn after the wait is ended, and
-      // a removal from Redis takes longer than that (the answer would be lost). The removal is
-      // issued now, before the store's connection can close.
-      void this.store.remove(ask.id).catch(() => undefined);
-    }
+    const outcome = await wait.outcome;
+    ends.delete(wait.end);
+    if (ends.size === 0) this.parked.delete(request.connection);
+    if ('record' in outcome) return this.use(request, tool, outcome.record);
+    if ('pending' in outcome) return this.pending(request, tool, ask);
+    // Cancelled, its connection closed, shut down or expired: the ask goes with the call (an
+    // operator must not approve a call nobody waits for). The answer does not wait for the
+    // store: at shutdown the channel closes a turn after the wait is ended, and a removal from
+    // Redis takes longer than that (the answer would be lost). It is issued now, before the
+    // store's connection can close.
+    void this.store.remove(ask.id).catch(() => undefined);
+    return this.ended(request, tool, outcome.ended);
   }
 
-  private async inRound(
+  /**
+   * A decided ask. A deny stands until the ask expires: the same call keeps getting it, and
+   * nobody is asked again. An approval runs one call: of the calls using it at once, on any
+   * instance, only the one that takes it from the store runs.
+   */
+  private async use(
     request: McpRequest,
-    round: McpInputRound,
     tool: string,
-    prompt: string,
-  ): Promise<McpApprovalVerdict> {
-    if (round.problem) {
-      // A state is sealed after its ask and lives as long: once it expired, so had the ask.
-      const detail = round.problem === 'approval expired' ? TIMED_OUT : round.problem;
-      return this.ended(request, tool, detail);
+    record: McpOperatorAskRecord,
+  ): Promise<McpOperatorVerdict> {
+    const decision = record.decision!;
+    if (decision.approved && !(await this.store.take(record.id))) {
+      return this.ended(request, tool, 'approval already used');
     }
-    const id = round.operatorAsk;
-    if (id === undefined) {
-      const ask = this.newAsk(request, tool, prompt);
-      if (!(await this.record(request, ask))) return this.ended(request, tool, FULL);
-      round.awaitOperator(ask.id, this.notice(ask));
-      return ASKED;
-    }
-    const record = await this.store.get(id);
-    if (!record) return this.ended(request, tool, TIMED_OUT);
-    if (record.tool !== tool || !sameCaller(record, request)) {
-      return this.ended(request, tool, 'approval state invalid');
-    }
-    if (!record.decision) {
-      round.awaitOperator(id, this.notice(record));
-      return ASKED;
-    }
-    // Used once: the state that named it was single-use, and the record goes now.
-    await this.store.remove(id);
-    return this.decided(request, tool, record.decision);
+    return this.decided(request, tool, decision);
   }
 
-  private async record(request: McpRequest, ask: McpOperatorAsk): Promise<boolean> {
-    const added = await this.store.add(ask).catch(() => false);
-    if (added) this.audit.record(request, 'operator', ask.tool, 'ask', ask.prompt);
-    return added;
+  private pending(request: McpRequest, tool: string, ask: McpOperatorAsk): McpOperatorVerdict {
+    this.audit.record(request, 'operator', tool, 'ask', PENDING);
+    const url = this.askUrl(ask.id);
+    const pending: McpPendingAsk = {
+      tool,
+      prompt: ask.prompt,
+      id: ask.id,
+      expiresAt: ask.expiresAt,
+      // The URN names the ask but opens nothing: only a console page is worth showing.
+      ...(url.startsWith('urn:') ? {} : { url }),
+    };
+    return { approved: false, detail: PENDING, pending };
   }
 
   private decided(
@@ -182,7 +242,7 @@ export class McpOperatorApprovals {
   }
 
   /** The modern era's notice: a URL-mode elicitation at the console's page for the ask, if any. */
-  private notice(ask: McpOperatorAsk | McpOperatorAskRecord) {
+  private notice(ask: McpOperatorAsk) {
     return {
       method: 'elicitation/create',
       params: {

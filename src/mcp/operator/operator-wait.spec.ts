@@ -19,7 +19,7 @@ function ask(timeoutMs = 10 * PROGRESS_INTERVAL_MS): McpOperatorAsk {
   };
 }
 
-function setup(timeoutMs?: number) {
+function setup(timeoutMs?: number, until?: number) {
   const store = new MemoryApprovalStore({ maxPending: 10, maxPerCaller: 10 });
   const controller = new AbortController();
   const progress: number[] = [];
@@ -30,6 +30,7 @@ function setup(timeoutMs?: number) {
       signal: controller.signal,
       abortDetail: () => 'call cancelled',
       progress: (count) => progress.push(count),
+      ...(until !== undefined ? { until } : {}),
     });
   };
   return { store, controller, progress, ask: a, start };
@@ -103,6 +104,35 @@ describe('waitForOperator', () => {
     const wait = await t.start();
     // Removed without an event, as when its record expired in a shared store: the tick re-reads it.
     await t.store.remove(t.ask.id);
+    await jest.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS);
+    expect(await wait.outcome).toEqual({ ended: 'approval timed out' });
+  });
+
+  it('ends pending at `until`, before the expiry, and leaves the ask in the store', async () => {
+    const t = setup(4 * PROGRESS_INTERVAL_MS, START + 1.5 * PROGRESS_INTERVAL_MS);
+    const wait = await t.start();
+    let settled = false;
+    void wait.outcome.then(() => (settled = true));
+    await jest.advanceTimersByTimeAsync(1.5 * PROGRESS_INTERVAL_MS - 1);
+    expect(settled).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await wait.outcome).toEqual({ pending: true });
+    expect(t.progress).toEqual([1, 2]);
+    expect(jest.getTimerCount()).toBe(0);
+    expect((await t.store.get(t.ask.id))?.decision).toBeUndefined();
+  });
+
+  it('a decision before `until` ends it with the record', async () => {
+    const t = setup(4 * PROGRESS_INTERVAL_MS, START + PROGRESS_INTERVAL_MS);
+    const wait = await t.start();
+    await jest.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS / 2);
+    await t.store.decide(t.ask.id, approval);
+    expect(await wait.outcome).toMatchObject({ record: { decision: { operator: 'bob' } } });
+  });
+
+  it('an `until` at or past the expiry ends it at the expiry, timed out', async () => {
+    const t = setup(PROGRESS_INTERVAL_MS, START + 3 * PROGRESS_INTERVAL_MS);
+    const wait = await t.start();
     await jest.advanceTimersByTimeAsync(PROGRESS_INTERVAL_MS);
     expect(await wait.outcome).toEqual({ ended: 'approval timed out' });
   });

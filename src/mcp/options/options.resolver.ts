@@ -14,6 +14,8 @@ const DEFAULT_RETRY_MS = 1_000;
 const DEFAULT_APPROVER_SCOPE = 'mcp:approve';
 const DEFAULT_CONSOLE_PATH = '/approvals';
 const DEFAULT_MAX_PENDING_APPROVALS = 10_000;
+/* Well below the official SDK clients' 60 s request timeout (src/mcp/operator/approvals-options.spec.ts). */
+const DEFAULT_ANSWER_WITHIN_MS = 20_000;
 
 /** Applies every default, once. Invalid numbers fall back to their default rather than failing open. */
 export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions {
@@ -73,6 +75,7 @@ function resolveApprovals(options: McpModuleOptions): ResolvedApprovalsOptions {
     maxPending: Number.isInteger(approvals.maxPending)
       ? positive(approvals.maxPending, DEFAULT_MAX_PENDING_APPROVALS)
       : DEFAULT_MAX_PENDING_APPROVALS,
+    answerWithinMs: positive(approvals.answerWithinMs, DEFAULT_ANSWER_WITHIN_MS),
   };
   return {
     ...resolved,

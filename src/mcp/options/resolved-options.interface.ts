@@ -19,6 +19,8 @@ export interface ResolvedApprovalsOptions {
   /** Where the console is served (`approvals.console.path`, default `/approvals`). */
   readonly path: string;
   readonly maxPending: number;
+  /** How long a handshake-era call waits for an operator before it answers pending. */
+  readonly answerWithinMs: number;
   readonly console?: McpApprovalsConsoleOptions;
   readonly webhook?: McpApprovalsWebhookOptions;
 }

@@ -23,6 +23,7 @@ import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolInvoker } from '../tools/tool-invoker.service.js';
 import { McpOperatorApprovals } from '../../operator/operator-approvals.service.js';
+import { approvalPendingResult } from '../../operator/approval-pending.result.js';
 
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
 type CallParams = z.infer<typeof CallToolRequestParamsSchema>;
@@ -57,7 +58,8 @@ export class McpToolsHandler {
    * One call, top to bottom: the seam decided (see `ToolSeamGuard`); a deny
    * answers at once; an unknown tool is reported only now, so a denied caller
    * cannot probe for tools; then the tool's scopes are checked; an ask for
-   * an operator waits for one (whether or not the caller can be asked); an
+   * an operator waits for one (whether or not the caller can be asked), and
+   * answers "approval pending" when none decided in time; an
    * ask parks the call behind the caller's approval when the caller can be
    * asked, and denies otherwise; an allow runs.
    */
@@ -85,7 +87,9 @@ export class McpToolsHandler {
         verdict.then((approval) =>
           approval.approved
             ? this.run(entry, request)
-            : toolDenial(name, 'ask', approval.detail, structured),
+            : 'pending' in approval
+              ? approvalPendingResult(approval.pending, structured)
+              : toolDenial(name, 'ask', approval.detail, structured),
         ),
       );
     }
