@@ -1,4 +1,13 @@
-import type { DynamicModule, INestApplication, LoggerService } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  type CanActivate,
+  type DynamicModule,
+  type INestApplication,
+  type LoggerService,
+  type Provider,
+} from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
@@ -55,11 +64,32 @@ const DECLARATIONS = {
     McpModule.forRootAsync({ transport: 'http', useFactory: async () => options }),
 };
 
+/** An app-wide guard written for the app's own routes: it refuses every HTTP request. */
+class RefuseAllGuard implements CanActivate {
+  canActivate(): boolean {
+    return false;
+  }
+}
+
+/** The app's own route, which the guard does refuse. */
+@Controller('ping')
+class PingController {
+  @Get()
+  ping() {
+    return 'pong';
+  }
+}
+
 async function boot(
   adapter: AdapterName,
   module: DynamicModule,
+  providers: Provider[] = [],
 ): Promise<{ app: INestApplication; base: string; logs: string[]; close(): Promise<void> }> {
-  const moduleRef = await Test.createTestingModule({ imports: [module] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [module],
+    providers,
+    controllers: [PingController],
+  }).compile();
   const logger = new RecordingLogger();
   const app =
     adapter === 'fastify'
@@ -83,7 +113,8 @@ describe.each(ADAPTERS)('console routes (%s)', (adapter) => {
     it('without a console: no console controller in the route log, and 404 at its path', async () => {
       t = await boot(adapter, DECLARATIONS[declared](BASE));
       expect(t.logs.filter((line) => /console/i.test(line))).toEqual([]);
-      // The MCP endpoint is mapped, so the route log was written.
+      // The route log was written: the app's own controller and the MCP endpoint are in it.
+      expect(t.logs).toContain('RoutesResolver: PingController {/api/ping}:');
       expect(t.logs.some((line) => line.includes('/api/mcp'))).toBe(true);
       for (const path of ['/api', '/api/approvals', '/api/approvals/console.css']) {
         expect((await fetch(t.base + path)).status).toBe(404);
@@ -100,6 +131,14 @@ describe.each(ADAPTERS)('console routes (%s)', (adapter) => {
       const page = await fetch(`${t.base}/api/approvals`, { redirect: 'manual' });
       expect(page.status).not.toBe(404);
       expect(t.logs).toContain('McpConsole: Operator console at /api/approvals');
+    });
+
+    it("with a console: the app's global guard stays off it, as off the MCP endpoint", async () => {
+      t = await boot(adapter, DECLARATIONS[declared]({ ...BASE, ...WITH_CONSOLE }), [
+        { provide: APP_GUARD, useClass: RefuseAllGuard },
+      ]);
+      expect((await fetch(`${t.base}/api/ping`)).status).toBe(403);
+      expect((await fetch(`${t.base}/api/approvals/console.css`)).status).toBe(200);
     });
   });
 });
