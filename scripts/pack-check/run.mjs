@@ -12,8 +12,9 @@
  * 2. The consumer matrix (matrix.mjs): Nest 11 (CommonJS, Jest + ts-jest) and Nest 12 (ESM,
  *    Vitest), each on Express and Fastify, laid out from their CLI's files (apps/) with the
  *    shared sources (app-src/: an `@McpTool()` provider with a DTO, an app middleware, the
- *    global prefix `api`, the app's own spec). Per app: `npm install`, no nested copy of a peer,
- *    `tsc -p tsconfig.build.json`; then on each of its Node versions:
+ *    global prefix `api`, the app's own spec). Per app: `npm install` (no EBADENGINE for
+ *    mcp-warden on this Node), no nested copy of a peer, `tsc -p tsconfig.build.json`; then on
+ *    each of its Node versions:
  *    - one copy: `require()` and `import()` of both entry points give the same classes;
  *    - HTTP: the built app, booted with bearer auth, answers the 401 challenge, serves the
  *      protected resource metadata, Streamable HTTP and the SSE pair, with its middleware run;
@@ -168,11 +169,14 @@ async function checkApp(app, work, tarball, bearer) {
     layOutApp(app, dir, tarball);
     writeFileSync(join(dir, 'one-copy.cjs'), ONE_COPY);
     step = 'npm install';
-    await run(
+    const install = await run(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'],
       { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS },
     );
+    // Our own engines must hold on the Node that installs (the machine's): npm names the package.
+    const badEngine = /EBADENGINE[^}]*package: 'mcp-warden@/.exec(install.stderr);
+    if (badEngine) throw new CheckError('npm install: EBADENGINE for mcp-warden', install.stderr);
     step = 'dependency tree';
     nest = checkSingleCopies(dir, app);
     step = 'tsc';
