@@ -4,7 +4,7 @@
  * CommonJS runtime (the Nest CLI 11 default) on every Node version, and Node before 20.19.
  * Node itself, from 20.19 and 22.12, loads the ESM build for `require()` too, through the
  * `module-sync` export condition, so a process that both imports and requires the package holds
- * one copy of its classes and tokens (docs/architecture.md, "Packaging").
+ * one copy of its classes and tokens (the README, "Install").
  *
  *   node scripts/commonjs/build-commonjs.mjs   (after `tsc -p tsconfig.build.json`)
  *
