@@ -68,8 +68,9 @@ export interface McpModuleOptions {
   /** The read seam (list, read, get, subscribe and completion methods). */
   readAuthorizer?: Authorizer;
   /**
-   * How long a parked call waits for the client's approval, and how long a
-   * modern `requestState` stays valid. Default 60 000 ms.
+   * How long a parked call waits for the client's approval, how long a
+   * modern `requestState` stays valid, and how long an operator ask lives
+   * (docs/operator-approvals.md). Default 60 000 ms.
    */
   elicitationTimeoutMs?: number;
   /**
