@@ -43,8 +43,11 @@ export interface AuthorizerContext {
    * policy that looks at arguments should let a visibility check through when
    * some call could be allowed or asked, and decide on the arguments when the
    * call comes (docs/authorization.md).
+   *
+   * The server always sets it. It is optional in the type so that a context
+   * built by hand (a policy's unit test) keeps compiling; absent means `'call'`.
    */
-  purpose: AuthorizerPurpose;
+  purpose?: AuthorizerPurpose;
 }
 
 /**

@@ -23,7 +23,7 @@ export class AuthorizerTimeoutBreaker {
    */
   key(seam: string, name: string, context: AuthorizerContext): string {
     const caller = context.principal ? principalKey(context.principal) : `c:${context.connId}`;
-    return `${seam}\u0000${name}\u0000${context.purpose}\u0000${caller}`;
+    return `${seam}\u0000${name}\u0000${context.purpose ?? 'call'}\u0000${caller}`;
   }
 
   /** Whether this decision timed out less than one window ago. */
