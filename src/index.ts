@@ -113,6 +113,11 @@ export type {
   McpApprovalsOptions,
   McpApprovalsWebhookOptions,
 } from './mcp/operator/approvals-options.interface.js';
+export {
+  APPROVAL_PENDING_META,
+  type McpApprovalPending,
+  type McpApprovalPendingDenial,
+} from './mcp/operator/approval-pending.result.js';
 export { argumentPreview, type McpArgumentPreviewBounds } from './mcp/operator/argument-preview.js';
 export type {
   McpOperatorAsk,

@@ -6,8 +6,7 @@ import {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DEFAULT_REQUEST_TIMEOUT_MSEC as SDK_V1_TIMEOUT } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { McpModuleOptions } from '../../src/index.js';
-import { APPROVAL_PENDING_META } from '../../src/mcp/operator/approval-pending.result.js';
+import { APPROVAL_PENDING_META, type McpModuleOptions } from '../../src/index.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
 import {
   at,

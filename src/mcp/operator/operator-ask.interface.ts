@@ -52,9 +52,9 @@ export interface McpOperatorDecision {
 }
 
 /**
- * An ask as the store holds it: pending until `decision` is set; a decided
- * record stays until `expiresAt` so the waiting call (or the modern retry)
- * can read it once.
+ * An ask as the store holds it: pending until `decision` is set. A decided
+ * record stays until a call uses it (an approval runs one call) or until
+ * `expiresAt` (a deny answers every retry of the call until then).
  * @publicApi
  */
 export interface McpOperatorAskRecord extends McpOperatorAsk {
