@@ -99,7 +99,8 @@ describe('the notes service /metrics (no auth, loopback)', () => {
       expect.arrayContaining(['0.01', '0.1', '1', '300', '+Inf']),
     );
     expect(search.buckets['+Inf']).toBe(2);
-    const shred = series<PromHistogramData>(duration, { gen_ai_tool_name: 'shred_everything' });
+    // The service has no `shred_everything`: a name it did not register is labelled `_unknown`.
+    const shred = series<PromHistogramData>(duration, { gen_ai_tool_name: '_unknown' });
     expect(shred.labels.error_type).toBe('tool_error');
 
     const decisions = family(families, 'mcp_warden_seam_decisions_total');

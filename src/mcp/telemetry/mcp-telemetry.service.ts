@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import {
   context,
   SpanKind,
@@ -22,9 +22,15 @@ import { McpOutboundRequestError } from '../server/outbound/outbound-request.err
 import { SpanApprovalWait, type McpApprovalWait } from './approval-wait.js';
 import { carryingContext, startServerSpan } from './trace-context.js';
 import { NO_ANSWER, outcomeOf, type McpOperationOutcome } from './operation-outcome.js';
-import { operationAttributes, requestAttributes, spanNameOf } from './request-attributes.js';
+import {
+  methodLabel,
+  operationAttributes,
+  requestAttributes,
+  spanNameOf,
+} from './request-attributes.js';
 import { outcomeAttributes, type ServedRequest } from './served-request.js';
 import { McpSessionClock } from './session-clock.js';
+import { McpRegistryNames, type McpRegisteredNames } from './registered-names.js';
 import { McpTelemetryMetrics } from './telemetry-metrics.js';
 import { ATTR, DECISION_EVENT, INSTRUMENTATION_SCOPE } from './telemetry.constants.js';
 
@@ -45,7 +51,12 @@ export class McpTelemetry implements OnModuleDestroy {
   private readonly served = new WeakMap<McpConnection, Map<RequestId, ServedRequest>>();
   private parked = 0;
 
-  constructor(connections: McpConnections, outbound: McpOutboundRequests) {
+  constructor(
+    connections: McpConnections,
+    outbound: McpOutboundRequests,
+    /* Names go on spans and metrics as sent only when the server has them (cardinality). */
+    @Inject(McpRegistryNames) private readonly known: McpRegisteredNames,
+  ) {
     this.metrics = new McpTelemetryMetrics(() => {
       let inFlight = 0;
       for (const connection of connections.all()) inFlight += connection.inflight.size;
@@ -73,11 +84,16 @@ export class McpTelemetry implements OnModuleDestroy {
     run: () => Promise<McpDispatchOutcome>,
   ): Promise<McpDispatchOutcome> {
     const start = performance.now();
-    const { span, parent } = startServerSpan(this.tracer, spanNameOf(method, params), params);
+    const { span, parent } = startServerSpan(
+      this.tracer,
+      spanNameOf(method, params, this.known),
+      params,
+    );
     const recording = span.isRecording();
     // Nothing records (no SDK registered): the request runs as if this layer were not there.
     if (!recording && !this.metrics.recording) return run();
-    if (recording) span.setAttributes(requestAttributes(id, method, params, connection, origin));
+    if (recording)
+      span.setAttributes(requestAttributes(id, method, params, connection, origin, this.known));
     const served: ServedRequest = {
       id,
       method,
@@ -136,9 +152,9 @@ export class McpTelemetry implements OnModuleDestroy {
     origin: McpMessageOrigin,
     handle: () => void,
   ): void {
-    const { span, parent } = startServerSpan(this.tracer, method, params);
+    const { span, parent } = startServerSpan(this.tracer, methodLabel(method, this.known), params);
     if (!span.isRecording()) return handle();
-    span.setAttributes(operationAttributes(method, params, connection, origin));
+    span.setAttributes(operationAttributes(method, params, connection, origin, this.known));
     try {
       context.with(trace.setSpan(parent, span), handle);
     } finally {
@@ -266,6 +282,7 @@ export class McpTelemetry implements OnModuleDestroy {
       served.params,
       served.connection,
       served.origin,
+      this.known,
     );
     const extra = outcomeAttributes(outcome);
     if (extra) Object.assign(attributes, extra);

@@ -3,24 +3,43 @@ import { createHash } from 'node:crypto';
 import type { McpConnection } from '../server/connection/mcp-connection.js';
 import type { McpMessageOrigin } from '../server/dispatch/message-origin.interface.js';
 import { isJsonObject, type RequestId } from '../protocol/jsonrpc.js';
-import { META } from '../era/era.constants.js';
+import { META, SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../era/era.constants.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
+import { OTHER_VALUE, UNKNOWN_NAME, type McpRegisteredNames } from './registered-names.js';
 import { ATTR, EXECUTE_TOOL, MAX_ATTRIBUTE_CHARS } from './telemetry.constants.js';
 
 const URI_METHODS = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
 
 /**
  * The conventions' span name: `{mcp.method.name} {target}`, the target being
- * the tool or prompt name (low cardinality); never a resource URI.
+ * the tool or prompt name (low cardinality: `_unknown` unless registered);
+ * never a resource URI.
  */
-export function spanNameOf(method: string, params: unknown): string {
-  const target = targetOf(method, params);
-  return target === undefined ? method : `${method} ${target}`;
+export function spanNameOf(method: string, params: unknown, known: McpRegisteredNames): string {
+  const label = methodLabel(method, known);
+  const target = targetOf(method, params, known);
+  return target === undefined ? label : `${label} ${target}`;
 }
 
-/** The tool (`tools/call`) or prompt (`prompts/get`) a request names, bounded. */
-export function targetOf(method: string, params: unknown): string | undefined {
+/**
+ * The tool (`tools/call`) or prompt (`prompts/get`) a request names: as sent
+ * when registered, else `_unknown`.
+ */
+export function targetOf(
+  method: string,
+  params: unknown,
+  known: McpRegisteredNames,
+): string | undefined {
   if (method !== 'tools/call' && method !== 'prompts/get') return undefined;
-  return boundedString(isJsonObject(params) ? params.name : undefined);
+  const name = isJsonObject(params) ? params.name : undefined;
+  if (typeof name !== 'string' || name.length === 0) return undefined;
+  const registered = method === 'tools/call' ? known.tool(name) : known.prompt(name);
+  return registered ? name : UNKNOWN_NAME;
+}
+
+/** The method as sent when the server serves it, else `_OTHER`. */
+export function methodLabel(method: string, known: McpRegisteredNames): string {
+  return known.method(method) ? method : OTHER_VALUE;
 }
 
 /** The attributes known when a request arrives (the server span's, at its start). */
@@ -30,11 +49,11 @@ export function requestAttributes(
   params: unknown,
   connection: McpConnection,
   origin: McpMessageOrigin,
+  known: McpRegisteredNames,
 ): Attributes {
   const attributes: Attributes = {
-    [ATTR.methodName]: method,
     [ATTR.requestId]: String(id),
-    ...operationAttributes(method, params, connection, origin),
+    ...operationAttributes(method, params, connection, origin, known),
   };
   if (URI_METHODS.has(method)) {
     const uri = boundedString(isJsonObject(params) ? params.uri : undefined);
@@ -57,16 +76,18 @@ export function requestAttributes(
 
 /**
  * The attributes `mcp.server.operation.duration` is broken down by (the
- * conventions' list, low cardinality: no ids, no URIs).
+ * conventions' list, low cardinality: no ids, no URIs, and no name the
+ * server did not register).
  */
 export function operationAttributes(
   method: string,
   params: unknown,
   connection: McpConnection,
   origin: McpMessageOrigin,
+  known: McpRegisteredNames,
 ): Attributes {
-  const attributes: Attributes = { [ATTR.methodName]: method };
-  const target = targetOf(method, params);
+  const attributes: Attributes = { [ATTR.methodName]: methodLabel(method, known) };
+  const target = targetOf(method, params, known);
   if (target !== undefined) {
     if (method === 'tools/call') {
       attributes[ATTR.toolName] = target;
@@ -94,12 +115,22 @@ export function transportAttributes(origin: McpMessageOrigin): Attributes {
   return attributes;
 }
 
-/** A modern request names its version in `_meta`; a handshake-era one agreed on it at `initialize`. */
+/**
+ * A modern request names its version in `_meta`; a handshake-era one agreed
+ * on it at `initialize`. A declared version this server does not speak is
+ * `_OTHER`: the client chose it, as it chooses tool names.
+ */
 function protocolVersionOf(params: unknown, connection: McpConnection): string | undefined {
   const meta = isJsonObject(params) ? params._meta : undefined;
   const declared = isJsonObject(meta) ? boundedString(meta[META.protocolVersion]) : undefined;
-  return declared ?? connection.protocolVersion;
+  if (declared === undefined) return connection.protocolVersion;
+  return SPOKEN_VERSIONS.has(declared) ? declared : OTHER_VALUE;
 }
+
+const SPOKEN_VERSIONS = new Set<string>([
+  ...SUPPORTED_PROTOCOL_VERSIONS,
+  ...SUPPORTED_MODERN_PROTOCOL_VERSIONS,
+]);
 
 /*
  * A session id is a credential of sorts (whoever holds it speaks in that

@@ -9,6 +9,13 @@ import type { McpConnection } from '../connection/mcp-connection.js';
 import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.js';
 import type { McpMessageOrigin } from './message-origin.interface.js';
 
+/** The client notifications the server acts on (any other is ignored). */
+export const HANDLED_NOTIFICATIONS: ReadonlySet<string> = new Set([
+  'notifications/initialized',
+  'notifications/cancelled',
+  'notifications/roots/list_changed',
+]);
+
 /**
  * Client notifications, and client responses to server requests. None of
  * them is ever answered; unknown ones are ignored, as JSON-RPC requires.
