@@ -20,6 +20,7 @@ export type { McpLimits, ResolvedMcpLimits } from './mcp/limits/mcp-limits.inter
 export type { McpPrincipal } from './mcp/auth/principal.interface.js';
 export type { McpBearerAuthOptions, McpAuthenticate } from './mcp/auth/auth-options.interface.js';
 export { principalFromEnv } from './mcp/auth/principal-from-env.js';
+export { samePrincipal, type McpPrincipalIdentity } from './mcp/auth/principal-identity.js';
 export { Authorizers } from './mcp/authorizer/authorizers.js';
 export type {
   Authorizer,

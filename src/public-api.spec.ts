@@ -52,6 +52,7 @@ const PUBLIC_VALUES = [
   'SUPPORTED_PROTOCOL_VERSIONS',
   'StderrLogger',
   'principalFromEnv',
+  'samePrincipal',
   'serveStdio',
   'verifyWebhookSignature',
 ];

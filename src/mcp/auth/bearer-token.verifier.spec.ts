@@ -65,3 +65,22 @@ describe('BearerTokenVerifier (local keys)', () => {
     await expect(verifier.verify('not.a.jwt')).rejects.toBeInstanceOf(McpInvalidTokenError);
   });
 });
+
+describe('BearerTokenVerifier: the identity claims', () => {
+  it.each([
+    ['a number sub', { sub: 123 }],
+    ['an empty sub', { sub: '' }],
+    ['an array sub', { sub: ['alice'] }],
+  ])('refuses %s (RFC 7519: a string), which would pass for another caller', async (_, claims) => {
+    const { privateKey, jwks } = await keys();
+    const verifier = new BearerTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks });
+    const token = await new SignJWT({ ...claims } as Record<string, unknown>)
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    await expect(verifier.verify(token)).rejects.toBeInstanceOf(McpInvalidTokenError);
+    expect(verifier.known(token)).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@ import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { loadJose } from '../common/jose.loader.js';
 import type { McpBearerAuthOptions } from './auth-options.interface.js';
 import { IssuerJwksLocator } from './issuer-metadata.js';
+import { isIdentityClaim } from './principal-identity.js';
 import { VerifiedTokenCache } from './verified-token.cache.js';
 import type { McpPrincipal } from './principal.interface.js';
 
@@ -27,9 +28,10 @@ export class McpInvalidTokenError extends Error {
 /**
  * Verifies bearer JWTs with `jose`: the signature against the issuer's keys
  * (local, a given JWKS URL, or the one its metadata names), `iss`, `aud`
- * (RFC 8707: this server), `exp`/`nbf` with a small clock tolerance, and an
- * algorithm allowlist. Remote keys are cached; an unknown `kid` refreshes
- * them at most once per cooldown, so forged `kid`s cannot make it refetch.
+ * (RFC 8707: this server), `exp`/`nbf` with a small clock tolerance, an
+ * algorithm allowlist, and `sub` and `iss` as non-empty strings. Remote keys
+ * are cached; an unknown `kid` refreshes them at most once per cooldown, so
+ * forged `kid`s cannot make it refetch.
  * A token that verified is trusted again until its `exp` (at most five
  * minutes) without a second signature check.
  */
@@ -72,6 +74,13 @@ export class BearerTokenVerifier {
       payload = verified;
     } catch (error) {
       throw new McpInvalidTokenError((error as Error).message);
+    }
+    // RFC 7519: both are strings. A `sub` of 123 would be the caller "123" to one check and
+    // someone else to another, and the four-eyes rule compares callers with operators.
+    for (const claim of ['sub', 'iss'] as const) {
+      if (!isIdentityClaim(payload[claim])) {
+        throw new McpInvalidTokenError(`the "${claim}" claim is not a non-empty string`);
+      }
     }
     const principal = principalOf(payload);
     this.verified.set(token, principal, payload.exp);

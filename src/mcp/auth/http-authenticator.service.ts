@@ -5,6 +5,7 @@ import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../transports/http/http
 import { BearerTokenVerifier, McpInvalidTokenError } from './bearer-token.verifier.js';
 import type { MaybePromise } from '../common/maybe-promise.js';
 import type { McpPrincipal } from './principal.interface.js';
+import { hasPrincipalIdentity } from './principal-identity.js';
 import { protectedResourceMetadataUrl } from './protected-resource.metadata.js';
 import { bearerChallenge } from './www-authenticate.js';
 
@@ -76,7 +77,8 @@ export class McpHttpAuthenticator {
   private async fromHook(req: IncomingMessage): Promise<McpPrincipal | undefined> {
     try {
       const principal = await this.settings.authenticate!(req);
-      return principal && typeof principal.subject === 'string' ? principal : undefined;
+      // A subject (and issuer) that is not a non-empty string names nobody: refused, as a token's.
+      return principal && hasPrincipalIdentity(principal) ? principal : undefined;
     } catch (error) {
       // A hook that throws refuses, like one that returns nothing (fail closed).
       this.logger.error(`authenticate hook failed: ${(error as Error)?.stack ?? error}`);

@@ -17,7 +17,8 @@ import { findUrlElicitation, forgetUrlElicitation } from './url-elicitation.ledg
  * @Get('connect/done')
  * done(@Query('id') id: string, @Req() req: AuthedRequest) {
  *   const pending = this.elicitations.find(id);
- *   if (pending?.principal?.subject !== req.user.sub) throw new ForbiddenException();
+ *   const user = { subject: req.user.sub, issuer: req.user.iss };
+ *   if (!samePrincipal(pending?.principal, user)) throw new ForbiddenException();
  *   // … store what the user gave, bound to req.user.sub …
  *   this.elicitations.complete(id);
  * }

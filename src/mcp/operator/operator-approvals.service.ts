@@ -2,6 +2,7 @@ import { ApplicationConfig } from '@nestjs/core';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { operatorAskUrl } from './operator-ask.url.js';
+import { samePrincipal } from '../auth/principal-identity.js';
 import { quotaKeyOf } from '../auth/quota-key.js';
 import { McpAuditService } from '../authorizer/audit/mcp-audit.service.js';
 import type { McpInputRound } from '../era/mrtr/input-round.js';
@@ -265,10 +266,9 @@ function progressTokenOf(request: McpRequest): string | number | undefined {
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }
 
+/* The caller that made the ask (issuer and subject); an anonymous ask, by an anonymous caller. */
 function sameCaller(record: McpOperatorAskRecord, request: McpRequest): boolean {
   const { principal } = request;
-  return (
-    record.caller.subject === principal?.subject &&
-    (record.caller.issuer ?? '') === (principal?.issuer ?? '')
-  );
+  if (!principal) return record.caller.subject === undefined;
+  return samePrincipal(record.caller, principal);
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Observable } from 'rxjs';
 import type { McpPrincipal } from '../auth/principal.interface.js';
+import { hasPrincipalIdentity, samePrincipal } from '../auth/principal-identity.js';
 import { MCP_OPTIONS } from '../options/options.constants.js';
 import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
 import {
@@ -9,7 +10,6 @@ import {
   type McpOperatorAskPage,
 } from './approval-store.interface.js';
 import type {
-  McpOperatorAskCaller,
   McpOperatorAskEvent,
   McpOperatorAskRecord,
   McpOperatorDecision,
@@ -25,8 +25,8 @@ type DeskAnswer =
 /**
  * The operator desk (docs/operator-approvals.md): what every way of deciding an operator ask
  * goes through, so the four-eyes rule holds whatever calls it. An operator
- * must hold the approver scope and must not be the caller (same subject
- * within the same issuer); a deny needs a reason; the first decision wins on
+ * must hold the approver scope and must not be the caller (`samePrincipal`:
+ * the same subject within the same issuer, compared exactly); a deny needs a reason; the first decision wins on
  * every instance (the store decides atomically).
  */
 @Injectable()
@@ -60,7 +60,7 @@ export class McpOperatorDeskService implements McpOperatorDesk {
     if (!input.approve && reason === undefined) return { ok: false, problem: 'reason required' };
     const record = await this.store.get(id);
     if (!record) return { ok: false, problem: 'not found' };
-    if (isCaller(record.caller, operator)) return { ok: false, problem: 'own call' };
+    if (samePrincipal(record.caller, operator)) return { ok: false, problem: 'own call' };
     if (record.decision) return { ok: false, problem: 'already decided' };
     const decision: McpOperatorDecision = {
       approved: input.approve === true,
@@ -79,17 +79,11 @@ export class McpOperatorDeskService implements McpOperatorDesk {
   /** Whether `principal` holds the approver scope. */
   isApprover(principal: McpPrincipal | undefined): boolean {
     return (
-      typeof principal?.subject === 'string' &&
-      principal.subject !== '' &&
-      Array.isArray(principal.scopes) &&
-      principal.scopes.includes(this.options.approvals.scope)
+      hasPrincipalIdentity(principal) &&
+      Array.isArray(principal!.scopes) &&
+      principal!.scopes.includes(this.options.approvals.scope)
     );
   }
-}
-
-/* Subjects are compared within one issuer: the same subject from two issuers is two people. */
-function isCaller(caller: McpOperatorAskCaller, operator: McpPrincipal): boolean {
-  return caller.subject === operator.subject && (caller.issuer ?? '') === (operator.issuer ?? '');
 }
 
 /* A reason, trimmed and bounded; undefined when there is none to speak of. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpPrincipal } from '../../auth/principal.interface.js';
+import { isIdentityClaim } from '../../auth/principal-identity.js';
 import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
 import type { McpConsoleSettings } from './console-settings.js';
 
@@ -63,7 +64,10 @@ export class ConsoleOidcClient {
       idTokenExpected: true,
     });
     const claims = tokens.claims();
-    if (!claims?.sub) throw new Error('the ID token names no subject');
+    // Compared with callers' token claims (four eyes): only non-empty strings name someone.
+    if (!isIdentityClaim(claims?.sub) || !isIdentityClaim(claims.iss)) {
+      throw new Error('the ID token names no subject or issuer');
+    }
     // RFC 6749 §5.1: a response without `scope` granted exactly what was asked.
     const scopes =
       typeof tokens.scope === 'string'
