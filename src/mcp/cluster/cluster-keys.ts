@@ -22,8 +22,17 @@ export class ClusterKeys {
   log(id: string): string {
     return `${this.prefix}log:${id}`;
   }
+  /** A single-use nonce, kept until its state (or notice, or link) expires. */
   nonce(nonce: string): string {
     return `${this.prefix}nonce:${nonce}`;
+  }
+  /** A caller's live `requestState` nonces, scored by expiry (its share of the store). */
+  noncesOf(key: string): string {
+    return `${this.prefix}nonces:caller:${key}`;
+  }
+  /** Every caller's live `requestState` nonces, scored by expiry (the store's bound). */
+  get noncesAll(): string {
+    return `${this.prefix}nonces:all`;
   }
   /** A caller's call-rate bucket. */
   rate(key: string): string {

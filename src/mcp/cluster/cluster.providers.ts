@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional, type OnModuleDestroy, type Provider } from '@nestjs/common';
 import { MemoryNonceStore } from '../era/mrtr/memory-nonce.store.js';
 import { MCP_NONCE_STORE } from '../era/mrtr/nonce-store.interface.js';
+import { nonceStoreBoundsOf } from '../era/mrtr/nonce-store.bounds.js';
 import { MCP_OPTIONS } from '../options/options.constants.js';
 import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
 import {
@@ -62,8 +63,8 @@ export const CLUSTER_PROVIDERS: Provider[] = [
     useFactory: (options: McpResolvedOptions, bus: McpClusterBus | null) =>
       options.nonceStore ??
       (bus
-        ? new RedisNonceStore(bus.command, bus.keys)
-        : new MemoryNonceStore(options.limits.maxRequestStates)),
+        ? new RedisNonceStore(bus.command, bus.keys, nonceStoreBoundsOf(options.limits))
+        : new MemoryNonceStore(nonceStoreBoundsOf(options.limits))),
     inject: [MCP_OPTIONS, MCP_CLUSTER_BUS],
   },
   {

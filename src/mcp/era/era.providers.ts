@@ -7,6 +7,7 @@ import { McpModernEra } from './modern-era.service.js';
 import { McpInputRounds } from './mrtr/input-rounds.service.js';
 import { MemoryNonceStore } from './mrtr/memory-nonce.store.js';
 import { MCP_NONCE_STORE } from './mrtr/nonce-store.interface.js';
+import { nonceStoreBoundsOf } from './mrtr/nonce-store.bounds.js';
 import { McpRequestStateSealer } from './mrtr/request-state.sealer.js';
 import { McpListeners } from './listen/mcp-listeners.service.js';
 import { McpListenHandler } from './listen/listen.handler.js';
@@ -20,7 +21,7 @@ export const ERA_PROVIDERS: Provider[] = [
   {
     provide: MCP_NONCE_STORE,
     useFactory: (options: McpResolvedOptions) =>
-      options.nonceStore ?? new MemoryNonceStore(options.limits.maxRequestStates),
+      options.nonceStore ?? new MemoryNonceStore(nonceStoreBoundsOf(options.limits)),
     inject: [MCP_OPTIONS],
   },
   McpDiscoverHandler,

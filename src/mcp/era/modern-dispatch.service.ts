@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { quotaKeyOf } from '../auth/quota-key.js';
 import { jsonRpcResult, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
 import { McpParkedCall } from '../server/approval/parked-call.js';
 import type { McpConnection } from '../server/connection/mcp-connection.js';
@@ -43,7 +44,9 @@ export class McpModernDispatch {
     const { id, method, raw, params, connection, origin, envelope, cancellation, route } = call;
     let request: DispatchedRequest | undefined;
     try {
-      const input = await this.modern.round(method, raw, params, origin.principal);
+      // A presented state's nonce counts against its caller's share, as other quotas do.
+      const caller = quotaKeyOf(origin.principal, origin.httpRequest, connection.id);
+      const input = await this.modern.round(method, raw, params, origin.principal, caller);
       request = new DispatchedRequest(
         id,
         method,

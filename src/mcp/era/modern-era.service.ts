@@ -40,15 +40,19 @@ export class McpModernEra {
     return era === 'modern' ? !LEGACY_ONLY_METHODS.has(method) : !MODERN_ONLY_METHODS.has(method);
   }
 
-  /** The round of a method that may answer input-required; undefined for the others. */
+  /**
+   * The round of a method that may answer input-required; undefined for the
+   * others. `caller` is the caller's quota key (see `McpInputRounds.begin`).
+   */
   round(
     method: string,
     raw: Record<string, unknown>,
     params: Record<string, unknown>,
     principal: McpPrincipal | undefined,
+    caller?: string,
   ): Promise<McpInputRound> | undefined {
     if (!INPUT_REQUIRED_METHODS.has(method)) return undefined;
-    return this.rounds.begin(method, raw, params, principal);
+    return this.rounds.begin(method, raw, params, principal, caller);
   }
 
   /**

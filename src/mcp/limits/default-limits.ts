@@ -20,6 +20,7 @@ export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
   maxPendingPerPrincipal: 256,
   callsPerSecondPerPrincipal: 1_000,
   maxRequestStates: 100_000,
+  maxRequestStatesPerPrincipal: 1_000,
   maxListensPerPrincipal: 32,
   maxBufferedBodyBytes: 64 * 1024 * 1024,
   bodyTimeoutMs: 30_000,

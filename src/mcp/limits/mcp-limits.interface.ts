@@ -41,11 +41,20 @@ export interface McpLimits {
    */
   callsPerSecondPerPrincipal?: number;
   /**
-   * Modern-era `requestState` nonces the in-memory store remembers until they
-   * expire; past it new states are refused (-31429), never old ones forgotten.
-   * Default 100 000.
+   * Modern-era `requestState` nonces remembered until they expire, over all
+   * callers (in memory, or in Redis in cluster mode); past it new states are
+   * refused (-31429), never old ones forgotten. The webhook's notices and
+   * links are kept apart, under a bound of the same size, so callers cannot
+   * fill it. Default 100 000.
    */
   maxRequestStates?: number;
+  /**
+   * The share of `maxRequestStates` one caller may hold: each retry that
+   * presents a `requestState` keeps its nonce until the state expires, so a
+   * caller retrying fast would otherwise fill the store for everyone
+   * (-31429 past it, for that caller only). Default 1 000.
+   */
+  maxRequestStatesPerPrincipal?: number;
   /**
    * Bytes buffered by HTTP request bodies still arriving, over all requests
    * (503 past it), so many slow uploads cannot hold what one may. Default 64 MiB.

@@ -8,6 +8,8 @@ describe('resolveLimits', () => {
       maxLineBytes: 4 * 1024 * 1024,
       toolTimeoutMs: 60_000,
       authorizerTimeoutMs: 5_000,
+      maxRequestStates: 100_000,
+      maxRequestStatesPerPrincipal: 1_000,
     });
   });
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { principalKey } from '../../auth/principal-key.js';
+import { quotaKeyOf } from '../../auth/quota-key.js';
 import type { McpPrincipal } from '../../auth/principal.interface.js';
 import { MCP_OPTIONS } from '../../options/options.constants.js';
 import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
@@ -33,11 +34,17 @@ export class McpInputRounds {
     @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
   ) {}
 
+  /**
+   * The round `raw` opens for `principal`. `caller` is its quota key (the
+   * principal, else its client address): a presented state's nonce counts
+   * against that caller's share of the nonce store.
+   */
   async begin(
     method: string,
     raw: Record<string, unknown>,
     params: Record<string, unknown>,
     principal: McpPrincipal | undefined,
+    caller = quotaKeyOf(principal, undefined, 'local'),
   ): Promise<McpInputRound> {
     const responses = isJsonObject(raw.inputResponses) ? raw.inputResponses : {};
     const state = raw.requestState;
@@ -52,7 +59,7 @@ export class McpInputRounds {
       return refused('approval state invalid');
     }
     if (!(payload.exp > Date.now())) return refused('approval expired');
-    if (!(await this.nonces.consume(payload.n, payload.exp))) {
+    if (!(await this.nonces.consume(payload.n, payload.exp, caller))) {
       return refused('approval already used');
     }
     const verified: Record<string, unknown> = { ...payload.a };

@@ -1,35 +1,88 @@
-import { McpTooManyRequestsError } from '../../errors/protocol.errors.js';
 import type { McpNonceStore } from './nonce-store.interface.js';
+import {
+  callerShareFull,
+  callerStatesFull,
+  serverEntriesFull,
+  type McpNonceStoreBounds,
+} from './nonce-store.bounds.js';
 
 /**
  * The default nonce store: one process, bounded. A nonce is kept until its
  * state expires, so a replay is caught for as long as the state would be
- * accepted at all. When the store is full even after dropping the expired
- * ones, new states are refused rather than old nonces forgotten: forgetting
- * one would let its state be replayed.
+ * accepted at all. When full even after dropping the expired ones, new
+ * states are refused rather than old nonces forgotten: forgetting one would
+ * let its state be replayed.
+ *
+ * Callers' nonces and the server's own entries (webhook notices and links)
+ * are bounded apart, and each caller only up to its share: one caller
+ * retrying fast fills its own share, not the store the others and the
+ * webhook use.
  */
 export class MemoryNonceStore implements McpNonceStore {
-  private readonly used = new Map<string, number>();
+  /** Callers' nonces, over all callers: a replay is caught whoever presents it. */
+  private readonly callers = new Map<string, number>();
+  /** The same nonces by caller, so a full share is swept without walking every caller. */
+  private readonly byCaller = new Map<string, Map<string, number>>();
+  private readonly server = new Map<string, number>();
+  private readonly bounds: McpNonceStoreBounds;
 
-  constructor(private readonly capacity: number) {}
+  /** `bounds` as a number bounds the callers' nonces alone (each caller may then fill them). */
+  constructor(bounds: McpNonceStoreBounds | number) {
+    this.bounds = typeof bounds === 'number' ? { capacity: bounds, perCaller: bounds } : bounds;
+  }
 
-  consume(nonce: string, expiresAt: number): boolean {
+  consume(nonce: string, expiresAt: number, caller?: string): boolean {
+    return caller === undefined
+      ? this.consumeServer(nonce, expiresAt)
+      : this.consumeCaller(nonce, expiresAt, caller);
+  }
+
+  /** Live nonces kept, callers' and the server's. */
+  get size(): number {
+    return this.callers.size + this.server.size;
+  }
+
+  private consumeCaller(nonce: string, expiresAt: number, caller: string): boolean {
     const now = Date.now();
-    const until = this.used.get(nonce);
-    if (until !== undefined && until > now) return false;
-    if (this.used.size >= this.capacity) this.sweep(now);
-    if (this.used.size >= this.capacity) {
-      throw new McpTooManyRequestsError('Too many approval states outstanding');
-    }
-    this.used.set(nonce, expiresAt);
+    if (live(this.callers.get(nonce), now)) return false;
+    const own = this.byCaller.get(caller) ?? new Map<string, number>();
+    if (own.size >= this.bounds.perCaller) this.sweepCaller(caller, own, now);
+    if (own.size >= this.bounds.perCaller) throw callerShareFull();
+    if (this.callers.size >= this.bounds.capacity) this.sweepCallers(now);
+    if (this.callers.size >= this.bounds.capacity) throw callerStatesFull();
+    this.callers.set(nonce, expiresAt);
+    this.byCaller.set(caller, own.set(nonce, expiresAt));
     return true;
   }
 
-  get size(): number {
-    return this.used.size;
+  private consumeServer(nonce: string, expiresAt: number): boolean {
+    const now = Date.now();
+    if (live(this.server.get(nonce), now)) return false;
+    if (this.server.size >= this.bounds.capacity) sweep(this.server, now);
+    if (this.server.size >= this.bounds.capacity) throw serverEntriesFull();
+    this.server.set(nonce, expiresAt);
+    return true;
   }
 
-  private sweep(now: number): void {
-    for (const [nonce, until] of this.used) if (until <= now) this.used.delete(nonce);
+  private sweepCaller(caller: string, own: Map<string, number>, now: number): void {
+    for (const [nonce, until] of own) {
+      if (until > now) continue;
+      own.delete(nonce);
+      // An expired nonce presented again was recorded anew: only drop the entry it owns.
+      if (this.callers.get(nonce) === until) this.callers.delete(nonce);
+    }
+    if (own.size === 0) this.byCaller.delete(caller);
   }
+
+  private sweepCallers(now: number): void {
+    for (const [caller, own] of this.byCaller) this.sweepCaller(caller, own, now);
+  }
+}
+
+function live(until: number | undefined, now: number): boolean {
+  return until !== undefined && until > now;
+}
+
+function sweep(entries: Map<string, number>, now: number): void {
+  for (const [nonce, until] of entries) if (until <= now) entries.delete(nonce);
 }
