@@ -2,8 +2,8 @@
 /*
  * Boots a built scratch app (dist/main.js) on one Node and drives each HTTP route kind under
  * the app's global prefix `api`, with bearer tokens from a local key: the 401 challenge, the
- * protected resource metadata it names, Streamable HTTP (initialize, initialized, tools/call)
- * and the HTTP+SSE pair. The app's middleware must have run on the MCP answers.
+ * protected resource metadata it names, Streamable HTTP (initialize, initialized, tools/call),
+ * the HTTP+SSE pair and the operator console's routes. The app's middleware must have run on the MCP answers.
  */
 import { spawn } from 'node:child_process';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -214,6 +214,22 @@ async function ssePair(base, auth) {
   }
 }
 
+/**
+ * The operator console's routes, signed out: the page sends the browser to sign in, the
+ * stylesheet is served, the JSON API refuses. (Signing in needs a live issuer; the library's
+ * own suites do that.)
+ */
+async function consoleRoutes(base) {
+  const page = await fetch(`${base}/api/approvals`, { redirect: 'manual' });
+  const login = page.headers.get('location') ?? '';
+  const loginPath = new URL(login, base).pathname;
+  expect(page.status === 303 && loginPath === '/api/approvals/login', 'console page', login);
+  const style = await fetch(`${base}/api/approvals/console.css`);
+  expect(style.status === 200 && (await style.text()).length > 0, 'console stylesheet');
+  const asks = await fetch(`${base}/api/approvals/asks`);
+  expect(asks.status === 401, 'console asks without a session', String(asks.status));
+}
+
 /** Boots the app on `node` and drives every route kind; resolves with the app's stderr. */
 export async function driveHttpApp(dir, node, bearer) {
   const booted = await boot(dir, node, bearer.env);
@@ -223,6 +239,7 @@ export async function driveHttpApp(dir, node, bearer) {
     await challengeAndMetadata(base);
     await streamable(base, auth);
     await ssePair(base, auth);
+    await consoleRoutes(base);
   } catch (error) {
     if (error instanceof CheckError) error.output ||= booted.state.stderr;
     throw error;

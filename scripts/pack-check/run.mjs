@@ -17,7 +17,8 @@
  *    each of its Node versions:
  *    - one copy: `require()` and `import()` of both entry points give the same classes;
  *    - HTTP: the built app, booted with bearer auth, answers the 401 challenge, serves the
- *      protected resource metadata, Streamable HTTP and the SSE pair, with its middleware run;
+ *      protected resource metadata, Streamable HTTP, the SSE pair and the operator console's
+ *      routes, with its middleware run;
  *    - tests: the app's spec in its own runner (`jest`, `vitest run`): the testing module,
  *      `McpTestClient`, and the HTTP app inside the runner.
  *    A warning Node printed fails the step.
@@ -144,7 +145,8 @@ async function checkOnNode(app, dir, nodeName, bearer) {
     report.ok = true;
     report.detail =
       'one copy for require() and import(); 401 challenge, resource metadata, Streamable ' +
-      `HTTP and the SSE pair under /api with the app middleware; ${app.runner} spec passed`;
+      'HTTP, the SSE pair and the console under /api with the app middleware; ' +
+      `${app.runner} spec passed`;
   } catch (error) {
     report.detail = `FAIL at ${report.step}: ${error.message}`;
     report.output = error.output ?? error.stack;

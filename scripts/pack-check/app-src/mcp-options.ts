@@ -9,7 +9,17 @@ export function mcpOptions(auth?: McpBearerAuthOptions): McpModuleOptions {
     authorizer: Authorizers.allowAll(),
     authorizerSource: 'configured',
     readAuthorizer: Authorizers.allowAll(),
-    ...(auth ? { http: { auth } } : {}),
+    // With bearer auth, the operator console too: its routes are mounted on the adapter.
+    ...(auth
+      ? {
+          http: { auth },
+          approvals: {
+            console: {
+              oidc: { clientId: 'pack-check-console', publicUrl: 'http://127.0.0.1' },
+            },
+          },
+        }
+      : {}),
   };
 }
 
