@@ -7,6 +7,7 @@ import { McpWardenError } from './mcp/errors/mcp-warden.error.js';
  * made here on purpose (external integration suites import these names).
  */
 const PUBLIC_VALUES = [
+  'APPROVAL_PENDING_META',
   'Authorizers',
   'DEFAULT_CONN_ID',
   'DEFAULT_LIMITS',
