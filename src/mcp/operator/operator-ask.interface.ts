@@ -14,7 +14,10 @@ export interface McpOperatorAsk {
   readonly prompt: string;
   /** The caller: its subject when authenticated, else its quota key (client address or connection). */
   readonly caller: McpOperatorAskCaller;
-  /** The arguments with secrets redacted and long values cut (see `argumentPreview`). */
+  /**
+   * The arguments with secrets redacted and long values cut, and a second line saying how many
+   * keys, items and bytes the bounds left out, if any (see `argumentPreview`).
+   */
   readonly preview: string;
   /** When the ask was recorded, ms since the epoch. */
   readonly createdAt: number;
