@@ -13,7 +13,7 @@ export { deferred, type Deferred } from './deferred.js';
 
 /** Every JSON-RPC error code the server may answer with (README, error-codes.constants.ts). */
 export const ALLOWED_ERROR_CODES: ReadonlySet<number> = new Set([
-  -32700, -32600, -32601, -32602, -32603, -31403, -31429, -32002,
+  -32700, -32600, -32601, -32602, -32603, -31403, -31429, -31504, -32002,
 ]);
 
 /** Text that would betray a stack trace or a source path in a response. */

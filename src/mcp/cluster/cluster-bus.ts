@@ -11,6 +11,7 @@ import type {
   ClusterRequest,
 } from './cluster-messages.js';
 import { openRedis, type McpRedisConnections } from './redis-connection.js';
+import { ClusterStoreHealth } from './store-health.js';
 
 /** How often an instance renews its liveness key, and how long the key outlives a renewal. */
 export const HEARTBEAT_MS = 1_000;
@@ -21,6 +22,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const MAX_PENDING = 10_000;
 /** Instances remembered as alive or dead. */
 const MAX_REMEMBERED = 1_000;
+/** What a forwarded operation its owner did not acknowledge in time is told. */
+const UNANSWERED = 'Service Unavailable: the instance holding the session did not answer';
 /** What a request for a session whose instance died is told. */
 export const INSTANCE_GONE = 'Session not found: the server instance that held it has stopped';
 
@@ -41,6 +44,8 @@ export interface ClusterBusSettings {
 export class McpClusterBus {
   readonly instance = randomBytes(9).toString('base64url');
   readonly keys: ClusterKeys;
+  /** Whether the store answers; what the instance registers there is written again when it is back. */
+  readonly health: ClusterStoreHealth;
   private readonly logger = new Logger('McpCluster');
   private readonly replies = new Map<string, (reply: ClusterReply) => void>();
   private readonly tails = new Map<string, (event: ClusterEvent) => void>();
@@ -60,6 +65,10 @@ export class McpClusterBus {
     private readonly settings: ClusterBusSettings,
   ) {
     this.keys = new ClusterKeys(settings.keyPrefix);
+    this.health = new ClusterStoreHealth(redis, this.logger);
+    // First when the store is back: the others must find this instance alive before they find
+    // its sessions again.
+    this.health.reassert(() => this.beat(true));
   }
 
   static async connect(settings: ClusterBusSettings): Promise<McpClusterBus> {
@@ -134,15 +143,9 @@ export class McpClusterBus {
         this.replies.delete(corr);
         resolve(answer);
       };
+      // Sent, but never acknowledged: the owner may have run it all the same.
       const timer = setTimeout(
-        () =>
-          settle(
-            refusal(
-              corr,
-              503,
-              'Service Unavailable: the instance holding the session did not answer',
-            ),
-          ),
+        () => settle(refusal(corr, 503, UNANSWERED, true)),
         REQUEST_TIMEOUT_MS,
       );
       timer.unref();
@@ -215,22 +218,27 @@ export class McpClusterBus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.health.stop();
     clearInterval(this.heartbeat);
     for (const resolve of [...this.replies.values()]) {
-      resolve(refusal('', 503, 'Service Unavailable: shutting down'));
+      // Already sent: the owner may run it all the same.
+      resolve(refusal('', 503, 'Service Unavailable: shutting down', true));
     }
     // Leaving at once tells the others now, not when the key expires.
     await this.redis.command.del(this.keys.alive(this.instance)).catch(() => undefined);
     await this.redis.close();
   }
 
-  private async beat(): Promise<void> {
+  /** Renews the liveness key and checks the instances watched (`rethrow`: for the recovery). */
+  private async beat(rethrow = false): Promise<void> {
     if (this.closed) return;
     const { command } = this.redis;
     try {
       await command.set(this.keys.alive(this.instance), '1', 'PX', ALIVE_TTL_MS);
+      this.health.succeeded();
       const watched = [...this.watchers.keys()];
-      if (watched.length === 0) return;
+      // Right after the store came back, a missing key may be an instance not yet back.
+      if (watched.length === 0 || this.health.settling || !this.health.reachable) return;
       const alive = await command.mget(...watched.map((instance) => this.keys.alive(instance)));
       watched.forEach((instance, index) => {
         if (alive[index] !== null) return;
@@ -241,7 +249,9 @@ export class McpClusterBus {
         for (const onDead of set ?? []) onDead();
       });
     } catch (error) {
-      this.logger.warn(`heartbeat failed: ${(error as Error).message}`);
+      // Logged once per outage, by the health.
+      this.health.failed((error as Error).message);
+      if (rethrow) throw error;
     }
   }
 
@@ -253,9 +263,9 @@ export class McpClusterBus {
   }
 
   private publish(channel: string, message: object): void {
-    this.redis.command.publish(channel, JSON.stringify(message)).catch((error: Error) => {
-      this.logger.warn(`publish failed: ${error.message}`);
-    });
+    this.redis.command
+      .publish(channel, JSON.stringify(message))
+      .catch((error: Error) => this.health.failed(error.message));
   }
 
   private receive(channel: string, raw: string): void {
@@ -287,6 +297,7 @@ export class McpClusterBus {
   }
 }
 
-function refusal(corr: string, status: number, message: string): ClusterReply {
-  return { t: 'r', c: corr, ok: false, status, message };
+/** A refusal made here (`unknown`: the operation was sent, and may have run). */
+function refusal(corr: string, status: number, message: string, unknown?: true): ClusterReply {
+  return { t: 'r', c: corr, ok: false, status, message, ...(unknown && { unknown }) };
 }

@@ -18,7 +18,16 @@ export type ClusterRequest = ClusterOperation & { t: 'q'; c: string; f: string }
 /** The owner's answer: accepted (with the stream the answers will travel on), or refused. */
 export type ClusterAnswer =
   | { ok: true; stream?: string; known?: boolean; mark?: string }
-  | { ok: false; status: number; message: string; body?: unknown; gone?: boolean };
+  | {
+      ok: false;
+      status: number;
+      message: string;
+      body?: unknown;
+      /** The owner died before answering. */
+      gone?: boolean;
+      /** No answer came in time: the owner may have received the operation, and run it. */
+      unknown?: boolean;
+    };
 
 export type ClusterReply = ClusterAnswer & { t: 'r'; c: string };
 

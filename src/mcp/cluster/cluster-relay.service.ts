@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { McpPrincipal } from '../auth/principal.interface.js';
 import { principalKey } from '../auth/principal-key.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.constants.js';
 import { McpHttpError } from '../transports/http/errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../transports/http/http-settings.js';
 import { STANDALONE } from '../transports/http/session/http-session.js';
@@ -26,6 +27,13 @@ interface RemoteSession extends McpRemoteSession {
 }
 
 /**
+ * A forwarded POST its holder never acknowledged: it may have arrived and run
+ * (JSON-RPC `OutcomeUnknown`, HTTP 504).
+ */
+export const POST_UNACKNOWLEDGED =
+  'Outcome unknown: the instance holding the session did not answer in time; the request may have run';
+
+/**
  * The forwarding side: requests for a session another instance holds. A
  * POST goes to the owner over its inbox; its answers come back as events,
  * answered with plain JSON while only responses come (as a local POST is)
@@ -36,11 +44,19 @@ interface RemoteSession extends McpRemoteSession {
  */
 @Injectable()
 export class McpClusterRelay implements McpSessionRelay {
+  /** The streams this instance relays now. */
+  private readonly relaying = new Set<RelayedStream>();
+
   constructor(
     @Inject(MCP_CLUSTER_BUS) private readonly bus: McpClusterBus,
     @Inject(MCP_CLUSTER_DIRECTORY) private readonly directory: RedisSessionDirectory,
     @Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings,
-  ) {}
+  ) {
+    // Events the holders pushed while the store was away are lost: no answer is coming.
+    bus.health.onRecovered(() => {
+      for (const relayed of [...this.relaying]) relayed.storeLost();
+    });
+  }
 
   async find(id: string, principal?: McpPrincipal): Promise<RemoteSession | undefined> {
     const entry: DirectoryEntry | undefined = await this.directory.find(id);
@@ -68,7 +84,7 @@ export class McpClusterRelay implements McpSessionRelay {
     };
     if (ids.length === 0) {
       const { reply } = await this.bus.request(session.instance, operation);
-      this.refused(reply);
+      this.refusedPost(reply);
       res.writeHead(202, { 'mcp-session-id': session.id }).end();
       return;
     }
@@ -76,7 +92,7 @@ export class McpClusterRelay implements McpSessionRelay {
     const { reply, corr } = await this.bus.request(session.instance, operation, (event) =>
       relayed.receive(event),
     );
-    this.refused(reply);
+    this.refusedPost(reply);
     const streamId = reply.ok ? reply.stream : undefined;
     const json = stream ? undefined : { batch: Array.isArray(body) };
     const primeId = streamId ? `${streamId}.0` : undefined;
@@ -157,6 +173,8 @@ export class McpClusterRelay implements McpSessionRelay {
     json?: { batch: boolean },
   ): void {
     const { keepAliveMs, retryMs, maxQueuedEvents } = this.settings;
+    this.relaying.add(relayed);
+    relayed.onEnd(() => this.relaying.delete(relayed));
     relayed.onEnd(() => this.stop(session, corr, streamId));
     const unwatch = this.bus.watch(session.instance, () => relayed.ownerStopped());
     relayed.onEnd(unwatch);
@@ -210,6 +228,14 @@ export class McpClusterRelay implements McpSessionRelay {
   private refused(reply: ClusterReply): void {
     if (reply.ok) return;
     throw new RelayedRefusal(reply.status, reply.message, reply.body);
+  }
+
+  /** A POST's refusal; unacknowledged, its outcome is unknown rather than refused. */
+  private refusedPost(reply: ClusterReply): void {
+    if (!reply.ok && reply.unknown) {
+      throw new McpHttpError(504, POST_UNACKNOWLEDGED, JsonRpcErrorCode.OutcomeUnknown);
+    }
+    this.refused(reply);
   }
 }
 

@@ -50,6 +50,9 @@ export class RedisSessionDirectory implements McpSessionDirectory {
       settings.eventBufferSize * 2 + 16,
       this.ttlMs,
     );
+    // A Redis that restarted empty forgot every record: without them the others answer 404 for
+    // live sessions (a client starts over on 404) until the next sweep, up to a minute later.
+    bus.health.reassert(() => this.reassert());
   }
 
   async takeQuota(quotaKey: string): Promise<void> {
@@ -122,6 +125,26 @@ export class RedisSessionDirectory implements McpSessionDirectory {
         .set(this.bus.keys.session(id), JSON.stringify(entry), 'PX', this.ttlMs)
         .catch(() => undefined);
     }
+  }
+
+  /**
+   * Writes the records and quota shares of every session held here again, as
+   * they are (the quota share is this instance's count, not an increment).
+   */
+  private async reassert(): Promise<void> {
+    const shares = new Map<string, number>();
+    const writes: Promise<unknown>[] = [];
+    for (const entry of this.held.values()) {
+      shares.set(entry.quotaKey, (shares.get(entry.quotaKey) ?? 0) + 1);
+      const key = this.bus.keys.session(entry.id);
+      writes.push(this.redis.set(key, JSON.stringify(entry), 'PX', this.ttlMs));
+    }
+    for (const [quotaKey, count] of shares) {
+      const key = this.bus.keys.quota(quotaKey);
+      writes.push(this.redis.hset(key, this.bus.instance, count));
+      writes.push(this.redis.pexpire(key, this.ttlMs));
+    }
+    await Promise.all(writes);
   }
 
   /** The owner-side mirror of a session this instance holds. */

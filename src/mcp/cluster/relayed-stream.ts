@@ -8,8 +8,20 @@ import { requestKey } from '../transports/http/streamable/post-exchange.js';
 import type { ClusterEvent } from './cluster-messages.js';
 import { seqOf } from './redis-event.log.js';
 
-/** The error a request gets when the instance running it stopped before answering. */
-export const OWNER_STOPPED = 'The server instance running this request stopped before answering';
+/**
+ * What a request still unanswered is told when the instance running it stopped
+ * (JSON-RPC `OutcomeUnknown`): it may have run to its end, side effects and
+ * all, before the answer could leave.
+ */
+export const OWNER_STOPPED =
+  'Outcome unknown: the server instance running this request stopped before answering; it may have run';
+
+/**
+ * What a request still unanswered is told when the shared store dropped while
+ * it ran: its answer may have been published into the outage and lost.
+ */
+export const STORE_LOST =
+  'Outcome unknown: the cluster store dropped while this request ran, and its answer may be lost; it may have run';
 
 /** How a relayed stream answers its client. */
 export interface RelayedResponse {
@@ -92,9 +104,23 @@ export class RelayedStream {
 
   /** The owner died: every request still unanswered gets an error, then the stream ends. */
   ownerStopped(): void {
+    this.unanswered(OWNER_STOPPED);
+  }
+
+  /**
+   * The store dropped while this stream was relayed: what the owner sent
+   * meanwhile is lost. A stream that answers requests ends with an error for
+   * each still unanswered; the standalone stream (no requests) goes on.
+   */
+  storeLost(): void {
+    if (this.pending.size > 0) this.unanswered(STORE_LOST);
+  }
+
+  /** Every request still unanswered gets `OutcomeUnknown` with `message`, then the stream ends. */
+  private unanswered(message: string): void {
     if (this.ended) return;
     for (const key of this.pending) {
-      const error = jsonRpcError(this.ids.get(key)!, JsonRpcErrorCode.InternalError, OWNER_STOPPED);
+      const error = jsonRpcError(this.ids.get(key)!, JsonRpcErrorCode.OutcomeUnknown, message);
       if (this.stream) this.stream.send(JSON.stringify(error));
       else this.replies.push({ id: '', data: JSON.stringify(error) });
     }

@@ -23,6 +23,12 @@ export const JsonRpcErrorCode = {
   AuthorizationRequired: -31403,
   /** A connection has too many requests in flight (`limits.maxInFlightPerConnection`). */
   TooManyRequests: -31429,
+  /**
+   * Cluster mode: the answer to a request was lost between instances (the one running it
+   * stopped, or the shared store dropped while it ran). It may have run: retry only what is safe
+   * to repeat, or what carries an idempotency key.
+   */
+  OutcomeUnknown: -31504,
 } as const;
 
 export type JsonRpcErrorCodeValue = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErrorCode];

@@ -8,11 +8,18 @@ import { McpHttpError } from './mcp-http.error.js';
 /**
  * Answers a refusal or failure on an MCP route: its status with a JSON-RPC
  * error body. Anything unexpected is a 500 with no internal text (the full
- * error goes to `logger`).
+ * error goes to `logger`). A 5xx refusal the server chose (an `McpHttpError`:
+ * a store out of reach, a bound reached) is expected, and its cause is logged
+ * where it changes (the cluster store's health), not once per request: a
+ * debug line only.
  */
 export function sendHttpError(res: ServerResponse, exception: unknown, logger: Logger): void {
   const error = toHttpError(exception);
-  if (error.status >= 500) logger.error((exception as Error)?.stack ?? String(exception));
+  if (exception instanceof McpHttpError) {
+    if (error.status >= 500) logger.debug(`${error.status} ${error.message}`);
+  } else if (error.status >= 500) {
+    logger.error((exception as Error)?.stack ?? String(exception));
+  }
   if (res.headersSent) res.end();
   else sendJson(res, error.status, error.toBody(), error.headers);
 }
