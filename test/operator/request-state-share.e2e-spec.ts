@@ -1,10 +1,9 @@
-import type { IncomingMessage } from 'node:http';
-import type { McpModuleOptions, McpPrincipal } from '../../src/index.js';
+import type { McpModuleOptions } from '../../src/index.js';
 import { deleteKeys, uniquePrefix } from '../cluster/cluster-support.js';
-import { modernMessage, postModern } from '../modern/modern-app.js';
 import type { HttpTestApp } from '../support/http-app.js';
 import { describeWithService, findService, TEST_REDIS_URL } from '../support/services.js';
 import { until } from '../support/until.js';
+import { authenticateByHeader, modernTransfer } from './modern-callers.js';
 import { bootWebhookApp, submit } from './webhook-app.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
@@ -19,24 +18,15 @@ import { WebhookReceiver } from './webhook-receiver.js';
 
 /** Every caller's share, and all callers' states together: two shares. */
 const LIMITS = { maxRequestStates: 4, maxRequestStatesPerPrincipal: 2 };
-/** A client that can open a URL: an operator ask answers input-required, retried with state. */
-const URL_ELICIT = { elicitation: { url: {} } };
-
-/** The caller named by the `x-caller` header (a test stand-in for a bearer token). */
-const authenticate = (req: IncomingMessage): McpPrincipal | undefined => {
-  const subject = req.headers['x-caller'];
-  return typeof subject === 'string' ? { subject, issuer: 'urn:test', scopes: [] } : undefined;
-};
 
 function suite(extra: () => Partial<McpModuleOptions>) {
   let receiver: WebhookReceiver;
   let app: HttpTestApp;
-  let id = 0;
 
   beforeEach(async () => {
     receiver = await WebhookReceiver.start();
     app = await bootWebhookApp({ url: receiver.url }, 'express', {
-      http: { authenticate },
+      http: { authenticate: authenticateByHeader },
       limits: LIMITS,
       ...extra(),
     });
@@ -46,20 +36,9 @@ function suite(extra: () => Partial<McpModuleOptions>) {
     await receiver.close();
   });
 
-  /** One modern `transfer` call (a retry when `requestState` is given): the JSON-RPC answer. */
-  async function transfer(caller: string, requestState?: string): Promise<any> {
-    const params = {
-      name: 'transfer',
-      arguments: { amount: 500, by: caller },
-      ...(requestState !== undefined ? { requestState } : {}),
-    };
-    const response = await postModern(app, modernMessage(++id, 'tools/call', params, URL_ELICIT), {
-      'x-caller': caller,
-    });
-    // Whatever the store says, the transport answers the JSON-RPC message: never a 500.
-    expect(response.status).toBe(200);
-    return response.json();
-  }
+  /** One modern `transfer` call, or its retry; whatever the store says, never a 500. */
+  const transfer = (caller: string, requestState?: string) =>
+    modernTransfer(app, caller, {}, requestState);
 
   /** The caller's ask notice, once the webhook receiver has it. */
   async function noticeOf(caller: string): Promise<any> {

@@ -133,7 +133,13 @@ describe('webhook delivery', () => {
 
   it('bounds its queue: past it a notice is dropped and logged', async () => {
     receiver.answer = () => undefined;
-    const sender = delivery({ maxQueued: 2, concurrency: 1, timeoutMs: 10_000 });
+    // Notices with no subject are all one caller's: its share is the whole queue here.
+    const sender = delivery({
+      maxQueued: 2,
+      maxQueuedPerCaller: 2,
+      concurrency: 1,
+      timeoutMs: 10_000,
+    });
     const accepted = [1, 2, 3, 4].map((n) => sender.enqueue('{}', `ask q${n}`));
     // One in flight, two queued, the fourth dropped.
     expect(accepted).toEqual([true, true, true, false]);

@@ -1,11 +1,17 @@
 import type { LoggerService } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import { WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from './webhook-signature.js';
+import { WebhookQueue, type QueuedWebhookNotice } from './webhook-queue.js';
 
 /** The bounds of webhook delivery. */
 export interface WebhookDeliveryBounds {
   /** Notices waiting to be sent; past it a new one is dropped (and logged). */
   readonly maxQueued: number;
+  /**
+   * Notices one caller may have waiting, so a caller asking in a loop cannot
+   * hold the queue others need. Default: an eighth of `maxQueued`.
+   */
+  readonly maxQueuedPerCaller?: number;
   /** Notices in flight at once. */
   readonly concurrency: number;
   /** One attempt's deadline, connection to last byte of the answer's head. */
@@ -14,18 +20,28 @@ export interface WebhookDeliveryBounds {
   readonly backoffMs: readonly number[];
 }
 
+/** The delivery bounds in force unless a test provides others. */
 export const DEFAULT_DELIVERY_BOUNDS: WebhookDeliveryBounds = {
   maxQueued: 256,
+  maxQueuedPerCaller: 32,
   concurrency: 4,
   timeoutMs: 5_000,
   backoffMs: [500, 2_000],
 };
 
-/** One notice to send: its body and what the log may say about it. */
-interface Notice {
-  readonly body: string;
-  readonly label: string;
+/** What a notice is about: whose ask, which one, until when. */
+export interface WebhookNoticeSubject {
+  /** The caller's quota key: notices are sent taking callers in turn. */
+  readonly caller: string;
+  readonly askId: string;
+  readonly expiresAt: number;
 }
+
+/**
+ * Whether the ask of a notice about to be sent (or retried) still waits for
+ * a decision; a notice for a decided or expired ask is dropped unsent.
+ */
+export type WebhookNoticeWanted = (askId: string) => Promise<boolean>;
 
 /**
  * Sends notices to the webhook URL, off the call's path: `enqueue` never
@@ -35,48 +51,91 @@ interface Notice {
  * a network error, a timeout, a 429 or a 5xx, a few times with backoff, then
  * logged, naming only the URL's origin: a webhook URL often carries its own
  * secret in its path or query.
+ *
+ * The queue is fair: notices are sent taking callers in turn, each caller
+ * has a share of the queue (`maxQueuedPerCaller`), and a notice whose ask
+ * was decided or expired is dropped rather than sent late (`forget`, and a
+ * check before each attempt).
  */
 export class WebhookDelivery {
-  private readonly queue: Notice[] = [];
+  private readonly queue: WebhookQueue;
   private active = 0;
   private readonly closing = new AbortController();
   private readonly target: string;
+  private dropped = 0;
 
   constructor(
     private readonly url: URL,
     private readonly secret: string,
     private readonly logger: LoggerService,
     private readonly bounds: WebhookDeliveryBounds = DEFAULT_DELIVERY_BOUNDS,
+    private readonly wanted: WebhookNoticeWanted = async () => true,
   ) {
     this.target = url.origin;
+    const perCaller = bounds.maxQueuedPerCaller ?? Math.ceil(bounds.maxQueued / 8);
+    this.queue = new WebhookQueue(bounds.maxQueued, Math.max(1, perCaller));
   }
 
-  /** Queues a notice; false (and a warning) when the queue is full or delivery has stopped. */
-  enqueue(body: string, label: string): boolean {
+  /**
+   * Queues a notice; false (and a warning) when the queue or the caller's
+   * share is full or delivery has stopped. Notices without `subject` count
+   * as one caller's and never go stale.
+   */
+  enqueue(body: string, label: string, subject?: WebhookNoticeSubject): boolean {
     if (this.closing.signal.aborted) return false;
-    if (this.queue.length >= this.bounds.maxQueued) {
-      this.logger.warn(`Webhook queue full (${this.bounds.maxQueued}): notice of ${label} dropped`);
+    const admission = this.queue.add({
+      body,
+      label,
+      caller: subject?.caller ?? '',
+      askId: subject?.askId,
+      expiresAt: subject?.expiresAt ?? Infinity,
+    });
+    if (!admission.queued) {
+      const bound =
+        admission.reason === 'queue full'
+          ? `Webhook queue full (${this.bounds.maxQueued})`
+          : "Webhook queue: the caller's share is full";
+      this.logger.warn(`${bound}: notice of ${label} dropped`);
       return false;
     }
-    this.queue.push({ body, label });
+    if (admission.evicted) {
+      this.logger.warn(
+        `Webhook queue full (${this.bounds.maxQueued}): notice of ${admission.evicted.label} dropped for a caller with fewer`,
+      );
+    }
     this.drain();
     return true;
   }
 
+  /** Drops the queued notice of an ask that was decided or expired (an attempt in flight ends at its check). */
+  forget(askId: string): void {
+    this.dropped += this.queue.forget(askId);
+  }
+
+  /** Notices dropped unsent because their ask no longer waited (for tests and health checks). */
+  get stale(): number {
+    return this.dropped;
+  }
+
   /** Notices queued or in flight. */
   get backlog(): number {
-    return this.queue.length + this.active;
+    return this.queue.size + this.active;
   }
 
   /** Stops: queued notices are dropped, attempts in flight and backoff waits are aborted. */
   close(): void {
-    this.queue.length = 0;
+    this.queue.clear();
     this.closing.abort();
   }
 
   private drain(): void {
-    while (this.active < this.bounds.concurrency && this.queue.length > 0) {
-      const notice = this.queue.shift()!;
+    while (this.active < this.bounds.concurrency) {
+      const notice = this.queue.next();
+      if (!notice) return;
+      if (notice.expiresAt <= Date.now()) {
+        this.dropped++;
+        continue;
+      }
       this.active++;
       void this.send(notice).finally(() => {
         this.active--;
@@ -85,9 +144,13 @@ export class WebhookDelivery {
     }
   }
 
-  private async send(notice: Notice): Promise<void> {
+  private async send(notice: QueuedWebhookNotice): Promise<void> {
     const attempts = this.bounds.backoffMs.length + 1;
     for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (!(await this.stillWanted(notice))) {
+        this.dropped++;
+        return;
+      }
       const outcome = await this.attempt(notice.body);
       if (outcome === 'sent' || this.closing.signal.aborted) return;
       if (!outcome.retry || attempt === attempts) {
@@ -105,6 +168,17 @@ export class WebhookDelivery {
         return; // closed while waiting
       }
     }
+  }
+
+  /**
+   * Whether the notice's ask still waits. When the desk cannot tell (Redis
+   * away), the notice is sent: a late notice costs nothing, its links answer
+   * "already decided".
+   */
+  private async stillWanted(notice: QueuedWebhookNotice): Promise<boolean> {
+    if (notice.expiresAt <= Date.now()) return false;
+    if (notice.askId === undefined) return true;
+    return this.wanted(notice.askId).catch(() => true);
   }
 
   private async attempt(body: string): Promise<'sent' | { retry: boolean; reason: string }> {

@@ -23,6 +23,9 @@ export const MCP_WEBHOOK_DELIVERY_BOUNDS = 'McpWarden:webhook-delivery-bounds';
  * events span every instance, so each instance hears each ask; exactly one
  * sends its notice: the one that first consumes `webhook:<id>` in the shared
  * nonce store (Redis in cluster mode). The call never waits for the notice.
+ * A notice still queued when its ask is decided or expires is dropped, and
+ * one about to be sent is checked against the desk first: an operator is
+ * never sent a notice for an ask that no longer waits.
  */
 @Injectable()
 export class McpWebhookNotifier implements OnModuleInit, OnApplicationShutdown {
@@ -40,7 +43,13 @@ export class McpWebhookNotifier implements OnModuleInit, OnApplicationShutdown {
     bounds?: ConstructorParameters<typeof WebhookDelivery>[3],
   ) {
     if (settings) {
-      this.delivery = new WebhookDelivery(settings.url, settings.secret, this.logger, bounds);
+      this.delivery = new WebhookDelivery(
+        settings.url,
+        settings.secret,
+        this.logger,
+        bounds,
+        (id) => this.stillPending(id),
+      );
     }
   }
 
@@ -48,6 +57,7 @@ export class McpWebhookNotifier implements OnModuleInit, OnApplicationShutdown {
     if (!this.settings) return;
     this.subscription = this.desk.events$.subscribe((event) => {
       if (event.type === 'pending') void this.announce(event.ask);
+      else this.delivery!.forget(event.type === 'decided' ? event.ask.id : event.id);
     });
   }
 
@@ -68,6 +78,16 @@ export class McpWebhookNotifier implements OnModuleInit, OnApplicationShutdown {
     return this.delivery?.backlog ?? 0;
   }
 
+  /** Notices dropped unsent because their ask was decided or expired first. */
+  get stale(): number {
+    return this.delivery?.stale ?? 0;
+  }
+
+  private async stillPending(id: string): Promise<boolean> {
+    const record = await this.desk.get(id);
+    return record !== undefined && !record.decision && record.expiresAt > Date.now();
+  }
+
   private async announce(ask: McpOperatorAsk): Promise<void> {
     this.counts.heard++;
     try {
@@ -76,7 +96,11 @@ export class McpWebhookNotifier implements OnModuleInit, OnApplicationShutdown {
         return;
       }
       const body = JSON.stringify(webhookNotice(ask, this.links.linksOf(ask)));
-      this.delivery!.enqueue(body, `ask ${ask.id}`);
+      this.delivery!.enqueue(body, `ask ${ask.id}`, {
+        caller: ask.caller.key,
+        askId: ask.id,
+        expiresAt: ask.expiresAt,
+      });
       this.counts.claimed++;
     } catch (error) {
       this.counts.failed++;
