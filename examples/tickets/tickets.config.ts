@@ -2,7 +2,8 @@ import { Injectable, Module } from '@nestjs/common';
 
 /**
  * The example's configuration, read from the environment once. An app with
- * `@nestjs/config` injects `ConfigService` the same way (see the README).
+ * `@nestjs/config` injects `ConfigService` the same way (docs/configuration.md,
+ * `McpModule.forRootAsync()`).
  */
 @Injectable()
 export class TicketsConfig {
