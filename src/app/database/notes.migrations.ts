@@ -10,7 +10,10 @@ export class NotesMigrationProvider implements MigrationProvider {
   constructor(private readonly dialect: NotesDialect) {}
 
   getMigrations(): Promise<Record<string, Migration>> {
-    return Promise.resolve({ '0001-notes-and-tags': notesAndTags(this.dialect) });
+    return Promise.resolve({
+      '0001-notes-and-tags': notesAndTags(this.dialect),
+      '0002-note-keys': noteKeys,
+    });
   }
 }
 
@@ -54,3 +57,25 @@ function notesAndTags(dialect: NotesDialect): Migration {
     },
   };
 }
+
+/** Idempotency keys of note creation: a retry with the same key finds the note it made. */
+const noteKeys: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('note_keys')
+      .addColumn('scope', 'text', (column) => column.notNull())
+      .addColumn('key', 'text', (column) => column.notNull())
+      .addColumn('note_id', 'text', (column) =>
+        column.notNull().references('notes.id').onDelete('cascade'),
+      )
+      .addColumn('fingerprint', 'text', (column) => column.notNull())
+      // The database, not a read before the write, keeps a key to one note: two retries racing
+      // on two instances make one note.
+      .addPrimaryKeyConstraint('note_keys_scope_key', ['scope', 'key'])
+      .execute();
+    await db.schema.createIndex('note_keys_note').on('note_keys').column('note_id').execute();
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.dropTable('note_keys').execute();
+  },
+};

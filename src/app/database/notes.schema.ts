@@ -23,6 +23,15 @@ export interface NotesTables {
     tag: string;
     tag_lc: string;
   };
+  /** The idempotency keys of `create_note`: one per author and key, gone with its note. */
+  note_keys: {
+    /** The author the key belongs to (`''` without one): a key never reaches another's note. */
+    scope: string;
+    key: string;
+    note_id: string;
+    /** What the key was first sent with (a digest of title, body and tags). */
+    fingerprint: string;
+  };
 }
 
 /** The dialects the store runs on. */

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { NOTES_DATABASE } from '../app.constants.js';
 import { importLegacyNotes } from '../database/legacy-json.import.js';
+import { claimNoteKey, noteKey, noteOfKey, type NoteKey } from '../database/note-keys.js';
 import { noteRow, tagRows, toNote } from '../database/note.rows.js';
 import { openNotesDatabase } from '../database/notes-database.factory.js';
 import {
@@ -28,6 +29,8 @@ export class NoteTextError extends Error {
 const NOTE_COLUMNS = ['id', 'title', 'body', 'created_at', 'author'] as const;
 /* A fresh 8-character id that is taken already is drawn again, this many times at most. */
 const ID_ATTEMPTS = 5;
+/* Thrown inside a create's transaction to roll it back: its idempotency key is taken. */
+const KEY_TAKEN = Symbol('idempotency key taken');
 
 /**
  * The notes, in SQLite (one file under the data directory) or PostgreSQL
@@ -142,6 +145,43 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
   }
 
   async create(title: string, body: string, tags: string[], author?: string): Promise<Note> {
+    const created = await this.insert(title, body, tags, author);
+    return created!;
+  }
+
+  /**
+   * `create`, once per idempotency `key` and author: the same key again (a
+   * retry whose first call may have run) returns the note the key made, with
+   * `replayed`, whichever instance made it. The key is kept as long as its
+   * note; content other than the first call's is refused (`NoteKeyReusedError`).
+   */
+  async createOnce(
+    key: string,
+    title: string,
+    body: string,
+    tags: string[],
+    author?: string,
+  ): Promise<{ note: Note; replayed: boolean }> {
+    refuseNul({ idempotencyKey: key });
+    const keyed = noteKey(key, author, { title, body, tags });
+    const earlier = await this.noteOf(keyed);
+    if (earlier) return { note: earlier, replayed: true };
+    const note = await this.insert(title, body, tags, author, keyed);
+    if (note) return { note, replayed: false };
+    // A concurrent call with the same key committed first: its note is the answer.
+    const first = await this.noteOf(keyed);
+    if (!first) throw new Error('the note of this idempotencyKey was deleted meanwhile');
+    return { note: first, replayed: true };
+  }
+
+  /** Inserts a note with a fresh id (and claims `key`); undefined when the key was taken. */
+  private async insert(
+    title: string,
+    body: string,
+    tags: string[],
+    author?: string,
+    key?: NoteKey,
+  ): Promise<Note | undefined> {
     refuseNul({ title, body, tag: tags.join(''), author: author ?? '' });
     for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
       const note: Note = {
@@ -152,22 +192,36 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
         createdAt: new Date().toISOString(),
       };
       if (author !== undefined) note.author = author;
-      const created = await this.db.transaction().execute(async (trx) => {
-        const inserted = await trx
-          .insertInto('notes')
-          .values(noteRow(note))
-          .onConflict((conflict) => conflict.column('id').doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        if (!inserted) return false;
-        if (note.tags.length > 0) {
-          await trx.insertInto('note_tags').values(tagRows(note.id, note.tags)).execute();
-        }
-        return true;
-      });
-      if (created) return note;
+      const created = await this.db
+        .transaction()
+        .execute(async (trx) => {
+          const inserted = await trx
+            .insertInto('notes')
+            .values(noteRow(note))
+            .onConflict((conflict) => conflict.column('id').doNothing())
+            .returning('id')
+            .executeTakeFirst();
+          if (!inserted) return 'id taken';
+          if (key && !(await claimNoteKey(trx, key, note.id))) throw KEY_TAKEN; // rolls back
+          if (note.tags.length > 0) {
+            await trx.insertInto('note_tags').values(tagRows(note.id, note.tags)).execute();
+          }
+          return 'created';
+        })
+        .catch((error: unknown) => {
+          if (error === KEY_TAKEN) return 'key taken';
+          throw error;
+        });
+      if (created === 'created') return note;
+      if (created === 'key taken') return undefined;
     }
     throw new Error('no free note id was found');
+  }
+
+  /** The note an idempotency key made, if it still exists. */
+  private async noteOf(key: NoteKey): Promise<Note | undefined> {
+    const id = await noteOfKey(this.db, key);
+    return id === undefined ? undefined : this.get(id);
   }
 
   /** Adds `tag` to note `id` (once); returns the note, or undefined when there is none. */

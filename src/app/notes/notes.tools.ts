@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpWarden, McpTool, McpToolError, type McpToolContext } from '../../index.js';
+import { NoteKeyReusedError } from '../database/note-keys.js';
 import { CreateNoteDto } from './dto/create-note.dto.js';
 import { NoteIdDto } from './dto/note-id.dto.js';
 import { SearchNotesDto } from './dto/search-notes.dto.js';
@@ -28,12 +29,23 @@ export class NotesTools {
 
   @McpTool({
     name: 'create_note',
-    description: 'Create a team note with a title, a body and optional tags.',
+    description:
+      'Create a team note with a title, a body and optional tags. To retry a call whose outcome ' +
+      'is unknown without making a second note, send the same idempotencyKey as the first call.',
     inputSchema: CreateNoteDto,
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   })
-  async create({ title, body, tags = [] }: CreateNoteDto, ctx: McpToolContext) {
-    const note = await this.store.create(title, body, tags, ctx.principal?.subject).catch(refused);
+  async create({ title, body, tags = [], idempotencyKey }: CreateNoteDto, ctx: McpToolContext) {
+    const author = ctx.principal?.subject;
+    const write =
+      idempotencyKey === undefined
+        ? this.store
+            .create(title, body, tags, author)
+            .then((made) => ({ note: made, replayed: false }))
+        : this.store.createOnce(idempotencyKey, title, body, tags, author);
+    const { note, replayed } = await write.catch(refused);
+    // A retry answered with the first call's note: nothing new to announce.
+    if (replayed) return note;
     ctx.log('info', { event: 'note_created', id: note.id }, 'notes');
     this.server.notify('notifications/resources/updated', { uri: NOTES_INDEX_URI });
     return note;
@@ -109,8 +121,10 @@ export class NotesTools {
   }
 }
 
-/* Text the store cannot keep is the caller's to fix: say why (anything else stays an internal error). */
+/* Text the store cannot keep, a reused key: the caller's to fix, so say why (anything else stays an internal error). */
 function refused(error: unknown): never {
-  if (error instanceof NoteTextError) throw new McpToolError(error.message);
+  if (error instanceof NoteTextError || error instanceof NoteKeyReusedError) {
+    throw new McpToolError(error.message);
+  }
   throw error;
 }

@@ -16,4 +16,14 @@ export class CreateNoteDto {
   @ArrayMaxSize(20)
   @IsString({ each: true })
   tags?: string[];
+
+  /**
+   * Any string the client picks per note it means to create (a UUID, say),
+   * sent again unchanged when it retries: the note is created once.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  idempotencyKey?: string;
 }
