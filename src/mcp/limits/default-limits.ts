@@ -25,6 +25,7 @@ export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
   maxBufferedBodyBytes: 64 * 1024 * 1024,
   bodyTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
   maxArgumentKeys: 10_000,
   maxArgumentDepth: 32,
   maxArgumentArrayLength: 10_000,

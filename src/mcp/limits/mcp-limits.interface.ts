@@ -68,6 +68,14 @@ export interface McpLimits {
    */
   headersTimeoutMs?: number;
   /**
+   * How long a whole request (head and body) may take to arrive on any route
+   * of the HTTP server: its `requestTimeout` (Node's default is 5 min;
+   * Fastify's none) is lowered to it, never below `headersTimeoutMs` plus
+   * `bodyTimeoutMs`, so an MCP body's own 408 comes first. Node checks it
+   * every 30 s. Default 60 s.
+   */
+  requestTimeoutMs?: number;
+  /**
    * Object keys and array items in one call's arguments, over all levels
    * (an `isError` result past it, before any validation runs). Default 10 000.
    */

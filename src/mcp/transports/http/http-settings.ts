@@ -18,6 +18,7 @@ type HttpLimits = Pick<
   | 'maxBufferedBodyBytes'
   | 'bodyTimeoutMs'
   | 'headersTimeoutMs'
+  | 'requestTimeoutMs'
 >;
 
 /**
@@ -45,6 +46,7 @@ export function httpSettingsOf({ http, limits }: McpResolvedOptions): McpHttpSet
     maxBufferedBodyBytes: limits.maxBufferedBodyBytes,
     bodyTimeoutMs: limits.bodyTimeoutMs,
     headersTimeoutMs: limits.headersTimeoutMs,
+    requestTimeoutMs: limits.requestTimeoutMs,
     shapeBounds: messageShapeBounds(limits),
   };
 }

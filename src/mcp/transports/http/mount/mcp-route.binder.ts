@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { bindExpressRoutes } from './express-routes.binder.js';
 import { installFastPath } from './fast-path.installer.js';
+import { boundServerTimeouts } from './server-timeouts.js';
 import { bindFastifyRoutes } from './fastify-routes.binder.js';
 import { McpHttpRouter } from './mcp-http.router.js';
 
@@ -30,10 +31,7 @@ export class McpRouteBinder implements OnModuleInit {
     if (!adapter) return; // an application context (stdio) has no HTTP server
     const serve = this.router.serve.bind(this.router);
     const instance = adapter.getInstance();
-    boundHeadersTimeout(
-      adapter.getHttpServer() as Server | undefined,
-      this.settings.headersTimeoutMs,
-    );
+    boundServerTimeouts(adapter.getHttpServer() as Server | undefined, this.settings);
     if (this.authenticator.enabled) serveProtectedResourceMetadata(adapter, this.settings.auth);
     switch (adapter.getType()) {
       case 'express': {
@@ -56,16 +54,5 @@ export class McpRouteBinder implements OnModuleInit {
       default:
         this.logger.warn(`MCP routes on the ${adapter.getType()} adapter are served through Nest`);
     }
-  }
-}
-
-/**
- * A request head that trickles in holds a socket and its parser: the server's
- * `headersTimeout` (Node's default is 60 s) is lowered to `limits.headersTimeoutMs`.
- * It applies to every route of the server, since heads arrive before routing.
- */
-function boundHeadersTimeout(server: Server | undefined, timeoutMs: number): void {
-  if (server && typeof server.headersTimeout === 'number' && server.headersTimeout > timeoutMs) {
-    server.headersTimeout = timeoutMs;
   }
 }
