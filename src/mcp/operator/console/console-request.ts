@@ -2,8 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import { requestPath } from '../../transports/http/request-path.js';
 import { MAX_DECISION_BODY_BYTES } from './console.constants.js';
 
-const BODY_TIMEOUT_MS = 10_000;
-
 /**
  * The console's base path as the browser sees it (global prefix included):
  * the request's path without its last `segments` segments, so links and the
@@ -40,22 +38,26 @@ export function sameOrigin(req: IncomingMessage, origin: string): boolean {
 }
 
 /**
- * The fields of a small body: one an adapter already parsed (Express's JSON
- * parser, Fastify's JSON and text parsers) or, read here, bounded, a JSON
- * object or a `text/plain` form (`name=value` lines: what a form without
- * script sends that every adapter accepts). Anything else is no fields.
+ * The fields of a console POST's body, as `ConsoleBodyReader` left them on
+ * the adapter's request (no fields when it was not worth reading). Nothing
+ * here reads the socket: the body is read once, bounded, before the handler.
  */
 export async function readFields(
   wrapper: object,
-  req: IncomingMessage,
+  _req: IncomingMessage,
 ): Promise<Record<string, unknown>> {
   const parsed = (wrapper as { body?: unknown }).body;
-  if (parsed !== undefined && parsed !== null) return fieldsOf(parsed);
-  return fieldsOf(await collect(req));
+  return parsed === undefined || parsed === null ? {} : fieldsOfBody(parsed);
 }
 
-function fieldsOf(body: unknown): Record<string, unknown> {
-  if (Buffer.isBuffer(body)) return fieldsOf(body.toString('utf8'));
+/**
+ * The fields of a small body: an object an adapter parsed, or text (or its
+ * bytes) holding a JSON object or a `text/plain` form (`name=value` lines:
+ * what a form without script sends that every adapter accepts). Anything
+ * else is no fields.
+ */
+export function fieldsOfBody(body: unknown): Record<string, unknown> {
+  if (Buffer.isBuffer(body)) return fieldsOfBody(body.toString('utf8'));
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
     return body as Record<string, unknown>;
   }
@@ -63,7 +65,7 @@ function fieldsOf(body: unknown): Record<string, unknown> {
   const text = body.trim();
   if (text.startsWith('{')) {
     try {
-      return fieldsOf(JSON.parse(text));
+      return fieldsOfBody(JSON.parse(text));
     } catch {
       return {};
     }
@@ -74,29 +76,4 @@ function fieldsOf(body: unknown): Record<string, unknown> {
     if (eq > 0) fields[line.slice(0, eq)] = line.slice(eq + 1);
   }
   return fields;
-}
-
-function collect(req: IncomingMessage): Promise<string> {
-  if (req.readableEnded) return Promise.resolve('');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (text: string) => {
-      clearTimeout(deadline);
-      req.off('data', onData);
-      resolve(text);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_DECISION_BODY_BYTES) {
-        req.resume();
-        finish('');
-      } else chunks.push(chunk);
-    };
-    const deadline = setTimeout(() => finish(''), BODY_TIMEOUT_MS);
-    deadline.unref();
-    req.on('data', onData);
-    req.once('end', () => finish(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', () => finish(''));
-  });
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { rawExchange } from '../../transports/http/mount/raw-exchange.js';
+import { ConsoleBodyReader } from './console-body.reader.js';
 import { ConsoleDesk } from './console-desk.service.js';
 import { renderMessagePage } from './console-page.renderer.js';
 import { reply } from './console-reply.js';
@@ -65,6 +66,7 @@ export class ConsoleEndpoint {
   constructor(
     private readonly signIn: ConsoleSignIn,
     private readonly desk: ConsoleDesk,
+    private readonly bodies: ConsoleBodyReader,
   ) {}
 
   page(req: object, res: object): Promise<void> {
@@ -92,7 +94,9 @@ export class ConsoleEndpoint {
   }
 
   logout(req: object, res: object): Promise<void> {
-    return serve(req, res, 1, ({ req: r, res: s }, base) => this.signIn.logout(req, r, s, base));
+    return serve(req, res, 1, async ({ req: r, res: s }, base) => {
+      if (await this.bodies.prepare(req, r, s)) await this.signIn.logout(req, r, s, base);
+    });
   }
 
   events(req: object, res: object): Promise<void> {
@@ -112,9 +116,11 @@ export class ConsoleEndpoint {
   }
 
   decide(req: object, res: object): Promise<void> {
-    return serve(req, res, 3, ({ req: r, res: s }, base) =>
-      this.desk.decide(req, r, s, base, routeParam(req, 'id')),
-    );
+    return serve(req, res, 3, async ({ req: r, res: s }, base) => {
+      if (await this.bodies.prepare(req, r, s)) {
+        await this.desk.decide(req, r, s, base, routeParam(req, 'id'));
+      }
+    });
   }
 
   history(req: object, res: object): Promise<void> {

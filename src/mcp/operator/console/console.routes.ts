@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import { underGlobalPrefix } from '../../transports/http/mount/global-prefix.js';
+import { ownBodiesUnder, postReadingOwnBody } from '../../transports/http/mount/own-body.routes.js';
 import type { McpConsoleSettings } from './console-settings.js';
 import { CONSOLE_ROUTES, ConsoleEndpoint } from './console.endpoint.js';
 import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
@@ -15,7 +16,8 @@ import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
  * and the webhook links, the console answers for itself (its own sign-in,
  * CSRF and headers), so the app's global guards and interceptors, written
  * for its own routes, are not in front of it; its middleware, CORS and
- * prefix are.
+ * prefix are. Nor are the app's body parsers: a POST's body is read by the
+ * console itself, bounded, once its cheap checks pass.
  */
 @Injectable()
 export class McpConsoleRoutes implements OnModuleInit {
@@ -32,11 +34,13 @@ export class McpConsoleRoutes implements OnModuleInit {
     const adapter = this.adapterHost.httpAdapter;
     if (!this.settings.enabled || !adapter) return;
     const base = underGlobalPrefix(this.config?.getGlobalPrefix(), this.settings.path);
+    // Its POSTs read their own bodies (ConsoleBodyReader), so the app's parsers stay off them.
+    ownBodiesUnder(adapter, base);
     for (const [name, verb, path] of CONSOLE_ROUTES) {
       const url = path ? `${base}/${path}` : base;
       const handler = (req: object, res: object) => void this.endpoint[name](req, res);
       if (verb === 'get') adapter.get(url, handler);
-      else adapter.post(url, handler);
+      else postReadingOwnBody(adapter, url, handler);
     }
     this.logger.log(`Operator console at ${base}`);
   }

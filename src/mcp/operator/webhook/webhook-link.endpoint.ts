@@ -2,7 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_NONCE_STORE, type McpNonceStore } from '../../era/mrtr/nonce-store.interface.js';
 import type { McpPrincipal } from '../../auth/principal.interface.js';
+import { McpClientGoneError } from '../../transports/http/errors/client-gone.error.js';
+import { McpHttpError } from '../../transports/http/errors/mcp-http.error.js';
 import { requestPath } from '../../transports/http/request-path.js';
+import { McpBodyReader } from '../../transports/http/security/body-reader.service.js';
 import {
   MCP_OPERATOR_DESK,
   type McpOperatorDesk,
@@ -13,6 +16,13 @@ import { sendConfirmationPage, sendMessagePage } from './webhook-link.page.js';
 import { McpWebhookLinks } from './webhook-links.service.js';
 import { readFormReason } from './webhook-form.reader.js';
 import { MCP_WEBHOOK_SETTINGS, type McpWebhookSettings } from './webhook-settings.js';
+
+/** What the page says when the form's body was refused (the reader's statuses); else BUSY. */
+const BODY_REFUSED: Record<number, string> = {
+  408: 'The form did not arrive in time. Try again.',
+  413: 'The form was too large.',
+};
+const BUSY = 'The server is busy. Try again shortly.';
 
 /** The issuer recorded for link decisions: no token issuer can share it, so no caller is a link. */
 export const WEBHOOK_LINK_ISSUER = 'urn:mcp-warden:webhook-link';
@@ -42,6 +52,7 @@ export class McpWebhookLinkEndpoint {
     private readonly links: McpWebhookLinks,
     @Inject(MCP_NONCE_STORE) private readonly nonces: McpNonceStore,
     @Inject(MCP_OPERATOR_DESK) private readonly desk: McpOperatorDesk,
+    private readonly bodies: McpBodyReader,
   ) {}
 
   /** Answers one request; never rejects (a failure is a 500 page, its detail logged). */
@@ -71,9 +82,14 @@ export class McpWebhookLinkEndpoint {
   }
 
   private async decide(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Until the body is read whole, the answer ends the connection (Node would wait for the rest):
+    // a link that is not valid is refused without reading it, and holds no socket past that.
+    res.setHeader('Connection', 'close');
     const claims = this.claimsOf(req, res);
     if (!claims) return;
-    const reason = await readFormReason(req);
+    const reason = await this.reasonOf(req, res);
+    if (reason === undefined) return;
+    res.removeHeader('Connection');
     if (reason === null) return sendMessagePage(res, 400, 'Bad request', 'The form was garbled.');
     if (claims.decision === 'deny' && !reason) {
       // Checked before the link is consumed, so the operator can still send a reason.
@@ -103,6 +119,19 @@ export class McpWebhookLinkEndpoint {
       approved ? 'Approved' : 'Denied',
       approved ? 'The call runs now.' : 'The call was denied.',
     );
+  }
+
+  /* The form's reason (null: not a form), or undefined once the body was refused and answered. */
+  private async reasonOf(req: IncomingMessage, res: ServerResponse) {
+    try {
+      return await readFormReason(req, this.bodies);
+    } catch (error) {
+      if (error instanceof McpClientGoneError) res.destroy();
+      else if (error instanceof McpHttpError) {
+        sendMessagePage(res, error.status, 'Not decided', BODY_REFUSED[error.status] ?? BUSY);
+      } else throw error;
+      return undefined;
+    }
   }
 
   /** The token's claims, or undefined once an error page was sent. */

@@ -1,20 +1,12 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { ownBodiesUnder, postReadingOwnBody } from '../../transports/http/mount/own-body.routes.js';
 import { rawExchange } from '../../transports/http/mount/raw-exchange.js';
 import { McpWebhookLinkEndpoint } from './webhook-link.endpoint.js';
 import { McpWebhookLinks } from './webhook-links.service.js';
 import { MCP_WEBHOOK_SETTINGS, type McpWebhookSettings } from './webhook-settings.js';
 
 type Handler = (req: object, res: object) => void;
-
-interface FastifyLike {
-  route(options: {
-    method: string;
-    url: string;
-    handler: Handler;
-    preParsing?: (req: object, reply: object, payload: unknown, done: unknown) => void;
-  }): unknown;
-}
 
 /**
  * Mounts the link route on the HTTP adapter when `approvals.webhook` is set
@@ -23,9 +15,10 @@ interface FastifyLike {
  * controller because a controller is declared with the module, before
  * `forRootAsync` says whether there is a webhook at all.
  *
- * On Fastify the POST is answered from its `preParsing` stage: Fastify has
- * no form parser by default and would refuse the form with a 415; the
- * endpoint reads the one short field itself, bounded.
+ * The POST's body is the endpoint's to read, bounded and once the link's
+ * signature holds, so the app's body parsers are kept off it (and on
+ * Fastify, which has no form parser by default and would refuse the form
+ * with a 415, it is answered from its `preParsing` stage).
  */
 @Injectable()
 export class McpWebhookLinkRoutes implements OnModuleInit {
@@ -44,21 +37,10 @@ export class McpWebhookLinkRoutes implements OnModuleInit {
       const raw = rawExchange(req, res);
       void this.endpoint.serve(raw.req, raw.res);
     };
-    if (adapter.getType() === 'fastify') {
-      // A wildcard, not `:token`: Fastify refuses a parameter over 100 characters with a 414.
-      const url = `${base}/*`;
-      const fastify = adapter.getInstance<FastifyLike>();
-      fastify.route({ method: 'GET', url, handler: serve });
-      fastify.route({
-        method: 'POST',
-        url,
-        // The reply is hijacked and answered here; the lifecycle goes no further.
-        preParsing: (req, reply) => serve(req, reply),
-        handler: () => undefined,
-      });
-    } else {
-      adapter.get(`${base}/:token`, serve);
-      adapter.post(`${base}/:token`, serve);
-    }
+    // A wildcard on Fastify, not `:token`: it refuses a parameter over 100 characters with a 414.
+    const url = adapter.getType() === 'fastify' ? `${base}/*` : `${base}/:token`;
+    adapter.get(url, serve);
+    ownBodiesUnder(adapter, base);
+    postReadingOwnBody(adapter, url, serve);
   }
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { routePath } from '../request-path.js';
+import { BODY_PARSER_NAMES, bypassExpressParsers } from './express-parser-bypass.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 
 type Handler = ((req: IncomingMessage, res: unknown, next: (error?: unknown) => void) => void) & {
@@ -12,9 +13,6 @@ interface ExpressLayer {
   match?: (path: string) => unknown;
   route?: { path: unknown; methods: Record<string, boolean> };
 }
-
-/** The names body-parser gives its middleware (Nest's `useBodyParser` reuses them). */
-const PARSERS = new Set(['jsonParser', 'urlencodedParser', 'textParser', 'rawParser']);
 
 /**
  * Serves the MCP routes Nest registered on Express directly, and keeps the
@@ -45,7 +43,7 @@ export function bindExpressRoutes(
     layer.route
       ? // router 2.3 answers a match with its params, older ones with `true`.
         [...routes.keys()].some((path) => Boolean(layer.match?.(path)))
-      : !PARSERS.has(layer.handle?.name) && !isAdapterHooks(layer),
+      : !BODY_PARSER_NAMES.has(layer.handle?.name) && !isAdapterHooks(layer),
   );
   for (const layer of stack!) {
     const kind = layer.route && routes.get(layer.route.path as string);
@@ -53,13 +51,9 @@ export function bindExpressRoutes(
       // The route layer itself serves: the endpoint answers every method (405 for the rest),
       // so Express's per-method dispatch (one step per method Nest registered) is skipped.
       layer.handle = named(layer.handle.name, (req, res) => void serve(kind, req, res as object));
-    } else if (!layer.route && PARSERS.has(layer.handle?.name)) {
-      const parse = layer.handle;
-      layer.handle = named(parse.name, (req, res, next) =>
-        routes.has(routePath(req)) ? next() : parse(req, res, next),
-      );
     }
   }
+  bypassExpressParsers(app, (req) => routes.has(routePath(req)));
   return { routes, middlewareInFront };
 }
 

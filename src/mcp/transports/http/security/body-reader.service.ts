@@ -46,9 +46,7 @@ export class McpBodyReader {
     if (!isJson(req.headers['content-type'])) {
       throw new McpHttpError(415, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-    const body = await this.collect(req, caller, maxBytes);
+    const body = await this.readBytes(req, caller, maxBytes);
     const decoded = decodeJsonMessage(body.toString('utf8'), this.settings.shapeBounds);
     if (decoded.kind === 'message') return decoded.message;
     if (decoded.kind === 'parse-error') {
@@ -59,6 +57,21 @@ export class McpBodyReader {
       `Invalid Request: ${decoded.reason}`,
       JsonRpcErrorCode.InvalidRequest,
     );
+  }
+
+  /**
+   * The raw bytes of `caller`'s request body, under the same bounds as `read`
+   * (413 past `maxBytes`, 408 past `limits.bodyTimeoutMs`, 429/503 past the
+   * shared budget): for the routes beside the MCP endpoint that take a small
+   * form (the console, the webhook links). A refusal is an `McpHttpError`; a
+   * client gone mid-upload an `McpClientGoneError`.
+   */
+  async readBytes(req: IncomingMessage, caller: string, maxBytes: number): Promise<Buffer> {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+    // Already read to its end (nothing else reads these routes' bodies): there is nothing to wait for.
+    if (req.readableEnded) return Buffer.alloc(0);
+    return this.collect(req, caller, maxBytes);
   }
 
   /* Collects at most maxBodyBytes within bodyTimeoutMs, inside the shared budget; the rest is never buffered. */
