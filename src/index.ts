@@ -86,8 +86,11 @@ export { JsonRpcErrorCode } from './mcp/protocol/error-codes.constants.js';
 export {
   SUPPORTED_PROTOCOL_VERSIONS,
   LATEST_PROTOCOL_VERSION,
+  type ProtocolVersion,
 } from './mcp/protocol/protocol-version.js';
 export type * from './mcp/protocol/mcp-types.js';
+export type { RequestId, JsonRpcMessage } from './mcp/protocol/jsonrpc.js';
+export type { MaybePromise } from './mcp/common/maybe-promise.js';
 
 // The modern era (2026-07-28)
 export {

@@ -53,10 +53,15 @@ export type McpModuleAsyncOptions = typeof MCP_ASYNC_OPTIONS_TYPE & {
  */
 @Module({})
 export class McpModule extends McpConfigurableModuleClass {
+  /** The module with its options given now; `isGlobal: false` makes it an ordinary import. */
   static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
     return withFramework(super.forRoot(options), options.transport);
   }
 
+  /**
+   * The module with its options from a factory, class or existing provider, resolved
+   * by Nest at boot; `transport` beside the factory is the default of the factory's.
+   */
   static override forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
     return withFramework(super.forRootAsync(options), options.transport);
   }

@@ -24,39 +24,90 @@ import type {
  * shapes are never hand-written here.
  */
 
-/** @publicApi */
+/**
+ * A tool as `tools/list` describes it.
+ * @publicApi
+ */
 export type Tool = z.infer<typeof ToolSchema>;
-/** @publicApi */
+/**
+ * A tool's behaviour hints (`readOnlyHint`, `destructiveHint`, …).
+ * @publicApi
+ */
 export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
-/** @publicApi */
+/**
+ * The result of `tools/call`: content blocks, optional `structuredContent`, `isError`.
+ * @publicApi
+ */
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
-/** @publicApi */
+/**
+ * One block of content: text, image, audio, a resource link or an embedded resource.
+ * @publicApi
+ */
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
-/** @publicApi */
+/**
+ * A resource as `resources/list` describes it.
+ * @publicApi
+ */
 export type Resource = z.infer<typeof ResourceSchema>;
-/** @publicApi */
+/**
+ * A resource template as `resources/templates/list` describes it.
+ * @publicApi
+ */
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
-/** @publicApi */
+/**
+ * The result of `resources/read`: the contents at the URI.
+ * @publicApi
+ */
 export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
-/** @publicApi */
+/**
+ * A prompt as `prompts/list` describes it.
+ * @publicApi
+ */
 export type Prompt = z.infer<typeof PromptSchema>;
-/** @publicApi */
+/**
+ * One message of a rendered prompt.
+ * @publicApi
+ */
 export type PromptMessage = z.infer<typeof PromptMessageSchema>;
-/** @publicApi */
+/**
+ * The result of `prompts/get`: the rendered messages.
+ * @publicApi
+ */
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
-/** @publicApi */
+/**
+ * A log level of `logging/setLevel` and `notifications/message`.
+ * @publicApi
+ */
 export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
-/** @publicApi */
+/**
+ * What a client declared it supports at initialization.
+ * @publicApi
+ */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
-/** @publicApi */
+/**
+ * What the server declares it supports at initialization.
+ * @publicApi
+ */
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
-/** @publicApi */
+/**
+ * A client's answer to `elicitation/create`: accept (with content), decline or cancel.
+ * @publicApi
+ */
 export type ElicitResult = z.infer<typeof ElicitResultSchema>;
-/** @publicApi */
+/**
+ * The parameters of a `sampling/createMessage` request to the client.
+ * @publicApi
+ */
 export type CreateMessageParams = z.infer<typeof CreateMessageRequestParamsSchema>;
-/** @publicApi */
+/**
+ * The client's answer to `sampling/createMessage`.
+ * @publicApi
+ */
 export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;
-/** @publicApi */
+/**
+ * The client's answer to `roots/list`.
+ * @publicApi
+ */
 export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
 
 /**

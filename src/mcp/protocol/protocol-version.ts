@@ -11,9 +11,17 @@ export const SUPPORTED_PROTOCOL_VERSIONS = [
   '2024-11-05',
 ] as const;
 
+/**
+ * A handshake-era protocol revision this server speaks.
+ * @publicApi
+ */
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
-/** @publicApi */
+/**
+ * The newest handshake-era revision: what `initialize` answers a client that asks for an
+ * unknown one.
+ * @publicApi
+ */
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
 
 /** The only revision whose clients may send JSON-RPC batches (it says servers MUST accept them). */

@@ -192,6 +192,7 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
+  /** Stops relaying the registry's list changes (Nest calls it at shutdown). */
   onModuleDestroy(): void {
     this.listChanges?.unsubscribe();
   }

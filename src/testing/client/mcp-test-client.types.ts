@@ -36,7 +36,8 @@ export type CompleteResult = z.infer<typeof CompleteResultSchema>;
 /** The params of an `elicitation/create` request (form or URL mode). */
 export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
 
-type CompleteParams = z.infer<typeof CompleteRequestParamsSchema>;
+/** The parameters of `completion/complete`. */
+export type CompleteParams = z.infer<typeof CompleteRequestParamsSchema>;
 /**
  * What `completion/complete` completes: a prompt, a resource template, or
  * (an MCP Warden extension) a tool's argument.

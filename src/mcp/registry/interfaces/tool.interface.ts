@@ -73,5 +73,6 @@ export interface McpToolDefinition extends Omit<
   name: string;
   completions?: Record<string, McpCompleter>;
   inputSchema: McpToolInput;
+  /** Called with the validated arguments and the call's context; returns the result. */
   handler: (args: Record<string, unknown>, ctx: McpToolContext) => unknown;
 }

@@ -37,6 +37,7 @@ export class LegacySseSessions implements OnModuleDestroy {
     this.quota = new SessionQuota(options.maxSessionsPerPrincipal);
   }
 
+  /** Open HTTP+SSE sessions on this instance. */
   get size(): number {
     return this.sessions.size;
   }
@@ -75,6 +76,7 @@ export class LegacySseSessions implements OnModuleDestroy {
     return session;
   }
 
+  /** Ends session `id`: its stream closes and its owner's quota is released. */
   close(id: string): void {
     const session = this.sessions.get(id);
     if (!session) return;
@@ -84,6 +86,7 @@ export class LegacySseSessions implements OnModuleDestroy {
     session.stream.close();
   }
 
+  /** Answers the calls still waiting on a client, then ends every stream (at shutdown). */
   async onModuleDestroy(): Promise<void> {
     // Calls still awaiting a client are answered (the "connection closed" deny) before the streams end.
     for (const session of this.sessions.values()) this.server.endStreams(session.connId);

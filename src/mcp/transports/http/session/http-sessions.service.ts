@@ -37,6 +37,7 @@ export class McpHttpSessions implements OnModuleDestroy {
     this.sweeper.unref();
   }
 
+  /** Open Streamable HTTP sessions on this instance. */
   get size(): number {
     return this.sessions.size;
   }
@@ -123,6 +124,7 @@ export class McpHttpSessions implements OnModuleDestroy {
     return this.sessions.get(id)?.owner === principalKey(principal);
   }
 
+  /** Ends session `id`: its streams close and its owner's quota is released. */
   delete(id: string): void {
     const session = this.sessions.get(id);
     if (!session) return;
@@ -154,6 +156,7 @@ export class McpHttpSessions implements OnModuleDestroy {
     this.directory?.refresh([...this.sessions.keys()]);
   }
 
+  /** Stops the idle sweep and ends every session (Nest calls it at shutdown). */
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweeper);
     // Calls still awaiting a client get their answer (the "connection closed" deny) on their
