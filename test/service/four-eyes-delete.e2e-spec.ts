@@ -175,18 +175,21 @@ describe('the notes service: deleting a note', () => {
     expect(asks).toEqual([]);
   });
 
-  it('an id the store does not know, or none at all, asks the caller (the tool then refuses)', async () => {
+  it('an id the store does not know asks the caller (the tool then refuses); a malformed one asks nobody', async () => {
     const bob = await caller('bob');
     const unknown = await bob.call('delete_note', { id: 'no-such' });
     expect(unknown).toMatchObject({
       isError: true,
       content: [{ type: 'text', text: 'No note with id no-such' }],
     });
+    // Arguments that fail validation are refused before anyone is asked.
     const malformed = await bob.call('delete_note', { id: 42 });
-    expect(malformed.isError).toBe(true);
+    expect(malformed).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/^Invalid arguments for tool/) }],
+    });
     expect(bob.asked.map((request) => request.params.message)).toEqual([
       'Delete note no-such? This cannot be undone.',
-      'Delete note (unspecified)? This cannot be undone.',
     ]);
     expect((await desk.pending()).total).toBe(0);
   });

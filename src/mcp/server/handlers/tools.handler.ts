@@ -21,12 +21,15 @@ import { McpParkedCall } from '../approval/parked-call.js';
 import { promptText } from '../approval/prompt-text.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
-import { McpToolInvoker } from '../tools/tool-invoker.service.js';
+import { McpToolInvoker, type McpToolArguments } from '../tools/tool-invoker.service.js';
 import { McpOperatorApprovals } from '../../operator/operator-approvals.service.js';
 import { approvalPendingResult } from '../../operator/approval-pending.result.js';
+import type { AuthorizerDecision } from '../../authorizer/authorizer.interface.js';
+import { isPromiseLike, type MaybePromise } from '../../common/maybe-promise.js';
 
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
 type CallParams = z.infer<typeof CallToolRequestParamsSchema>;
+type AskDecision = Extract<AuthorizerDecision, { kind: 'ask' }>;
 
 /** Detail of a deny when the handler was reached without the tool seam's verdict. */
 const SEAM_NOT_APPLIED = 'tool_seam_not_applied';
@@ -57,15 +60,13 @@ export class McpToolsHandler {
   /**
    * One call, top to bottom: the seam decided (see `ToolSeamGuard`); a deny
    * answers at once; an unknown tool is reported only now, so a denied caller
-   * cannot probe for tools; then the tool's scopes are checked; an ask for
-   * an operator waits for one (whether or not the caller can be asked), and
-   * answers "approval pending" when none decided in time; an
-   * ask parks the call behind the caller's approval when the caller can be
-   * asked, and denies otherwise; an allow runs.
+   * cannot probe for tools; then the tool's scopes are checked; an allow
+   * runs (validating its arguments first, as every run does); an ask
+   * validates the arguments before anyone is asked (`ask`).
    */
   @McpMethod('tools/call', CallToolRequestParamsSchema)
   @ToolSeam()
-  call(request: McpRequest<CallParams>): Promise<CallToolResult> | CallToolResult | McpParkedCall {
+  call(request: McpRequest<CallParams>): MaybePromise<CallToolResult | McpParkedCall> {
     const { name } = request.params;
     const verdict = request.toolSeam;
     const decision = verdict?.decision ?? { kind: 'deny', reason: SEAM_NOT_APPLIED };
@@ -81,19 +82,41 @@ export class McpToolsHandler {
       return toolDenial(name, 'deny', 'insufficient_scope', structured);
     }
     if (decision.kind === 'allow') return this.run(entry, request);
+    // An ask lets the caller call the tool, so it may learn why its arguments fail; and nobody
+    // is asked about a call that could not run. A deny answered above, before any validation.
+    const checked = this.invoker.validate(entry, request.params.arguments ?? {});
+    return isPromiseLike(checked)
+      ? checked.then((input) => this.ask(entry, request, decision, input))
+      : this.ask(entry, request, decision, checked);
+  }
+
+  /**
+   * An ask for a call whose arguments were checked: refused as they are, or
+   * waiting for an operator, or parked behind the caller's approval (denied
+   * when the caller cannot be asked); on approval it runs.
+   */
+  private ask(
+    entry: McpToolEntry,
+    request: McpRequest<CallParams>,
+    decision: AskDecision,
+    input: McpToolArguments,
+  ): CallToolResult | McpParkedCall {
+    if (!input.ok) return input.refusal;
+    const name = entry.tool.name;
+    const structured = entry.tool.outputSchema === undefined;
+    const run = () => this.invoker.execute(entry, input.value, request);
     if (decision.approver === 'operator') {
       const verdict = this.operator.approve(request, name, decision.prompt);
       return new McpParkedCall(
         verdict.then((approval) =>
           approval.approved
-            ? this.run(entry, request)
+            ? run()
             : 'pending' in approval
               ? approvalPendingResult(approval.pending, structured)
               : toolDenial(name, 'ask', approval.detail, structured),
         ),
       );
     }
-
     if (!this.approvals.canAsk(request)) {
       const prompt = promptText(decision.prompt, this.options.limits.maxPromptChars);
       return toolDenial(name, 'ask', prompt, structured);
@@ -104,9 +127,7 @@ export class McpToolsHandler {
     const closed = this.approvals
       .ask(request, name, decision.prompt)
       .then((approval) =>
-        approval.approved
-          ? this.run(entry, request)
-          : toolDenial(name, 'ask', approval.detail, structured),
+        approval.approved ? run() : toolDenial(name, 'ask', approval.detail, structured),
       );
     return new McpParkedCall(closed);
   }

@@ -5,7 +5,8 @@ import { withTimeout } from '../../common/with-timeout.js';
 import { toolDenial } from '../../authorizer/tool-denial.js';
 import { urlElicitationRefusal } from '../../elicitation/url-elicitation-required.refusal.js';
 import { protocolErrorOf } from '../../errors/sdk-errors.js';
-import { isPromiseLike } from '../../common/maybe-promise.js';
+import { isPromiseLike, type MaybePromise } from '../../common/maybe-promise.js';
+import type { InputValidation } from '../../registry/schema/input-validator.js';
 import type { CallToolResult } from '../../protocol/mcp-types.js';
 import type { McpToolEntry } from '../../registry/interfaces/registry-entry.interface.js';
 import { McpRequestContext } from '../context/request-context.js';
@@ -15,6 +16,10 @@ import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js'
 import { McpToolError } from './mcp-tool.error.js';
 import { exceedsJsonBytes } from '../results/result-size.js';
 import { requestLogFields } from '../../telemetry/log-fields.js';
+
+/** A call's arguments once checked: the value the tool gets, or the result that refuses them. */
+export type McpToolArguments =
+  { ok: true; value: unknown } | { ok: false; refusal: CallToolResult };
 
 /**
  * Runs a tool that has passed its seam: validates the arguments against its
@@ -30,21 +35,37 @@ export class McpToolInvoker {
 
   constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
 
+  /** Validates `args`, then runs the tool with what validation made of them. */
   async run(
     entry: McpToolEntry,
     args: Record<string, unknown>,
     request: McpRequest,
   ): Promise<CallToolResult> {
-    const name = entry.tool.name;
-    const validation = entry.input.validate(args);
-    const input = isPromiseLike(validation) ? await validation : validation;
-    if (!input.ok) return toolErrorResult(`Invalid arguments for tool ${name}: ${input.message}`);
+    const validation = this.validate(entry, args);
+    const checked = isPromiseLike(validation) ? await validation : validation;
+    return checked.ok ? this.execute(entry, checked.value, request) : checked.refusal;
+  }
 
+  /**
+   * The arguments as the tool's input contract parsed them (a DTO's instance,
+   * say), or the `isError` result that refuses them. Synchronous where the
+   * validator is.
+   */
+  validate(entry: McpToolEntry, args: Record<string, unknown>): MaybePromise<McpToolArguments> {
+    const validation = entry.input.validate(args);
+    return isPromiseLike(validation)
+      ? validation.then((input) => checkedArguments(entry, input))
+      : checkedArguments(entry, validation);
+  }
+
+  /** Runs the tool with arguments `validate` accepted (its `value`). */
+  async execute(entry: McpToolEntry, input: unknown, request: McpRequest): Promise<CallToolResult> {
+    const name = entry.tool.name;
     const context = new McpRequestContext(request);
     let result: CallToolResult;
     try {
       // A synchronous handler needs no timer; an async one is bounded by limits.toolTimeoutMs.
-      const produced = entry.invoke(input.value, context);
+      const produced = entry.invoke(input, context);
       const value = isPromiseLike(produced)
         ? await this.bounded(produced, request, name)
         : produced;
@@ -109,4 +130,10 @@ export class McpToolInvoker {
     );
     return toolErrorResult(`Tool ${name} failed`);
   }
+}
+
+function checkedArguments(entry: McpToolEntry, input: InputValidation): McpToolArguments {
+  if (input.ok) return input;
+  const message = `Invalid arguments for tool ${entry.tool.name}: ${input.message}`;
+  return { ok: false, refusal: toolErrorResult(message) };
 }
