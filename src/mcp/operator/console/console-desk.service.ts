@@ -84,7 +84,10 @@ export class ConsoleDesk {
 
   async events(req: IncomingMessage, res: ServerResponse, base: string) {
     const session = await this.signedIn(req, res, base, 'json');
-    if (session && !this.hub.open(res, session.operator.subject)) {
+    if (!session) return;
+    // The stream lasts while its session does: the hub asks again at each keep-alive.
+    const live = async () => (await this.sessions.of(req, base))?.id === session.id;
+    if (!this.hub.open(res, session.operator.subject, live)) {
       replyJson(res, 429, { problem: 'too many streams' });
     }
   }
@@ -129,7 +132,7 @@ export class ConsoleDesk {
       replyJson(res, 503, { problem: 'no operator desk' });
       return undefined;
     }
-    const session = await this.sessions.of(req);
+    const session = await this.sessions.of(req, base);
     if (session) return session;
     if (kind === 'page')
       redirect(res, `${base}/login?return=${encodeURIComponent(req.url ?? base)}`);

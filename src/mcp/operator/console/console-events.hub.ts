@@ -26,6 +26,8 @@ const COUNT_INTERVAL_MS = 250;
 interface Stream {
   readonly res: ServerResponse;
   readonly operator: string;
+  /** Whether the session that opened the stream still holds. */
+  readonly live?: () => Promise<boolean>;
 }
 
 /**
@@ -35,7 +37,9 @@ interface Stream {
  * the pending total at most four times a second, so a burst of asks costs a
  * console a bounded stream, never a page reload each. Streams are bounded per
  * operator and in all; one whose client stops reading is closed once its
- * backlog passes a bound (the page reconnects and reloads its page).
+ * backlog passes a bound (the page reconnects and reloads its page). Each
+ * keep-alive also asks whether the stream's session still holds, so a stream
+ * outlives its session (signed out, or the scope lost) by one interval at most.
  */
 @Injectable()
 export class ConsoleEventsHub implements OnModuleInit, OnModuleDestroy {
@@ -70,11 +74,14 @@ export class ConsoleEventsHub implements OnModuleInit, OnModuleDestroy {
     return this.streams.size;
   }
 
-  /** Starts an event stream on `res` for `operator`; false (nothing written) when over a bound. */
-  open(res: ServerResponse, operator: string): boolean {
+  /**
+   * Starts an event stream on `res` for `operator`, while `live` says its session holds; false
+   * (nothing written) when over a bound.
+   */
+  open(res: ServerResponse, operator: string, live?: () => Promise<boolean>): boolean {
     const held = this.perOperator.get(operator) ?? 0;
     if (held >= MAX_STREAMS_PER_OPERATOR || this.streams.size >= MAX_STREAMS) return false;
-    const stream = { res, operator };
+    const stream = { res, operator, live };
     this.streams.add(stream);
     this.perOperator.set(operator, held + 1);
     res.writeHead(200, {
@@ -85,9 +92,25 @@ export class ConsoleEventsHub implements OnModuleInit, OnModuleDestroy {
     });
     res.write('retry: 2000\n\n');
     res.once('close', () => this.drop(stream));
-    this.keepAlive ??= setInterval(() => this.broadcast(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    this.keepAlive ??= setInterval(() => this.tick(), KEEP_ALIVE_MS);
     this.keepAlive.unref();
     return true;
+  }
+
+  /* A keep-alive to every stream; a stream whose session ended is closed instead. */
+  private tick(): void {
+    this.broadcast(': keep-alive\n\n');
+    for (const stream of this.streams) {
+      stream.live?.().then(
+        (live) => live || this.close(stream),
+        () => this.close(stream),
+      );
+    }
+  }
+
+  private close(stream: Stream): void {
+    stream.res.end();
+    this.drop(stream);
   }
 
   private drop(stream: Stream): void {

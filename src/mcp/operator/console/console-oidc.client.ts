@@ -17,6 +17,21 @@ export interface ConsoleLoginState {
   readonly returnTo?: string;
 }
 
+/**
+ * What the issuer answered at a token endpoint, as far as the session needs it: the scopes
+ * it granted, and what lets the console ask again.
+ */
+export interface ConsoleIssuerAnswer {
+  readonly scopes: readonly string[];
+  /** Present when the issuer issued one (`offline_access`, or its own policy). */
+  readonly refreshToken?: string;
+  /** The access token's lifetime (`expires_in`), when the issuer said. */
+  readonly expiresInMs?: number;
+}
+
+/** The issuer refused to confirm a session (an OAuth error answer, not an outage). */
+export class ConsoleIssuerRefusal extends Error {}
+
 /** How long a failed discovery is remembered before a sign-in may try again. */
 const RETRY_AFTER_MS = 10_000;
 
@@ -46,6 +61,8 @@ export class ConsoleOidcClient {
       code_challenge_method: 'S256',
       state: login.state,
       nonce: login.nonce,
+      // OpenID Connect Core §11: an issuer grants offline access only on a consent prompt.
+      ...(this.settings.scopes.includes('offline_access') ? { prompt: 'consent' } : {}),
     });
     return { url: url.href, login };
   }
@@ -53,9 +70,13 @@ export class ConsoleOidcClient {
   /**
    * Exchanges the code the issuer sent back (`callbackUrl`, as the browser
    * requested it) and verifies the ID token: the operator, with the scopes
-   * the issuer granted. Rejects on any mismatch.
+   * the issuer granted, and what lets the console ask the issuer again. Rejects on any
+   * mismatch.
    */
-  async finish(callbackUrl: URL, login: ConsoleLoginState): Promise<McpPrincipal> {
+  async finish(
+    callbackUrl: URL,
+    login: ConsoleLoginState,
+  ): Promise<{ operator: McpPrincipal; answer: ConsoleIssuerAnswer }> {
     const { config, lib } = await this.discovered();
     const tokens = await lib.authorizationCodeGrant(config, callbackUrl, {
       pkceCodeVerifier: login.verifier,
@@ -68,12 +89,49 @@ export class ConsoleOidcClient {
     if (!isIdentityClaim(claims?.sub) || !isIdentityClaim(claims.iss)) {
       throw new Error('the ID token names no subject or issuer');
     }
+    const answer = this.answerOf(tokens, [...this.settings.scopes]);
+    return { operator: { subject: claims.sub, issuer: claims.iss, scopes: answer.scopes }, answer };
+  }
+
+  /**
+   * Asks the issuer to confirm a session with its refresh token (RFC 6749 §6): the scopes it
+   * grants now. Throws `ConsoleIssuerRefusal` when the issuer refuses (the grant was revoked,
+   * the token expired or was used), any other error when it cannot be reached.
+   */
+  async refresh(refreshToken: string, scopes: readonly string[]): Promise<ConsoleIssuerAnswer> {
+    const { config, lib } = await this.discovered();
+    try {
+      const tokens = await lib.refreshTokenGrant(config, refreshToken);
+      // RFC 6749 §5.1: no `scope` is the refresh token's scope, what was granted before.
+      return this.answerOf(tokens, [...scopes]);
+    } catch (error) {
+      if (error instanceof lib.ResponseBodyError) throw new ConsoleIssuerRefusal(error.error);
+      throw error;
+    }
+  }
+
+  /** Revokes a refresh token at the issuer (RFC 7009), when it has an endpoint for that. */
+  async revoke(refreshToken: string): Promise<void> {
+    const { config, lib } = await this.discovered();
+    if (!config.serverMetadata().revocation_endpoint) return;
+    await lib.tokenRevocation(config, refreshToken, { token_type_hint: 'refresh_token' });
+  }
+
+  private answerOf(
+    tokens: { scope?: string; refresh_token?: string; expires_in?: number },
+    granted: string[],
+  ): ConsoleIssuerAnswer {
     // RFC 6749 §5.1: a response without `scope` granted exactly what was asked.
     const scopes =
-      typeof tokens.scope === 'string'
-        ? tokens.scope.split(' ').filter(Boolean)
-        : [...this.settings.scopes];
-    return { subject: claims.sub, issuer: claims.iss, scopes };
+      typeof tokens.scope === 'string' ? tokens.scope.split(' ').filter(Boolean) : granted;
+    const expiresIn = tokens.expires_in;
+    return {
+      scopes,
+      ...(typeof tokens.refresh_token === 'string' ? { refreshToken: tokens.refresh_token } : {}),
+      ...(typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn >= 0
+        ? { expiresInMs: expiresIn * 1000 }
+        : {}),
+    };
   }
 
   private discovered(): Promise<{ lib: OpenIdClient; config: Configuration }> {

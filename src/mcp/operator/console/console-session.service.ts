@@ -1,67 +1,105 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../auth/principal.interface.js';
 import { ConsoleCookieSealer } from './console-cookie.sealer.js';
 import { readCookie, hostCookie } from './console-cookies.js';
+import { ConsoleOidcClient, type ConsoleIssuerAnswer } from './console-oidc.client.js';
+import {
+  MCP_CONSOLE_SESSION_STORE,
+  type ConsoleSessionRecord,
+  type McpConsoleSessionStore,
+} from './console-session-store.interface.js';
+import { ConsoleSessionRecheck } from './console-session.recheck.js';
 import { MCP_CONSOLE_SETTINGS, SESSION_COOKIE } from './console.constants.js';
 import type { McpConsoleSettings } from './console-settings.js';
 
-/** A signed-in operator, as the session cookie carries them. */
+/** A signed-in operator, as a request's session cookie names them. */
 export interface ConsoleSession {
+  /** The server-side record's id (what signing out ends). */
+  readonly id: string;
   readonly operator: McpPrincipal;
   /** The per-session token every decision must echo (CSRF). */
   readonly csrf: string;
 }
 
-interface SessionPayload {
-  sub: string;
-  iss?: string;
-  scp: string[];
-  csrf: string;
-}
-
 /**
- * Operator sessions live entirely in their sealed cookie: no server state,
- * so any instance sharing `stateSecret` serves them, and nothing grows with
- * the number of operators. A session is only ever issued to an approver.
+ * Operator sessions. The record lives on the server (the session store: in Redis in cluster
+ * mode); the sealed cookie only names it, bound to this console and its issuer. Every request
+ * reads the record, so signing out, or losing the approver scope at the issuer, ends a
+ * session at once on every instance, whatever copies of its cookie are about.
  */
 @Injectable()
 export class ConsoleSessions {
+  private readonly logger = new Logger('McpConsole');
+
   constructor(
     private readonly sealer: ConsoleCookieSealer,
+    private readonly recheck: ConsoleSessionRecheck,
+    private readonly oidc: ConsoleOidcClient,
+    @Inject(MCP_CONSOLE_SESSION_STORE) private readonly store: McpConsoleSessionStore,
     @Inject(MCP_CONSOLE_SETTINGS) private readonly settings: McpConsoleSettings,
   ) {}
 
-  /** The `Set-Cookie` value that signs `operator` in. */
-  async issue(operator: McpPrincipal): Promise<string> {
-    const payload: SessionPayload = {
-      sub: operator.subject,
-      iss: operator.issuer,
-      scp: [...operator.scopes],
+  /**
+   * The `Set-Cookie` value that signs `operator` in to the console at `base`, the issuer's
+   * `answer` deciding when it is asked again; undefined when the store is full.
+   */
+  async issue(
+    operator: McpPrincipal,
+    answer: ConsoleIssuerAnswer,
+    base: string,
+  ): Promise<string | undefined> {
+    const now = Date.now();
+    const ttl = this.settings.sessionTtlMs;
+    const expiresAt = now + ttl;
+    const { refreshToken } = answer;
+    const record: ConsoleSessionRecord = {
+      id: randomBytes(32).toString('base64url'),
+      operator: {
+        subject: operator.subject,
+        issuer: operator.issuer,
+        scopes: [...operator.scopes],
+      },
       csrf: randomBytes(32).toString('base64url'),
+      audience: this.sealer.audienceOf(base),
+      createdAt: now,
+      expiresAt,
+      checkAt: this.recheck.checkAt(now, answer, expiresAt),
+      ...(refreshToken
+        ? { grant: await this.sealer.seal('grant', { rt: refreshToken }, ttl, base) }
+        : {}),
     };
-    const sealed = await this.sealer.seal('session', { ...payload }, this.settings.sessionTtlMs);
-    return hostCookie(SESSION_COOKIE, sealed, this.settings.sessionTtlMs);
+    if (!(await this.store.create(record))) return undefined;
+    const sealed = await this.sealer.seal('session', { sid: record.id }, ttl, base);
+    return hostCookie(SESSION_COOKIE, sealed, ttl);
   }
 
-  /** The request's session, if it carries a valid one that still holds the approver scope. */
-  async of(req: IncomingMessage): Promise<ConsoleSession | undefined> {
-    const payload = await this.sealer.open<SessionPayload & { exp?: number }>(
+  /** The request's session at the console at `base`, if it is live and still an approver's. */
+  async of(req: IncomingMessage, base: string): Promise<ConsoleSession | undefined> {
+    const cookie = await this.sealer.open<{ sid?: unknown }>(
       'session',
       readCookie(req, SESSION_COOKIE),
+      base,
     );
-    if (!payload || typeof payload.sub !== 'string' || typeof payload.csrf !== 'string') {
-      return undefined;
-    }
-    const scopes = Array.isArray(payload.scp)
-      ? payload.scp.filter((s) => typeof s === 'string')
-      : [];
-    if (!scopes.includes(this.settings.scope)) return undefined;
-    return {
-      operator: { subject: payload.sub, issuer: payload.iss, scopes },
-      csrf: payload.csrf,
-    };
+    if (typeof cookie?.sid !== 'string') return undefined;
+    let record = await this.store.get(cookie.sid);
+    if (!record || record.audience !== this.sealer.audienceOf(base)) return undefined;
+    if (record.checkAt <= Date.now()) record = await this.recheck.confirm(record, base);
+    if (!record?.operator.scopes.includes(this.settings.scope)) return undefined;
+    return { id: record.id, operator: record.operator, csrf: record.csrf };
+  }
+
+  /** Ends a session on every instance, and gives its refresh token back to the issuer. */
+  async end(session: ConsoleSession, base: string): Promise<void> {
+    const record = await this.store.get(session.id);
+    await this.store.remove(session.id);
+    const sealed = await this.sealer.open<{ rt?: unknown }>('grant', record?.grant, base);
+    if (typeof sealed?.rt !== 'string') return;
+    // Best effort, after the session is gone: an issuer that cannot be reached changes nothing.
+    this.oidc.revoke(sealed.rt).catch((error: Error) => {
+      this.logger.warn(`refresh token not revoked: ${error.message}`);
+    });
   }
 }
 

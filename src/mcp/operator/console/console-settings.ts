@@ -1,6 +1,8 @@
 import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
 
 const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60_000;
+/** A shorter secret is refused at boot: the console's cookies are sealed under it. */
+const MIN_STATE_SECRET_CHARS = 16;
 
 /** The console's options with every default applied; `enabled` only when it can sign operators in. */
 export interface McpConsoleSettings {
@@ -24,7 +26,8 @@ export interface McpConsoleSettings {
  * The console's view of the resolved options (the path and the approver
  * scope are resolved with the other approvals options). The console is served only with an OIDC
  * client and an issuer to sign in at; an unusable `publicUrl` leaves it off
- * rather than guessing an origin from the request's Host header.
+ * rather than guessing an origin from the request's Host header. A served console fails the
+ * boot on a `stateSecret` shorter than 16 characters (a forged session is a forged approval).
  */
 export function consoleSettingsOf(options: McpResolvedOptions): McpConsoleSettings {
   const { console, scope, path } = options.approvals;
@@ -32,8 +35,15 @@ export function consoleSettingsOf(options: McpResolvedOptions): McpConsoleSettin
   const issuer = options.http.auth?.issuer ?? '';
   const origin = originOf(oidc?.publicUrl);
   const ttl = console?.sessionTtlMs;
+  const enabled = Boolean(oidc?.clientId && issuer && origin);
+  const secret = options.stateSecret;
+  if (enabled && secret && secret.length < MIN_STATE_SECRET_CHARS) {
+    throw new Error(
+      `stateSecret must be at least ${MIN_STATE_SECRET_CHARS} characters: it seals the operator console's cookies`,
+    );
+  }
   return {
-    enabled: Boolean(oidc?.clientId && issuer && origin),
+    enabled,
     path,
     scope,
     issuer,

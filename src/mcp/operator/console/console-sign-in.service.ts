@@ -42,7 +42,12 @@ export class ConsoleSignIn {
       return this.page(res, base, 503, 'Sign-in unavailable', 'The issuer cannot be reached.');
     }
     const back = returnTo && isUnder(returnTo, base) ? { returnTo } : {};
-    const sealed = await this.sealer.seal('login', { ...started.login, ...back }, LOGIN_TTL_MS);
+    const sealed = await this.sealer.seal(
+      'login',
+      { ...started.login, ...back },
+      LOGIN_TTL_MS,
+      base,
+    );
     redirect(res, started.url, { 'Set-Cookie': hostCookie(LOGIN_COOKIE, sealed, LOGIN_TTL_MS) });
   }
 
@@ -50,6 +55,7 @@ export class ConsoleSignIn {
     const login = await this.sealer.open<ConsoleLoginState & { exp?: number }>(
       'login',
       readCookie(req, LOGIN_COOKIE),
+      base,
     );
     const cleared = clearedCookie(LOGIN_COOKIE);
     if (!login) {
@@ -63,9 +69,9 @@ export class ConsoleSignIn {
       );
     }
     const query = (req.url ?? '').includes('?') ? (req.url ?? '').slice(req.url!.indexOf('?')) : '';
-    let operator;
+    let signedIn;
     try {
-      operator = await this.oidc.finish(new URL(query, login.redirectUri), login);
+      signedIn = await this.oidc.finish(new URL(query, login.redirectUri), login);
     } catch (error) {
       this.logger.warn(`sign-in refused: ${(error as Error).message}`);
       return this.page(
@@ -77,6 +83,7 @@ export class ConsoleSignIn {
         [cleared],
       );
     }
+    const { operator, answer } = signedIn;
     if (!operator.scopes.includes(this.settings.scope)) {
       return this.page(
         res,
@@ -87,16 +94,27 @@ export class ConsoleSignIn {
         [cleared, clearedCookie(SESSION_COOKIE)],
       );
     }
+    const session = await this.sessions.issue(operator, answer, base);
+    if (!session) {
+      this.logger.warn('sign-in refused: the console holds as many sessions as it may');
+      return this.page(res, base, 503, 'Sign-in unavailable', 'Too many operators are signed in.', [
+        cleared,
+      ]);
+    }
     const back = login.returnTo && isUnder(login.returnTo, base) ? login.returnTo : base;
-    redirect(res, back, { 'Set-Cookie': [cleared, await this.sessions.issue(operator)] });
+    redirect(res, back, { 'Set-Cookie': [cleared, session] });
   }
 
+  /** Ends the session on the server (every instance), then clears its cookie. */
   async logout(wrapper: object, req: IncomingMessage, res: ServerResponse, base: string) {
-    const session = await this.sessions.of(req);
+    const session = await this.sessions.of(req, base);
     const fields = await readFields(wrapper, req);
-    if (session && (!sameOrigin(req, this.settings.origin) || !csrfMatches(session, fields.csrf))) {
+    // The token in a header or a field, as a decision takes it (the form sends the field).
+    const token = req.headers['x-csrf-token'] ?? fields.csrf;
+    if (session && (!sameOrigin(req, this.settings.origin) || !csrfMatches(session, token))) {
       return this.page(res, base, 403, 'Refused', 'Signing out needs the console\u2019s own page.');
     }
+    if (session) await this.sessions.end(session, base);
     this.page(
       res,
       base,

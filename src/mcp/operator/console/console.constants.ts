@@ -30,3 +30,24 @@ export const MAX_REASON_CHARS = 500;
 
 /** Largest decision body read. */
 export const MAX_DECISION_BODY_BYTES = 4096;
+
+/** Console sessions held at once, all operators together; past it a sign-in is refused. */
+export const MAX_SESSIONS = 10_000;
+
+/** Console sessions one operator may hold (browsers, devices); a new one ends their oldest. */
+export const MAX_SESSIONS_PER_OPERATOR = 8;
+
+/**
+ * The longest a session with a refresh token is served before the issuer confirms the
+ * operator again: the bound on how long a scope revoked at the issuer goes unnoticed.
+ */
+export const SESSION_RECHECK_MS = 5 * 60_000;
+
+/** The shortest re-check interval, whatever lifetime the issuer gives its tokens. */
+export const MIN_SESSION_RECHECK_MS = 1_000;
+
+/**
+ * How long one instance holds the re-check of a session; meanwhile other instances serve the
+ * session as it stands (so the bound above grows by this much at most).
+ */
+export const RECHECK_CLAIM_MS = 10_000;
