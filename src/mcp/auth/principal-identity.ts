@@ -3,7 +3,9 @@
  * @publicApi
  */
 export interface McpPrincipalIdentity {
+  /** The subject (a token's `sub`); it names someone only as a non-empty string. */
   readonly subject?: unknown;
+  /** The issuer that vouched for it (a token's `iss`), when there is one. */
   readonly issuer?: unknown;
 }
 
