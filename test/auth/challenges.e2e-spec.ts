@@ -238,6 +238,9 @@ describe('the authenticate hook', () => {
           const key = req.headers['x-api-key'];
           if (key === 'boom') throw new Error('the key store is down');
           if (key === 'alice-key') return { subject: 'alice', scopes: ['notes:read'] };
+          // Identities that name nobody: compared with an operator's, they could pass for anyone.
+          if (key === 'empty-subject') return { subject: '', scopes: [] };
+          if (key === 'number-issuer') return { subject: 'bob', issuer: 7 as never, scopes: [] };
           return undefined;
         },
       }),
@@ -267,6 +270,8 @@ describe('the authenticate hook', () => {
   it.each([
     ['returns undefined', { 'x-api-key': 'wrong-key' }],
     ['throws', { 'x-api-key': 'boom' }],
+    ['returns an empty subject', { 'x-api-key': 'empty-subject' }],
+    ['returns an issuer that is not a string', { 'x-api-key': 'number-issuer' }],
   ])('the hook %s → 401 with the challenge (fail closed)', async (_name, headers) => {
     await expect401(await t.post(callTool(1, 'whoami'), { headers }), prm);
     // With no configured audience the resource is read off the request: on the legacy route the
