@@ -44,8 +44,12 @@ describe.each(ADAPTERS)('the approvals webhook on %s', (adapter) => {
     await receiver.close();
   });
 
-  async function boot(webhook: { linkTtlMs?: number } = {}) {
-    app = await bootWebhookApp({ url: receiver.url, ...webhook }, adapter);
+  async function boot(webhook: { linkTtlMs?: number } = {}, limits?: { maxRequestStates: number }) {
+    app = await bootWebhookApp(
+      { url: receiver.url, ...webhook },
+      adapter,
+      limits ? { limits } : {},
+    );
     client = await sdkClient(app);
   }
 
@@ -268,6 +272,23 @@ describe.each(ADAPTERS)('the approvals webhook on %s', (adapter) => {
     );
     expect(decided.ok).toBe(true);
     expect(resultText(await call)).toBe('transferred 500');
+    expect(runs).toHaveLength(1);
+  });
+
+  it('a full store of used links answers 503 with Retry-After, never 500, and decides nothing', async () => {
+    // The server's single-use ids (as 100 000 would by default): each notice takes one, and each
+    // used link one, so the second call's link finds the store full.
+    await boot({}, { maxRequestStates: 3 });
+    const first = await pendingCall();
+    expect((await submit(app, first.notice.approveUrl)).status).toBe(200);
+    await first.call;
+    receiver.received.length = 0;
+    const second = await pendingCall({ amount: 7 });
+    const refused = await submit(app, second.notice.approveUrl);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await refused.text()).toContain('Nothing was decided');
+    expect((await deskOf(app.app).get(second.notice.askId))?.decision).toBeUndefined();
     expect(runs).toHaveLength(1);
   });
 

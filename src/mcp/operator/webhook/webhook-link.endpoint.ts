@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_NONCE_STORE, type McpNonceStore } from '../../era/mrtr/nonce-store.interface.js';
 import type { McpPrincipal } from '../../auth/principal.interface.js';
+import { McpTooManyRequestsError } from '../../errors/protocol.errors.js';
 import { McpClientGoneError } from '../../transports/http/errors/client-gone.error.js';
 import { McpHttpError } from '../../transports/http/errors/mcp-http.error.js';
 import { requestPath } from '../../transports/http/request-path.js';
@@ -23,6 +24,8 @@ const BODY_REFUSED: Record<number, string> = {
   413: 'The form was too large.',
 };
 const BUSY = 'The server is busy. Try again shortly.';
+/** Seconds a refused link is told to wait when the single-use ids are all in use. */
+const BUSY_RETRY_AFTER_S = 30;
 
 /** The issuer recorded for link decisions: no token issuer can share it, so no caller is a link. */
 export const WEBHOOK_LINK_ISSUER = 'urn:mcp-warden:webhook-link';
@@ -55,7 +58,10 @@ export class McpWebhookLinkEndpoint {
     private readonly bodies: McpBodyReader,
   ) {}
 
-  /** Answers one request; never rejects (a failure is a 500 page, its detail logged). */
+  /**
+   * Answers one request; never rejects. A full store of single-use ids is a 503 page with
+   * `Retry-After`; any other failure a 500 page, its detail logged.
+   */
   async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       if (req.method === 'GET' || req.method === 'HEAD') await this.show(req, res);
@@ -65,6 +71,13 @@ export class McpWebhookLinkEndpoint {
         sendMessagePage(res, 405, 'Method not allowed', 'Open the link in a browser.');
       }
     } catch (error) {
+      if (error instanceof McpTooManyRequestsError && !res.headersSent) {
+        // The server's single-use ids are all in use (bounded apart from callers'): busy, not
+        // broken. The link was not consumed, so it still works once ids expire.
+        this.logger.warn(`Webhook link refused: ${error.message}`);
+        res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_S));
+        return sendMessagePage(res, 503, 'Busy', 'Nothing was decided. Try again shortly.');
+      }
       this.logger.error(`Webhook link failed: ${(error as Error)?.stack ?? String(error)}`);
       if (res.headersSent) res.end();
       else sendMessagePage(res, 500, 'Something went wrong', 'Nothing was decided. Try again.');
