@@ -1,7 +1,7 @@
 // @ts-check
 // `npm run build` ends here: the service's two entry points, built by tsc into dist/app/, bundled
 // into dist/bundle/ (main.mjs for HTTP, main-stdio.mjs for stdio) with their launchers. The
-// library itself is published unbundled (an app bundles it with its own code, see the README's
+// library itself is published unbundled (an app bundles it with its own code, see docs/stdio.md,
 // "Cold start" section); only the service ships this way.
 import { fileURLToPath } from 'node:url';
 import { bundleServer } from './bundle/bundle-server.mjs';

@@ -7,7 +7,7 @@
 //          stops at the tools/call answer.
 //   HTTP:  the clock runs from spawn through the printed URL, initialize and initialized to the
 //          tools/call answer.
-// The Warden rows run as deployed for a fast start (the README's "Cold start"): bundled into one file
+// The Warden rows run as deployed for a fast start (docs/stdio.md, "Cold start"): bundled into one file
 // with the bundler the service ships with (scripts/bundle/), and started through the launcher
 // that turns on Node's compile cache (Node 22.1+; the bench's Node may predate it). The "as
 // built" rows start the same server from tsc's output, one module per file. The peers (bare Node,

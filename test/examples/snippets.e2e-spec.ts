@@ -15,7 +15,7 @@ import { bootstrap as bootstrapExpress } from '../../examples/snippets/http-main
 import { FeatureFlagTools } from '../../examples/snippets/runtime-tools.service.js';
 import { TicketsModule } from '../../examples/tickets/tickets.module.js';
 
-/* The README's snippets (examples/snippets), run, so what the guide shows keeps working. */
+/* The guide's snippets (examples/snippets, shown in README.md and docs/), run, so they keep working. */
 
 const INIT = {
   jsonrpc: '2.0',
@@ -34,7 +34,7 @@ const POST_HEADERS = {
 const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 const alice = { subject: 'alice', scopes: ['tickets:restore'] };
 
-describe('README snippets: tools, guards, filters, errors, runtime registration', () => {
+describe('guide snippets: tools, guards, filters, errors, runtime registration', () => {
   let app: INestApplication;
   let client: McpTestClient;
   let stderr: jest.SpiedFunction<typeof process.stderr.write>;
@@ -124,7 +124,7 @@ describe('README snippets: tools, guards, filters, errors, runtime registration'
   });
 });
 
-describe('README snippets: policies, the harness and the module options', () => {
+describe('guide snippets: policies, the harness and the module options', () => {
   it('decides by scope and transport', async () => {
     const context = { connId: 'c1', transport: 'http' as const, purpose: 'call' as const };
     const decide = (name: string, scopes: string[]) =>
@@ -165,7 +165,7 @@ describe('README snippets: policies, the harness and the module options', () => 
   });
 });
 
-describe('README snippets: serving over HTTP', () => {
+describe('guide snippets: serving over HTTP', () => {
   it('Express: prefix, CORS (preflight too) and module middleware apply to /api/mcp', async () => {
     const app = await bootstrapExpress(0);
     try {

@@ -72,7 +72,7 @@ describe.each(ADAPTERS)('a client that disconnects mid-stream on %s', (adapter) 
     abort.abort();
     await gone;
     // Time is the property: no request and no open stream for sessionIdleMs ends the session
-    // (README, Limits). 3 s is 15 idle periods, and far less than the elicitation timeout.
+    // (docs/configuration.md, Limits). 3 s is 15 idle periods, and far less than the elicitation timeout.
     const outcome = await within(closed, 3_000, 'the parked call of an expired session');
     expect(outcome).toMatchObject({ decision: 'deny', detail: 'connection closed' });
     expect(leftovers(t.app)).toEqual(NOTHING_LEFT);
@@ -87,7 +87,7 @@ describe.each(ADAPTERS)('a client that disconnects mid-stream on %s', (adapter) 
       headers: { 'mcp-session-id': sessionId },
     });
     expect(deleted.status).toBe(200);
-    // README, serve over HTTP: DELETE ends a session; a stream of an ended session must not stay open.
+    // docs/http.md: DELETE ends a session; a stream of an ended session must not stay open.
     await within(stream.ended, 2_000, 'the POST stream of a deleted session to end');
     expect(leftovers(t.app)).toEqual(NOTHING_LEFT);
     expect(runs).toEqual([]);

@@ -57,7 +57,7 @@ afterAll(() => {
   console.log(`hostile fuzz (HTTP): ${stalls.report()}`);
 });
 
-/** What the README documents for the MCP routes. */
+/** What docs/http.md documents for the MCP routes. */
 const DOCUMENTED = new Set([200, 202, 400, 403, 404, 405, 406, 409, 413, 415, 503]);
 
 describe.each(HTTP_VARIANTS)('fuzz: hostile bodies over Streamable HTTP on %s', (adapter) => {

@@ -24,7 +24,7 @@ useFuzzSuite();
 describe.each(HTTP_VARIANTS)('fuzz: Streamable HTTP endpoint on %s', (adapter) => {
   let t: HttpTestApp;
   const MAX_BODY = 2048;
-  /** What the README (serve over HTTP) documents for the MCP routes. */
+  /** What docs/http.md documents for the MCP routes. */
   const DOCUMENTED = new Set([200, 202, 400, 403, 404, 405, 406, 409, 413, 415, 503]);
   /** The statuses this variant answered (the report's `coverage` sums every variant). */
   const reached = new Set<number>();

@@ -34,7 +34,7 @@ export const ELICIT = { elicitation: {} };
 export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
-/** The approval question (README: approvals) for `tool`. */
+/** The approval question (docs/approvals.md) for `tool`. */
 export function approvalQuestion(tool: string, prompt: string) {
   return {
     method: 'elicitation/create',
@@ -51,7 +51,7 @@ export function approvalQuestion(tool: string, prompt: string) {
   };
 }
 
-/** The tool-deny result (README: authorization). */
+/** The tool-deny result (docs/authorization.md). */
 export function denial(tool: string, decision: 'deny' | 'ask', detail: string) {
   const body = { error: 'authorization_required', tool, decision, detail };
   return {

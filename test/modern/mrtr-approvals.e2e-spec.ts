@@ -21,7 +21,7 @@ import {
 } from './modern-app.js';
 
 /*
- * Approvals in the modern era (README: protocol eras), raw fetch: an `ask` on a modern
+ * Approvals in the modern era (docs/protocol-revisions.md), raw fetch: an `ask` on a modern
  * tools/call answers input_required with the approval question and a sealed
  * requestState; only the retry that carries an approving answer and a valid
  * state runs the tool, once. A state cannot be forged, tampered with,

@@ -82,7 +82,7 @@ describe('enumeration: completion/complete and error messages', () => {
 
   /**
    * This caller may not list or get prompts, nor list templates or read secret:// resources;
-   * completion/complete itself is allowed. README ("How the seams behave"): completion on a
+   * completion/complete itself is allowed. docs/authorization.md ("How the seams behave"): completion on a
    * prompt or template the caller cannot see is -32602, like an unknown one.
    */
   const blindPolicy: Authorizer = (method, args) => {

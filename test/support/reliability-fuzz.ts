@@ -5,7 +5,7 @@ import { isObject, isUsableId } from './reliability-support.js';
  * Arbitraries for the fuzz suite: valid requests for every real method,
  * near-miss envelopes (a valid request with one field mutated), notifications
  * and responses; and the reference classification of a message (what
- * JSON-RPC 2.0 and the README (serve over HTTP) say the server must do with it).
+ * JSON-RPC 2.0 and docs/http.md say the server must do with it).
  */
 
 /** Every method the server serves. */
@@ -211,7 +211,7 @@ export type Expected =
   | { kind: 'invalid'; id: string | number | null };
 
 /**
- * The reference classification (JSON-RPC 2.0 + the README, serve over HTTP): a request with a
+ * The reference classification (JSON-RPC 2.0 + docs/http.md): a request with a
  * usable id gets one response with that id; a notification or a response gets
  * nothing; anything else is -32600, with the id when one can be read, else null.
  */

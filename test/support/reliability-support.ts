@@ -11,7 +11,7 @@ export { deferred, type Deferred } from './deferred.js';
  * unhandled rejections, and raw HTTP helpers for requests fetch cannot make.
  */
 
-/** Every JSON-RPC error code the server may answer with (README, error-codes.constants.ts). */
+/** Every JSON-RPC error code the server may answer with (docs/providers.md, error-codes.constants.ts). */
 export const ALLOWED_ERROR_CODES: ReadonlySet<number> = new Set([
   -32700, -32600, -32601, -32602, -32603, -31403, -31429, -31504, -32002,
 ]);

@@ -7,7 +7,7 @@ export type McpRoundApproval =
   | { readonly asked: true };
 
 /**
- * The approval of an `ask` in the modern era (README: protocol eras): a refused state
+ * The approval of an `ask` in the modern era (docs/protocol-revisions.md, "Approvals over input-required results"): a refused state
  * denies with its own detail; an approval given in an earlier round of this
  * call stands; the client's answer to our question decides; else the
  * question is asked in this round's input-required result.

@@ -133,7 +133,7 @@ export class McpInputRound {
   }
 }
 
-/** The approval's input key (README: protocol eras); never answered without a verified state. */
+/** The approval's input key (docs/protocol-revisions.md); never answered without a verified state. */
 export const APPROVAL_KEY = 'approval';
 
 /** The key of the URL-mode notice that an operator must approve (docs/operator-approvals.md); its answer counts for nothing. */

@@ -16,7 +16,7 @@ import type { McpCompleter, McpCompleterRef, McpToolContext } from './mcp-contex
 export type McpToolInput = Type<object> | JsonSchemaObject;
 
 /**
- * What a tool handler may return; see the README for how each is sent.
+ * What a tool handler may return; docs/providers.md ("What a handler returns") says how each is sent.
  * @publicApi
  */
 export type McpToolReturn = string | unknown[] | CallToolResult | Record<string, unknown> | void;

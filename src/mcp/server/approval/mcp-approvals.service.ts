@@ -33,7 +33,7 @@ const ASKED: McpApprovalVerdict = Object.freeze({ approved: false, detail: 'appr
  * cancel, accept without approval, an error reply, a timeout, the connection
  * closing) is a verdict with the reason. Silence is never consent. In the
  * modern era the question rides the input-required result instead, and the
- * answer comes back with the retry (README: protocol eras).
+ * answer comes back with the retry (docs/protocol-revisions.md).
  */
 @Injectable()
 export class McpApprovals {
@@ -111,7 +111,7 @@ export class McpApprovals {
   }
 }
 
-/** The approval question (README: approvals): one required boolean. */
+/** The approval question (docs/approvals.md): one required boolean. */
 function approvalQuestion(tool: string, prompt: string): object {
   return {
     message: prompt,
