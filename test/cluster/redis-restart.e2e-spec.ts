@@ -174,17 +174,21 @@ describeGated(
       await running.promise;
       await outage([a.bus, b.bus]);
       await restartEmpty([a.bus, b.bus]);
-      // Whatever the holder sent while the store was away is lost: the relay cannot tell.
+      // Whatever the holder sent while the store was away is lost: the relay cannot tell. The
+      // tool runs once the forward arrived, but the holder's acknowledgement may still have been
+      // on its way when the store went: then the POST itself was never acknowledged (HTTP 504).
+      // Either way the answer is "outcome unknown", never a plain failure.
       const answered = await call;
-      expect(answered.status).toBe(200);
-      expect(await answered.json()).toEqual({
-        jsonrpc: '2.0',
-        id: 'c1',
-        error: {
-          code: JsonRpcErrorCode.OutcomeUnknown,
-          message: expect.stringMatching(/^Outcome unknown: /),
-        },
-      });
+      expect([200, 504]).toContain(answered.status);
+      expect(await answered.json()).toEqual(
+        expect.objectContaining({
+          jsonrpc: '2.0',
+          error: {
+            code: JsonRpcErrorCode.OutcomeUnknown,
+            message: expect.stringMatching(/^Outcome unknown: /),
+          },
+        }),
+      );
       release.resolve();
       // The holder stays alive to the other instance: the session is still served through it.
       const pinged = await b.app.post(b.app.message('ping', undefined, 8), headers);
