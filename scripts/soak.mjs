@@ -8,7 +8,8 @@
  *   node scripts/soak.mjs [--short] [--duration-ms N] [--sessions N] [--stdio N]
  *                         [--max-calls N] [--elicitation-timeout-ms N] [--json]
  *                         [--hostile [--body-timeout-ms N] [--drippers N] [--park-sessions N]
- *                                    [--park-per-session N] [--flood-addresses N]]
+ *                                    [--park-per-session N] [--flood-addresses N]
+ *                                    [--console-drippers N]]
  *                         [--cluster]
  *
  * Long mode (default, `npm run soak`): 60 s, 50 concurrent HTTP sessions, 2 stdio clients.
@@ -37,11 +38,18 @@
  * finish (408 at the app's bodyTimeoutMs, lowered to a quarter of the run; 429 past a caller's
  * share of maxBufferedBodyBytes; 413 for a made-up session), flooders initialize in a loop (429
  * past maxSessionsPerPrincipal), parkers keep hundreds of `guarded` calls awaiting an approval
- * that never comes (denied past maxPendingPerConnection / maxPendingPerPrincipal). Once the
+ * that never comes (denied past maxPendingPerConnection / maxPendingPerPrincipal), console and
+ * link drippers (127.0.0.6-7) POST to the operator console's decision and sign-out routes and to
+ * made-up webhook links without credentials, announcing 100 kB and trickling up to 99 kB of it
+ * (issue 24, finding 2: such uploads held their sockets). Once the
  * honest clients are done, more addresses open sessions until maxSessions answers 503 and hold
  * uploads until maxBufferedBodyBytes answers 503, then every hostile session is ended.
- * Extra checks: every defence above was reached, every hostile session ended cleanly, and (long
- * mode only) the latency probe's honest calls have a p99 below 50 ms. A short run reports that
+ * Extra checks: every defence above was reached, every hostile session ended cleanly, the console
+ * is mounted (GET → 303) and every console or link POST was answered without its body being read
+ * (401 decision, 200 sign-out, 400 link; a 408, a 413 or a 429 would mean it was read), none held
+ * past 15 s (the honest calls' own bound), and its connection closed after the answer; and
+ * (long mode only) the latency probe's honest calls have a p99 below 50 ms and every console or
+ * link answer came before bodyTimeoutMs. A short run reports that
  * p99 without judging it: `npm run bench` judges it (bench/workloads/soak-hostile.mjs), since a
  * latency bound depends on the machine.
  *
@@ -62,10 +70,12 @@ import { figures, resetAfterWarmUp, say, summary } from './soak/figures.mjs';
 import { startHostile, startProbe } from './soak/hostile.mjs';
 import { HttpClient } from './soak/http-client.mjs';
 import {
+  CONSOLE_PATH,
   HEAP_SLACK_BYTES,
   HONEST_P99_MS,
   MAX_BODY_BYTES,
   RSS_SLACK_BYTES,
+  UNREAD_HOLD_MS,
   parseArgs,
 } from './soak/options.mjs';
 import { runClusterSoak } from './soak/cluster.mjs';
@@ -108,7 +118,8 @@ async function main() {
       say(
         `hostile: ${options.drippers} drippers (127.0.0.3-5), ${options.parkSessions} × ` +
           `${options.parkPerSession} parked calls (127.0.0.2), ${options.floodAddresses} session ` +
-          `flooders (127.0.0.10+), then saturation (sessions 127.0.0.100+, bodies 127.0.0.200+); ` +
+          `flooders (127.0.0.10+), ${options.consoleDrippers} console and link drippers ` +
+          `(127.0.0.6-7), then saturation (sessions 127.0.0.100+, bodies 127.0.0.200+); ` +
           `bodyTimeoutMs ${options.bodyTimeoutMs}`,
       );
     }
@@ -143,6 +154,9 @@ async function main() {
           parkSessions: options.parkSessions,
           parkPerSession: options.parkPerSession,
           floodAddresses: options.floodAddresses,
+          consoleDrippers: options.consoleDrippers,
+          consolePath: CONSOLE_PATH,
+          unreadHoldMs: UNREAD_HOLD_MS,
         })
       : undefined;
     // The latency probe: one honest call at a time from a thread of its own (see probe-worker.mjs).
@@ -194,6 +208,12 @@ async function main() {
         guarded: summary(figures.latency.stdio.guarded),
       },
     };
+    const drip = hostileReport?.consoleDrip;
+    const consoleDrip = drip && {
+      ...drip,
+      answerMs: summary(drip.answerMs),
+      closeMs: summary(drip.closeMs),
+    };
     // Each defence the hostile clients were there to meet, met at least once.
     const reached = hostileReport && {
       bodyTimeout408: (hostileReport.drip.statuses[408] ?? 0) > 0,
@@ -204,13 +224,30 @@ async function main() {
       maxSessions503: (hostileReport.saturate.statuses[503] ?? 0) > 0,
       pendingRefused: hostileReport.park.refusedPending > 0,
       parked: hostileReport.park.parked > 0,
+      consoleUnread401:
+        (hostileReport.consoleDrip.statuses.decision?.[401] ?? 0) > 0 &&
+        (hostileReport.consoleDrip.statuses['decision-origin']?.[401] ?? 0) > 0,
+      linkUnread400: (hostileReport.consoleDrip.statuses.link?.[400] ?? 0) > 0,
     };
+    // The console's and the links' POSTs without credentials, every one: answered as their route
+    // answers such a request, without the body being read, none held, and closed after it.
+    const consoleChecks = consoleDrip && {
+      mounted: consoleDrip.mountedStatus === 303,
+      answeredAsExpected: consoleDrip.requests > 0 && consoleDrip.unexpected === 0,
+      noneHeld: consoleDrip.held === 0,
+      closedAfterAnswer: consoleDrip.closed === consoleDrip.requests && consoleDrip.leftOpen === 0,
+    };
+    // How soon they were answered depends on the machine, like the probe's p99: judged in long
+    // mode (against the body deadline: such an answer never waits for the body), reported here.
+    const consoleAnswerOk = !consoleDrip || consoleDrip.answerMs.max < options.bodyTimeoutMs;
     const probed = { ...probeReport, latency: summary(probeReport.samples), samples: undefined };
     const probeOk = probed.lost === 0 && probed.wrong === 0 && probed.answered > 0;
     const honestP99Ok = !options.hostile || probed.latency.p99 < HONEST_P99_MS;
     const hostileOk =
       !hostileReport ||
-      (Object.values(reached ?? {}).every(Boolean) && hostileReport.closeFailures === 0);
+      (Object.values(reached ?? {}).every(Boolean) &&
+        Object.values(consoleChecks ?? {}).every(Boolean) &&
+        hostileReport.closeFailures === 0);
     // The server's event loop over the run (the stats before it started a new window).
     const serverLoop = { maxMs: after.loopMaxMs, p99Ms: after.loopP99Ms };
     const report = {
@@ -239,8 +276,9 @@ async function main() {
       probe: probed,
       probeOk,
       serverLoop,
-      hostile: hostileReport && { ...hostileReport, reached },
+      hostile: hostileReport && { ...hostileReport, consoleDrip, reached, consoleChecks },
       honestP99Ok,
+      consoleAnswerOk,
       hostileOk,
       problems: figures.problems,
     };
@@ -249,6 +287,7 @@ async function main() {
     const ok =
       probeOk &&
       (options.short || honestP99Ok) &&
+      (options.short || consoleAnswerOk) &&
       hostileOk &&
       report.lost === 0 &&
       report.duplicated === 0 &&
@@ -301,11 +340,28 @@ async function main() {
           `${JSON.stringify(h.saturate.statuses)}; body saturation ${h.saturateBodies.uploads} uploads → ` +
           `${JSON.stringify(h.saturateBodies.statuses)} (0: cut by the client); sessions ended ${h.closed} (failures ${h.closeFailures})`,
       );
+      if (consoleDrip) {
+        say(
+          `console and link drips ${consoleDrip.requests} (${(consoleDrip.bytesSent / 1024 / 1024).toFixed(0)} MB sent) ` +
+            `→ ${JSON.stringify(consoleDrip.statuses)} (0: no answer; unexpected ${consoleDrip.unexpected}); ` +
+            `answered in ${ms(consoleDrip.answerMs)} (body deadline ${options.bodyTimeoutMs} ms); closed after the ` +
+            `answer ${consoleDrip.closed} in ${ms(consoleDrip.closeMs)}, left open ${consoleDrip.leftOpen}; ` +
+            `held ${consoleDrip.held}; console GET → ${consoleDrip.mountedStatus}`,
+        );
+        say(`console and link checks: ${JSON.stringify(consoleChecks)}`);
+      }
       say(`hostile defences reached: ${JSON.stringify(reached)}`);
       if (!honestP99Ok) {
         say(
           `honest probe p99 ${probed.latency.p99} ms is not below ${HONEST_P99_MS} ms` +
             (options.short ? ' (reported; judged in long mode and by the bench)' : ''),
+        );
+      }
+      if (!consoleAnswerOk) {
+        say(
+          `a console or link answer took ${consoleDrip?.answerMs.max} ms, not below the body ` +
+            `deadline ${options.bodyTimeoutMs} ms` +
+            (options.short ? ' (reported; judged in long mode)' : ''),
         );
       }
       for (const line of h.notes) say(`hostile note: ${line}`);

@@ -9,7 +9,10 @@ import { resolve } from 'node:path';
  * elicitations (approved, declined, timed out). `npm run soak` is the long run.
  * The same short run in hostile mode (--short --hostile, about 17 s): drip-fed
  * bodies, session floods and parked-call floods beside the honest clients, who
- * must lose nothing, nor their latency probe; the probe's p99 is a latency bound, judged by
+ * must lose nothing, nor their latency probe; console and link drippers POST to the operator
+ * console's decision and sign-out routes and to made-up webhook links without credentials,
+ * trickling 99 kB of 100 kB, and each must be answered without its body being read, its
+ * connection closed, none held (issue 24, finding 2). The probe's p99 is a latency bound, judged by
  * `npm run bench` (its soak-hostile row), not here. `npm run soak -- --hostile` is its long run.
  */
 
@@ -42,6 +45,14 @@ interface SoakReport {
     reached: Record<string, boolean>;
     closeFailures: number;
     drip: { statuses: Record<string, number> };
+    consoleDrip: {
+      requests: number;
+      held: number;
+      unexpected: number;
+      leftOpen: number;
+      statuses: Record<string, Record<string, number>>;
+    };
+    consoleChecks: Record<string, boolean>;
   };
 }
 
@@ -140,6 +151,15 @@ describe('soak (short mode)', () => {
     expect(Number.isFinite(r.probe.latency.p99)).toBe(true);
     expect(Object.values(r.hostile!.reached).every(Boolean)).toBe(true);
     expect(r.hostile!.closeFailures).toBe(0);
+    // Every console and link POST without credentials: answered as its route answers one (401,
+    // 200, 400), its body unread, its connection closed after the answer; none held.
+    expect(r.hostile!.consoleChecks).toEqual({
+      mounted: true,
+      answeredAsExpected: true,
+      noneHeld: true,
+      closedAfterAnswer: true,
+    });
+    expect(r.hostile!.consoleDrip.requests).toBeGreaterThan(0);
     expect(r.after).toMatchObject({ sessions: 0, connections: 0, inflight: 0 });
     expect(code).toBe(0);
   });

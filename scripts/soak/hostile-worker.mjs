@@ -10,11 +10,21 @@
 //   parkers    keep calls to `guarded` (the policy asks) in flight on sessions that declared
 //              elicitation and never answer (the ask denies past maxPendingPerConnection and
 //              maxPendingPerPrincipal; the parked ones end at elicitationTimeoutMs)
+//   console and link drippers (in a second thread running this file with `role: 'console'`,
+//              so the time to each answer is the server's and the machine's, not this thread's
+//              queue)
+//              POST to the operator console's decision and sign-out routes and to made-up
+//              webhook links, without credentials, announcing 100 kB and trickling up to 99 kB
+//              of it: each must be answered at once without its body being read (401 signed
+//              out, 200 nothing to sign out of, 400 not a valid link), its connection closed,
+//              none held
 // Then, on the main thread's `finish`: saturation (held uploads from five more addresses until
 // maxBufferedBodyBytes answers 503; sessions from more until maxSessions answers 503),
 // every hostile session DELETEd, and the report posted back.
 // Each kind has its own loopback address (127.0.0.2 and up), apart from the honest 127.0.0.1.
 import http from 'node:http';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeSession, destroyAgents, messagesOf, openSession, request } from './hostile-http.mjs';
@@ -28,6 +38,10 @@ import { closeSession, destroyAgents, messagesOf, openSession, request } from '.
  * @property {number} parkSessions
  * @property {number} parkPerSession
  * @property {number} floodAddresses
+ * @property {number} consoleDrippers
+ * @property {string} consolePath where the app serves the operator console (links under it)
+ * @property {number} unreadHoldMs how long a console or link POST waits for its answer, then for its close
+ * @property {'console'} [role] set on the thread that runs the console and link drippers only
  */
 
 const PARK_ADDRESS = '127.0.0.2';
@@ -39,6 +53,25 @@ const floodAddress = (/** @type {number} */ n) => `127.0.0.${10 + n}`;
 const FLOOD_MAX_ATTEMPTS = 1_000;
 const saturateAddress = (/** @type {number} */ n) => `127.0.0.${100 + n}`;
 const bodySaturateAddress = (/** @type {number} */ n) => `127.0.0.${200 + n}`;
+/** Console drippers (decisions, sign-outs) on one address, link drippers on another. */
+const CONSOLE_DRIP_ADDRESS = '127.0.0.6';
+const LINK_DRIP_ADDRESS = '127.0.0.7';
+/** What a console or link dripper announces, and the most it sends (issue 24's 99 kB of 100 kB). */
+const FORM_DRIP_BYTES = 100 * 1024;
+const FORM_DRIP_MAX_SENT = 99 * 1024;
+/** A console or link dripper's attempts at most. */
+const FORM_DRIP_MAX_ATTEMPTS = 500;
+/**
+ * The console and link drippers' routes, what each is answered without credentials, and from
+ * which address. `origin` sends the console's own Origin (half of what gets a body read: the
+ * session cookie is missing).
+ */
+const FORM_ROUTES = /** @type {const} */ ([
+  { route: 'decision', expect: 401, address: CONSOLE_DRIP_ADDRESS, origin: false },
+  { route: 'decision-origin', expect: 401, address: CONSOLE_DRIP_ADDRESS, origin: true },
+  { route: 'logout', expect: 200, address: CONSOLE_DRIP_ADDRESS, origin: false },
+  { route: 'link', expect: 400, address: LINK_DRIP_ADDRESS, origin: false },
+]);
 
 /** How long a hostile client waits after a refusal before it tries again. */
 const REFUSED_PAUSE_MS = 100;
@@ -60,6 +93,24 @@ const report = {
   },
   saturate: { opened: 0, statuses: /** @type {Record<string, number>} */ ({}) },
   saturateBodies: { uploads: 0, statuses: /** @type {Record<string, number>} */ ({}) },
+  consoleDrip: {
+    /** GET <console path> before the leg: 303 (to the sign-in) when the console is mounted. */
+    mountedStatus: 0,
+    requests: 0,
+    bytesSent: 0,
+    /** Statuses by route (`decision`, `decision-origin`, `logout`, `link`). */
+    statuses: /** @type {Record<string, Record<string, number>>} */ ({}),
+    /** Answered with a status other than its route's (or cut without one). */
+    unexpected: 0,
+    /** Neither answered nor closed by the server within unreadHoldMs. */
+    held: 0,
+    /** Closed by the server within unreadHoldMs of its answer; left open past it. */
+    closed: 0,
+    leftOpen: 0,
+    /** Ms from the request's start to the answer's status line, and from that to the close. */
+    answerMs: /** @type {number[]} */ ([]),
+    closeMs: /** @type {number[]} */ ([]),
+  },
   closed: 0,
   closeFailures: 0,
   /** @type {string[]} */
@@ -174,6 +225,157 @@ async function dripper(url, options, dripSessions, n) {
     // server's bounds do to the honest clients, not how fast a client can burn a core).
     await sleep(REFUSED_PAUSE_MS);
   }
+}
+
+/**
+ * One console or link POST without credentials on a raw socket: the head announcing
+ * FORM_DRIP_BYTES, 16 KiB at once, then 1 KiB every 100 ms up to FORM_DRIP_MAX_SENT (never the
+ * whole body), until the server closes the connection, `closeWaitMs` pass after its answer, or
+ * `deadline` passes without an answer.
+ * @param {URL} url
+ * @param {{ localAddress: string, path: string, headers: Record<string, string>, closeWaitMs: number, deadline: number }} plan
+ * @returns {Promise<{ status: number, answerMs?: number, closeMs?: number, closedByServer: boolean }>}
+ *   status 0: no answer
+ */
+function formDripOnce(url, { localAddress, path, headers, closeWaitMs, deadline }) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    /** @type {number | undefined} */
+    let answeredAt;
+    let status = 0;
+    let sent = 0;
+    let settled = false;
+    let head = '';
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer;
+    /** @type {NodeJS.Timeout | undefined} */
+    let closeTimer;
+    const socket = net.connect({ host: url.hostname, port: Number(url.port), localAddress });
+    /** @param {boolean} closedByServer */
+    const done = (closedByServer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(closeTimer);
+      report.consoleDrip.bytesSent += sent;
+      socket.destroy();
+      resolve({
+        status,
+        answerMs: answeredAt === undefined ? undefined : answeredAt - started,
+        closeMs:
+          closedByServer && answeredAt !== undefined ? performance.now() - answeredAt : undefined,
+        closedByServer,
+      });
+    };
+    // Writing on after the server's answer may meet its close (EPIPE, ECONNRESET): that is the point.
+    socket.on('error', () => done(true));
+    socket.once('end', () => done(true));
+    socket.once('close', () => done(true));
+    socket.setEncoding('latin1');
+    socket.on('data', (/** @type {string} */ chunk) => {
+      if (answeredAt !== undefined) return;
+      head += chunk;
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(head);
+      if (!match) return;
+      status = Number(match[1]);
+      answeredAt = performance.now();
+      closeTimer = setTimeout(() => done(false), closeWaitMs);
+    });
+    /** @param {number} bytes */
+    const write = (bytes) => {
+      const room = Math.min(bytes, FORM_DRIP_MAX_SENT - sent);
+      if (room <= 0 || socket.destroyed) return;
+      sent += room;
+      socket.write(Buffer.alloc(room, 0x61));
+    };
+    const tick = () => {
+      if (settled) return;
+      // Once answered, the wait for the close bounds the upload (not the deadline).
+      if (answeredAt === undefined && Date.now() >= deadline) return done(false);
+      write(1024);
+      timer = setTimeout(tick, 100);
+    };
+    socket.write(
+      [
+        `POST ${path} HTTP/1.1`,
+        `Host: ${url.host}`,
+        `Content-Length: ${FORM_DRIP_BYTES}`,
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    write(16 * 1024);
+    timer = setTimeout(tick, 100);
+  });
+}
+
+/**
+ * A console or link dripper: its route's POSTs, one after another, until the deadline or
+ * FORM_DRIP_MAX_ATTEMPTS. Each waits unreadHoldMs for its answer (so one started just
+ * before the deadline is not taken for held), then as long for the close. It stops at the first
+ * one held (one is enough to fail the check, and the others would be held the same way).
+ * @param {URL} url
+ * @param {HostileOptions} options
+ * @param {number} n this dripper's number (its route)
+ */
+async function formDripper(url, options, n) {
+  const { route, expect, address, origin } = FORM_ROUTES[n % FORM_ROUTES.length];
+  const figures = report.consoleDrip;
+  const statuses = (figures.statuses[route] ??= {});
+  const consolePath = options.consolePath;
+  for (
+    let attempt = 0;
+    attempt < FORM_DRIP_MAX_ATTEMPTS && Date.now() < options.deadline;
+    attempt++
+  ) {
+    const path =
+      route === 'link'
+        ? `${consolePath}/link/made-up-${n}-${attempt}`
+        : route === 'logout'
+          ? `${consolePath}/logout`
+          : `${consolePath}/asks/made-up-${n}-${attempt}/decision`;
+    const form = route === 'link' || route === 'logout';
+    figures.requests++;
+    const outcome = await formDripOnce(url, {
+      localAddress: address,
+      path,
+      headers: {
+        'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+        ...(origin ? { Origin: url.origin } : {}),
+      },
+      closeWaitMs: options.unreadHoldMs,
+      deadline: Date.now() + options.unreadHoldMs,
+    });
+    bump(statuses, outcome.status);
+    if (outcome.answerMs !== undefined) figures.answerMs.push(outcome.answerMs);
+    if (outcome.status !== expect) {
+      figures.unexpected++;
+      if (outcome.status !== 0) note(`${route} drip: HTTP ${outcome.status}, not ${expect}`);
+    }
+    if (outcome.status === 0 && !outcome.closedByServer) {
+      figures.held++;
+      break;
+    }
+    if (outcome.closeMs !== undefined) {
+      figures.closed++;
+      figures.closeMs.push(outcome.closeMs);
+    } else if (outcome.status !== 0) {
+      figures.leftOpen++;
+      note(`${route} drip: HTTP ${outcome.status}, connection left open`);
+    }
+    await sleep(REFUSED_PAUSE_MS);
+  }
+}
+
+/** GET <console path>: 303 to the sign-in when the console is mounted (a 404 when it is not). */
+async function consoleMounted(/** @type {URL} */ url, /** @type {string} */ consolePath) {
+  const answer = await request(new URL(consolePath, url), {
+    localAddress: CONSOLE_DRIP_ADDRESS,
+    method: 'GET',
+    timeoutMs: 10_000,
+  });
+  return answer.status;
 }
 
 /**
@@ -309,9 +511,24 @@ async function saturateBodies(url, options) {
   await Promise.all(uploads);
 }
 
+/** The console and link drippers' thread: its leg, then its figures (no session to end). */
+async function consoleMain(/** @type {HostileOptions} */ options) {
+  const url = new URL(options.url);
+  report.consoleDrip.mountedStatus = await consoleMounted(url, options.consolePath);
+  await Promise.all(
+    Array.from({ length: options.consoleDrippers }, (_, n) => formDripper(url, options, n)),
+  );
+  destroyAgents();
+  parentPort?.postMessage({
+    type: 'report',
+    report: { consoleDrip: report.consoleDrip, notes: report.notes },
+  });
+}
+
 async function main() {
   /** @type {HostileOptions} */
   const options = workerData;
+  if (options.role === 'console') return consoleMain(options);
   const url = new URL(options.url);
   const finish = new Promise((resolve) => parentPort?.once('message', resolve));
 

@@ -1,6 +1,7 @@
 // @ts-check
-// Starts the hostile clients (hostile-worker.mjs) and the latency probe (probe-worker.mjs), each
-// in a worker thread of its own, and collects their reports.
+// Starts the hostile clients (hostile-worker.mjs, in two threads: the console and link drippers
+// in one of their own) and the latency probe (probe-worker.mjs), each in a worker thread of its
+// own, and collects their reports.
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -11,6 +12,7 @@ import { Worker } from 'node:worker_threads';
  *   park: { calls: number, parked: number, timedOut: number, refusedPending: number, rateLimited: number, other: number, statuses: Record<string, number> },
  *   saturate: { opened: number, statuses: Record<string, number> },
  *   saturateBodies: { uploads: number, statuses: Record<string, number> },
+ *   consoleDrip: { mountedStatus: number, requests: number, bytesSent: number, statuses: Record<string, Record<string, number>>, unexpected: number, held: number, closed: number, leftOpen: number, answerMs: number[], closeMs: number[] },
  *   closed: number,
  *   closeFailures: number,
  *   notes: string[],
@@ -20,10 +22,27 @@ import { Worker } from 'node:worker_threads';
 /**
  * Starts the hostile clients; they stop by themselves at `options.deadline`. `legsDone` resolves
  * once they have; `finish()` then runs the saturation step and the clean-up and resolves with
- * the report.
+ * the report (the console and link drippers' figures in `consoleDrip`).
  * @param {HostileOptions} options
  */
 export function startHostile(options) {
+  const consoleWorker = new Worker(new URL('./hostile-worker.mjs', import.meta.url), {
+    workerData: { ...options, role: 'console' },
+  });
+  /** @type {Promise<Pick<HostileReport, 'consoleDrip' | 'notes'>>} */
+  const consoleReport = new Promise((resolve, reject) => {
+    consoleWorker.on('message', (message) => {
+      if (message.type === 'report') resolve(message.report);
+      else if (message.type === 'failed') {
+        reject(new Error(`console and link drippers: ${message.error}`));
+      }
+    });
+    consoleWorker.once('error', reject);
+    consoleWorker.once('exit', (code) =>
+      reject(new Error(`console and link drippers exited (${code}) before their report`)),
+    );
+  });
+  consoleReport.catch(() => {}); // surfaced through finish()
   const worker = new Worker(new URL('./hostile-worker.mjs', import.meta.url), {
     workerData: options,
   });
@@ -51,14 +70,15 @@ export function startHostile(options) {
     failed(new Error(`hostile clients exited (${code}) before their report`));
   });
   return {
-    legsDone: legs,
+    legsDone: Promise.all([legs, consoleReport.catch(() => {})]),
     /** @returns {Promise<HostileReport>} */
     async finish() {
       worker.postMessage({ type: 'finish' });
       try {
-        return await report;
+        const [main, drips] = await Promise.all([report, consoleReport]);
+        return { ...main, consoleDrip: drips.consoleDrip, notes: [...main.notes, ...drips.notes] };
       } finally {
-        await worker.terminate();
+        await Promise.all([worker.terminate(), consoleWorker.terminate()]);
       }
     },
   };

@@ -25,12 +25,25 @@ export const RSS_SLACK_BYTES = 48 * 1024 * 1024;
  * @property {number} parkSessions
  * @property {number} parkPerSession
  * @property {number} floodAddresses
+ * @property {number} consoleDrippers
  */
 
 /** Hostile mode: the honest clients' call latency p99 must stay below this. */
 export const HONEST_P99_MS = 50;
 /** limits.maxBodyBytes (the default): what a dripper announces. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Where the soak app serves the operator console (SOAK_CONSOLE_PATH in test/fixtures/soak/soak-app.mjs). */
+export const CONSOLE_PATH = '/approvals';
+
+/**
+ * Hostile mode: how long a console or link POST without credentials waits for its answer, and
+ * then for the server to close its connection, before it counts as held: as long as an honest
+ * call waits before it counts as lost (CALL_TIMEOUT_MS). Such an answer needs no body and comes
+ * in milliseconds on a quiet machine; beside the other hostile clients on a loaded one, honest
+ * calls and these answers alike have been seen to take several seconds. A route that left such a
+ * body to the app's body parser held its socket for minutes.
+ */
+export const UNREAD_HOLD_MS = CALL_TIMEOUT_MS;
 
 /**
  * The run's options: flags first, then the SOAK_* environment, then the mode's defaults.
@@ -72,5 +85,6 @@ export function parseArgs(argv) {
     parkSessions: value('--park-sessions', 'SOAK_PARK_SESSIONS', 5, 0),
     parkPerSession: value('--park-per-session', 'SOAK_PARK_PER_SESSION', 80),
     floodAddresses: value('--flood-addresses', 'SOAK_FLOOD_ADDRESSES', 3, 0),
+    consoleDrippers: value('--console-drippers', 'SOAK_CONSOLE_DRIPPERS', 8, 0),
   };
 }
