@@ -4,6 +4,7 @@ import { McpHttpAuthenticator } from '../../../auth/http-authenticator.service.j
 import { serveProtectedResourceMetadata } from '../../../auth/protected-resource.routes.js';
 import type { Server } from 'node:http';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
+import { withExpressClientAddress } from './express-client-address.js';
 import { bindExpressRoutes } from './express-routes.binder.js';
 import { installFastPath } from './fast-path.installer.js';
 import { boundServerTimeouts } from './server-timeouts.js';
@@ -44,7 +45,11 @@ export class McpRouteBinder implements OnModuleInit {
         if (routes.size === 0) {
           this.logger.warn('MCP routes not found on the Express router; served through Nest');
         } else if (fastPath === true || (fastPath === 'auto' && !middlewareInFront)) {
-          installFastPath(adapter.getHttpServer() as Server | undefined, routes, serve);
+          installFastPath(
+            adapter.getHttpServer() as Server | undefined,
+            routes,
+            withExpressClientAddress(instance, serve),
+          );
         }
         return;
       }
