@@ -107,9 +107,9 @@ const SERVICE_NOTE =
   '_notes service_ rows: the real service entry point (`dist/app/main.js` / `main-stdio.js`) with ' +
   'its own tools and policy: `search_notes` over an empty `DATA_DIR` for calls, `delete_note` ' +
   '(which its policy asks about) for the elicitation round trip. It keeps its default bound of ' +
-  '1,000 sessions, so it sits out session setup and memory, and over HTTP its default quota of ' +
-  '1,000 calls per second per caller (the bench is one caller; past it every call is a 429), so ' +
-  'it sits out the HTTP workloads that call as fast as they go (latency, throughput, SDK client).';
+  '1,000 sessions, so it sits out session setup and memory. Its per-caller quota of 1,000 calls ' +
+  'per second (the bench is one caller) is raised with its `CALLS_PER_SECOND_PER_PRINCIPAL` ' +
+  'setting, so its rows measure the service, not the quota.';
 
 const log = (line) => process.stderr.write(`${line}\n`);
 
