@@ -69,7 +69,9 @@ export class McpModule extends McpConfigurableModuleClass {
 
 /*
  * Every provider sits in this one dynamic module, beside the options it
- * injects, so nothing depends on the module being global.
+ * injects, so nothing depends on the module being global. Each token is
+ * provided once, so the order of the groups below does not matter (pinned by
+ * test/nest/provider-order.e2e-spec.ts).
  */
 function withFramework(module: DynamicModule, declared?: McpTransportKind): DynamicModule {
   const transport =
@@ -89,7 +91,6 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       ...ERA_PROVIDERS,
       ...TELEMETRY_PROVIDERS,
       ...OPERATOR_PROVIDERS,
-      // After the era's and the operator's: cluster mode's stores replace the in-memory defaults.
       ...CLUSTER_PROVIDERS,
       ...CLIENT_EVENTS_PROVIDERS,
       ...transport.providers,

@@ -1,7 +1,5 @@
 import { Inject, Injectable, Optional, type OnModuleDestroy, type Provider } from '@nestjs/common';
-import { MemoryNonceStore } from '../era/mrtr/memory-nonce.store.js';
-import { MCP_NONCE_STORE } from '../era/mrtr/nonce-store.interface.js';
-import { nonceStoreBoundsOf } from '../era/mrtr/nonce-store.bounds.js';
+import { MCP_SHARED_STORES, type McpSharedStores } from '../common/shared-stores.interface.js';
 import { MCP_OPTIONS } from '../options/options.constants.js';
 import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
 import {
@@ -17,13 +15,10 @@ import { McpClusterBus } from './cluster-bus.js';
 import { MCP_CLUSTER_BUS, MCP_CLUSTER_DIRECTORY } from './cluster.constants.js';
 import { McpClusterInbox } from './cluster-inbox.service.js';
 import { McpClusterRelay } from './cluster-relay.service.js';
-import { RedisNonceStore } from './redis-nonce.store.js';
-import { MemoryApprovalStore } from '../operator/memory-approval.store.js';
-import { MCP_APPROVAL_STORE } from '../operator/approval-store.interface.js';
-import { RedisApprovalStore } from './redis-approval.store.js';
 import { RedisCallRate } from './redis-quota.js';
 import { MCP_SHARED_CALL_RATE } from '../transports/http/security/shared-call-rate.interface.js';
 import { RedisSessionDirectory } from './redis-session.directory.js';
+import { RedisSharedStores } from './redis-shared.stores.js';
 
 /** Closes the instance's Redis connections when the app closes (its liveness key goes at once). */
 @Injectable()
@@ -37,10 +32,9 @@ export class McpClusterShutdown implements OnModuleDestroy {
 
 /**
  * Cluster mode's parts. Each resolves to null without `cluster`, so the
- * in-memory defaults stay in charge and `ioredis` is never imported.
- * Listed after the era's and the operator's providers: the nonce store and
- * the approval store here take the place of the in-memory defaults (an
- * explicit `nonceStore` option still wins).
+ * in-memory defaults stay in charge and `ioredis` is never imported. The
+ * stores are not provided here: each store's own layer provides its port once
+ * and takes the shared implementation from `MCP_SHARED_STORES` when there is one.
  */
 export const CLUSTER_PROVIDERS: Provider[] = [
   {
@@ -59,24 +53,10 @@ export const CLUSTER_PROVIDERS: Provider[] = [
   },
   McpClusterShutdown,
   {
-    provide: MCP_NONCE_STORE,
-    useFactory: (options: McpResolvedOptions, bus: McpClusterBus | null) =>
-      options.nonceStore ??
-      (bus
-        ? new RedisNonceStore(bus.command, bus.keys, nonceStoreBoundsOf(options.limits))
-        : new MemoryNonceStore(nonceStoreBoundsOf(options.limits))),
-    inject: [MCP_OPTIONS, MCP_CLUSTER_BUS],
-  },
-  {
-    provide: MCP_APPROVAL_STORE,
-    useFactory: (options: McpResolvedOptions, bus: McpClusterBus | null) => {
-      const bounds = {
-        maxPending: options.approvals.maxPending,
-        maxPerCaller: options.limits.maxPendingPerPrincipal,
-      };
-      return bus ? RedisApprovalStore.open(bus, bounds) : new MemoryApprovalStore(bounds);
-    },
-    inject: [MCP_OPTIONS, MCP_CLUSTER_BUS],
+    provide: MCP_SHARED_STORES,
+    useFactory: (bus: McpClusterBus | null): McpSharedStores | null =>
+      bus && new RedisSharedStores(bus),
+    inject: [MCP_CLUSTER_BUS],
   },
   {
     provide: MCP_NOTIFICATION_RELAY,

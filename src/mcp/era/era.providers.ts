@@ -1,4 +1,5 @@
 import type { Provider } from '@nestjs/common';
+import { MCP_SHARED_STORES, type McpSharedStores } from '../common/shared-stores.interface.js';
 import { MCP_OPTIONS } from '../options/options.constants.js';
 import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
 import { McpDiscoverHandler } from './discover.handler.js';
@@ -20,9 +21,12 @@ export const ERA_PROVIDERS: Provider[] = [
   McpRequestStateSealer,
   {
     provide: MCP_NONCE_STORE,
-    useFactory: (options: McpResolvedOptions) =>
-      options.nonceStore ?? new MemoryNonceStore(nonceStoreBoundsOf(options.limits)),
-    inject: [MCP_OPTIONS],
+    // The option wins, then cluster mode's shared store, then memory.
+    useFactory: (options: McpResolvedOptions, shared: McpSharedStores | null) => {
+      const bounds = nonceStoreBoundsOf(options.limits);
+      return options.nonceStore ?? shared?.nonceStore(bounds) ?? new MemoryNonceStore(bounds);
+    },
+    inject: [MCP_OPTIONS, MCP_SHARED_STORES],
   },
   McpDiscoverHandler,
   McpListeners,

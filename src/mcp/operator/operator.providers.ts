@@ -1,4 +1,5 @@
 import type { Provider } from '@nestjs/common';
+import { MCP_SHARED_STORES, type McpSharedStores } from '../common/shared-stores.interface.js';
 import { MCP_OPTIONS } from '../options/options.constants.js';
 import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
 import { MCP_APPROVAL_STORE } from './approval-store.interface.js';
@@ -8,19 +9,21 @@ import { McpOperatorDeskService } from './operator-desk.service.js';
 import { MCP_OPERATOR_DESK } from './operator-desk.interface.js';
 
 /**
- * Four-eyes approvals (docs/operator-approvals.md): the approval store (in memory here;
- * cluster mode's providers replace it with the shared one), what the tools
+ * Four-eyes approvals (docs/operator-approvals.md): the approval store (in memory, or
+ * cluster mode's shared one), what the tools
  * handler waits on, and the desk operators decide through.
  */
 export const OPERATOR_PROVIDERS: Provider[] = [
   {
     provide: MCP_APPROVAL_STORE,
-    useFactory: (options: McpResolvedOptions) =>
-      new MemoryApprovalStore({
+    useFactory: (options: McpResolvedOptions, shared: McpSharedStores | null) => {
+      const bounds = {
         maxPending: options.approvals.maxPending,
         maxPerCaller: options.limits.maxPendingPerPrincipal,
-      }),
-    inject: [MCP_OPTIONS],
+      };
+      return shared ? shared.approvalStore(bounds) : new MemoryApprovalStore(bounds);
+    },
+    inject: [MCP_OPTIONS, MCP_SHARED_STORES],
   },
   McpOperatorApprovals,
   McpOperatorDeskService,

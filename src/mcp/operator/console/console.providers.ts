@@ -1,7 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
-import { MCP_CLUSTER_BUS } from '../../cluster/cluster.constants.js';
-import type { McpClusterBus } from '../../cluster/cluster-bus.js';
-import { RedisConsoleSessionStore } from '../../cluster/redis-console-session.store.js';
+import { MCP_SHARED_STORES, type McpSharedStores } from '../../common/shared-stores.interface.js';
 import { MCP_OPTIONS } from '../../options/options.constants.js';
 import { ConsoleBodyReader } from './console-body.reader.js';
 import { ConsoleCookieSealer } from './console-cookie.sealer.js';
@@ -47,13 +45,11 @@ export function withOperatorConsole<T extends TransportParts>(parts: T): T {
       },
       {
         provide: MCP_CONSOLE_SESSION_STORE,
-        useFactory: (bus: McpClusterBus | null) => {
+        useFactory: (shared: McpSharedStores | null) => {
           const bounds = { maxSessions: MAX_SESSIONS, maxPerOperator: MAX_SESSIONS_PER_OPERATOR };
-          return bus
-            ? new RedisConsoleSessionStore(bus.command, bus.keys.prefix, bounds)
-            : new MemoryConsoleSessionStore(bounds);
+          return shared?.consoleSessionStore(bounds) ?? new MemoryConsoleSessionStore(bounds);
         },
-        inject: [{ token: MCP_CLUSTER_BUS, optional: true }],
+        inject: [MCP_SHARED_STORES],
       },
       ConsoleCookieSealer,
       ConsoleOidcClient,
