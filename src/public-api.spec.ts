@@ -1,6 +1,6 @@
 import * as api from './index.js';
-import { McpWarden } from './mcp/server/mcp-warden.service.js';
-import { McpWardenError } from './mcp/errors/mcp-warden.error.js';
+import { McpWarden } from './mcp/engine/mcp-warden.service.js';
+import { McpWardenError } from './mcp/core/errors/mcp-warden.error.js';
 
 /*
  * The application API, pinned: adding or removing an export is a decision,

@@ -1,5 +1,5 @@
-import { McpWardenError } from './errors/mcp-warden.error.js';
-import { McpWarden } from './server/mcp-warden.service.js';
+import { McpWardenError } from './core/errors/mcp-warden.error.js';
+import { McpWarden } from './engine/mcp-warden.service.js';
 
 /*
  * The names of the first release, kept for one more: they collide with the

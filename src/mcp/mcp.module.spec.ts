@@ -1,11 +1,11 @@
 import { Inject, Injectable, Module, type Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { Authorizers } from './authorizer/authorizers.js';
+import { Authorizers } from './authorization/authorizers.js';
 import { McpModule } from './mcp.module.js';
 import { MCP_MODULE_OPTIONS } from './mcp.module-definition.js';
 import type { McpModuleOptions } from './options/mcp-options.interface.js';
-import { McpRegistry } from './registry/mcp-registry.service.js';
-import { McpWarden } from './server/mcp-warden.service.js';
+import { McpRegistry } from './definitions/mcp-registry.service.js';
+import { McpWarden } from './engine/mcp-warden.service.js';
 import { initializeParams } from '../../test/support/http-app.js';
 
 @Injectable()

@@ -1,10 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import type { McpTransportKind } from './authorizer/authorizer.interface.js';
-import { AUTHORIZER_PROVIDERS } from './authorizer/authorizer.providers.js';
-import { CLIENT_EVENTS_PROVIDERS } from './client-events/client-events.providers.js';
-import { McpClientEvents } from './client-events/mcp-client-events.service.js';
-import { McpUrlElicitations } from './elicitation/mcp-url-elicitations.service.js';
+import type { McpTransportKind } from './authorization/authorizer.interface.js';
+import { AUTHORIZER_PROVIDERS } from './authorization/authorizer.providers.js';
+import { CLIENT_EVENTS_PROVIDERS } from './engine/client-events/client-events.providers.js';
+import { McpClientEvents } from './engine/client-events/mcp-client-events.service.js';
+import { McpUrlElicitations } from './engine/elicitation/mcp-url-elicitations.service.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
   MCP_MODULE_OPTIONS,
@@ -12,19 +12,19 @@ import {
   type MCP_OPTIONS_TYPE,
 } from './mcp.module-definition.js';
 import type { McpModuleOptions } from './options/mcp-options.interface.js';
-import { MCP_OPTIONS } from './options/options.constants.js';
+import { MCP_OPTIONS } from './core/options/options.constants.js';
 import { resolveMcpOptions } from './options/options.resolver.js';
 import { McpTransportCheck } from './options/transport.check.js';
-import { REGISTRY_PROVIDERS } from './registry/registry.providers.js';
-import { McpRegistry } from './registry/mcp-registry.service.js';
-import { SERVER_PROVIDERS } from './server/server.providers.js';
-import { ERA_PROVIDERS } from './era/era.providers.js';
+import { REGISTRY_PROVIDERS } from './definitions/registry.providers.js';
+import { McpRegistry } from './definitions/mcp-registry.service.js';
+import { SERVER_PROVIDERS } from './engine/server.providers.js';
+import { ERA_PROVIDERS } from './revisions/2026-07-28/era.providers.js';
 import { TELEMETRY_PROVIDERS } from './telemetry/telemetry.providers.js';
 import { CLUSTER_PROVIDERS } from './cluster/cluster.providers.js';
-import { OPERATOR_PROVIDERS } from './operator/operator.providers.js';
-import { MCP_APPROVAL_STORE } from './operator/approval-store.interface.js';
-import { MCP_OPERATOR_DESK } from './operator/operator-desk.interface.js';
-import { McpWarden } from './server/mcp-warden.service.js';
+import { OPERATOR_PROVIDERS } from './approvals/operator/operator.providers.js';
+import { MCP_APPROVAL_STORE } from './approvals/stores/approval-store.interface.js';
+import { MCP_OPERATOR_DESK } from './approvals/operator/operator-desk.interface.js';
+import { McpWarden } from './engine/mcp-warden.service.js';
 import { httpTransport } from './transports/http/http.providers.js';
 
 /**

@@ -4,7 +4,7 @@
  * they may change in any release.
  */
 export { McpHttpSessions } from '../mcp/transports/http/session/http-sessions.service.js';
-export { LegacySseSessions } from '../mcp/transports/http/legacy/legacy-sse.sessions.service.js';
-export { relatedRequestOf } from '../mcp/protocol/related-request.js';
-export { MCP_OPTIONS } from '../mcp/options/options.constants.js';
+export { LegacySseSessions } from '../mcp/transports/http/sse-2024-11-05/legacy-sse.sessions.service.js';
+export { relatedRequestOf } from '../mcp/core/protocol/related-request.js';
+export { MCP_OPTIONS } from '../mcp/core/options/options.constants.js';
 export type { McpResolvedOptions } from '../mcp/options/resolved-options.interface.js';

@@ -2,7 +2,7 @@ import { Logger, type LoggerService, type Provider } from '@nestjs/common';
 import { McpRegistry } from '../../src/index.js';
 import type { McpClusterBus } from '../../src/mcp/cluster/cluster-bus.js';
 import { MCP_CLUSTER_BUS } from '../../src/mcp/cluster/cluster.constants.js';
-import { JsonRpcErrorCode } from '../../src/mcp/protocol/error-codes.constants.js';
+import { JsonRpcErrorCode } from '../../src/mcp/core/protocol/error-codes.constants.js';
 import { deferred } from '../support/deferred.js';
 import { describeGated } from '../support/gated-describe.js';
 import { createHttpApp, initializeParams, type HttpTestApp } from '../support/http-app.js';

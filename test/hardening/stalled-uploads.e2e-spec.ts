@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Authorizers, McpModule } from '../../src/index.js';
-import { McpWebhookLinks } from '../../src/mcp/operator/webhook/webhook-links.service.js';
+import { McpWebhookLinks } from '../../src/mcp/approvals/webhook/webhook-links.service.js';
 import { McpBodyReader } from '../../src/mcp/transports/http/security/body-reader.service.js';
 import { ADAPTERS, type AdapterName } from '../support/http-app.js';
 import { promptClose } from '../support/idle-sockets.js';

@@ -8,9 +8,9 @@ import {
   type McpModuleOptions,
   type McpNonceStore,
 } from '../../src/index.js';
-import { MCP_SHARED_STORES } from '../../src/mcp/common/shared-stores.interface.js';
-import { MCP_CONSOLE_SESSION_STORE } from '../../src/mcp/operator/console/console-session-store.interface.js';
-import { MCP_NOTIFICATION_RELAY } from '../../src/mcp/server/notification-relay.interface.js';
+import { MCP_SHARED_STORES } from '../../src/mcp/approvals/stores/shared-stores.interface.js';
+import { MCP_CONSOLE_SESSION_STORE } from '../../src/mcp/approvals/console/console-session-store.interface.js';
+import { MCP_NOTIFICATION_RELAY } from '../../src/mcp/engine/notification-relay.interface.js';
 import { MCP_SHARED_CALL_RATE } from '../../src/mcp/transports/http/security/shared-call-rate.interface.js';
 import { MCP_SESSION_DIRECTORY } from '../../src/mcp/transports/http/session/session-directory.interface.js';
 import { MCP_SESSION_RELAY } from '../../src/mcp/transports/http/session/session-relay.interface.js';

@@ -1,6 +1,6 @@
 import { McpClusterBus } from '../../src/mcp/cluster/cluster-bus.js';
 import { RedisConsoleSessionStore } from '../../src/mcp/cluster/redis-console-session.store.js';
-import type { ConsoleSessionRecord } from '../../src/mcp/operator/console/console-session-store.interface.js';
+import type { ConsoleSessionRecord } from '../../src/mcp/approvals/console/console-session-store.interface.js';
 import { deleteKeys, uniquePrefix } from '../cluster/cluster-support.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
 import { describeWithService, findService, TEST_REDIS_URL } from '../support/services.js';

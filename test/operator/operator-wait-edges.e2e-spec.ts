@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpWarden } from '../../src/index.js';
-import { PROGRESS_INTERVAL_MS } from '../../src/mcp/operator/operator-wait.js';
+import { PROGRESS_INTERVAL_MS } from '../../src/mcp/approvals/operator/operator-wait.js';
 import { deleteKeys, uniquePrefix } from '../cluster/cluster-support.js';
 import { deferred } from '../support/deferred.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';

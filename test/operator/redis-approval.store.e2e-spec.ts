@@ -3,7 +3,7 @@ import { RedisApprovalStore } from '../../src/mcp/cluster/redis-approval.store.j
 import type {
   McpOperatorAsk,
   McpOperatorAskEvent,
-} from '../../src/mcp/operator/operator-ask.interface.js';
+} from '../../src/mcp/approvals/operator/operator-ask.interface.js';
 import { deleteKeys, uniquePrefix } from '../cluster/cluster-support.js';
 import { describeWithService, findService, TEST_REDIS_URL } from '../support/services.js';
 import { until } from '../support/until.js';

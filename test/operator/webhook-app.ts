@@ -12,10 +12,10 @@ import {
   type McpModuleOptions,
   type McpApprovalsWebhookOptions,
 } from '../../src/index.js';
-import { MCP_OPERATOR_DESK } from '../../src/mcp/operator/operator-desk.interface.js';
-import type { McpOperatorDesk } from '../../src/mcp/operator/operator-desk.interface.js';
-import { McpWebhookNotifier } from '../../src/mcp/operator/webhook/webhook.notifier.js';
-import { MCP_WEBHOOK_DELIVERY_BOUNDS } from '../../src/mcp/operator/webhook/webhook.notifier.js';
+import { MCP_OPERATOR_DESK } from '../../src/mcp/approvals/operator/operator-desk.interface.js';
+import type { McpOperatorDesk } from '../../src/mcp/approvals/operator/operator-desk.interface.js';
+import { McpWebhookNotifier } from '../../src/mcp/approvals/webhook/webhook.notifier.js';
+import { MCP_WEBHOOK_DELIVERY_BOUNDS } from '../../src/mcp/approvals/webhook/webhook.notifier.js';
 import { HttpTestApp, type AdapterName } from '../support/http-app.js';
 
 /** The shared secret of the tests' webhook. */

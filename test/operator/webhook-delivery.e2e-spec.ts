@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
-import { WebhookDelivery } from '../../src/mcp/operator/webhook/webhook.delivery.js';
-import { verifyWebhookSignature } from '../../src/mcp/operator/webhook/webhook-signature.js';
+import { WebhookDelivery } from '../../src/mcp/approvals/webhook/webhook.delivery.js';
+import { verifyWebhookSignature } from '../../src/mcp/approvals/webhook/webhook-signature.js';
 import { until } from '../support/until.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { WebhookDelivery } from '../../src/mcp/operator/webhook/webhook.delivery.js';
+import { WebhookDelivery } from '../../src/mcp/approvals/webhook/webhook.delivery.js';
 import type { HttpTestApp } from '../support/http-app.js';
 import { until } from '../support/until.js';
 import { authenticateByHeader, modernTransfer } from './modern-callers.js';

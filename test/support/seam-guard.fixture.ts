@@ -1,13 +1,13 @@
 import type { ExecutionContext } from '@nestjs/common';
-import type { McpRequest } from '../../src/mcp/server/dispatch/mcp-request.interface.js';
-import { McpConnection } from '../../src/mcp/server/connection/mcp-connection.js';
+import type { McpRequest } from '../../src/mcp/engine/dispatch/mcp-request.interface.js';
+import { McpConnection } from '../../src/mcp/engine/connection/mcp-connection.js';
 import { resolveMcpOptions } from '../../src/mcp/options/options.resolver.js';
 import type { McpModuleOptions } from '../../src/mcp/options/mcp-options.interface.js';
-import { McpAuditService } from '../../src/mcp/authorizer/audit/mcp-audit.service.js';
-import type { McpAuditEvent } from '../../src/mcp/authorizer/audit/mcp-audit-event.interface.js';
-import { McpAuthorizationService } from '../../src/mcp/authorizer/mcp-authorization.service.js';
-import { McpConnections } from '../../src/mcp/server/connection/mcp-connections.service.js';
-import { McpOutboundRequests } from '../../src/mcp/server/outbound/mcp-outbound-requests.service.js';
+import { McpAuditService } from '../../src/mcp/authorization/audit/mcp-audit.service.js';
+import type { McpAuditEvent } from '../../src/mcp/authorization/audit/mcp-audit-event.interface.js';
+import { McpAuthorizationService } from '../../src/mcp/authorization/mcp-authorization.service.js';
+import { McpConnections } from '../../src/mcp/engine/connection/mcp-connections.service.js';
+import { McpOutboundRequests } from '../../src/mcp/engine/outbound/mcp-outbound-requests.service.js';
 import { McpTelemetry } from '../../src/mcp/telemetry/mcp-telemetry.service.js';
 
 /* What the seam guard specs share: a request as the dispatcher builds it, and the audit trail. */

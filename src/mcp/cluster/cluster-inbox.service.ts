@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import type { McpPrincipal } from '../auth/principal.interface.js';
-import { jsonRpcError, type JsonRpcMessage } from '../protocol/jsonrpc.js';
-import { JsonRpcErrorCode } from '../protocol/error-codes.constants.js';
-import { BATCHING_PROTOCOL_VERSION } from '../protocol/protocol-version.js';
-import type { McpMessageOrigin } from '../server/dispatch/message-origin.interface.js';
-import { McpWarden } from '../server/mcp-warden.service.js';
+import type { McpPrincipal } from '../authentication/principal.interface.js';
+import { jsonRpcError, type JsonRpcMessage } from '../core/protocol/jsonrpc.js';
+import { JsonRpcErrorCode } from '../core/protocol/error-codes.constants.js';
+import { BATCHING_PROTOCOL_VERSION } from '../core/protocol/protocol-version.js';
+import type { McpMessageOrigin } from '../engine/dispatch/message-origin.interface.js';
+import { McpWarden } from '../engine/mcp-warden.service.js';
 import { STANDALONE, type McpHttpSession } from '../transports/http/session/http-session.js';
 import { McpHttpSessions } from '../transports/http/session/http-sessions.service.js';
 import { requestKey, type PostExchange } from '../transports/http/streamable/post-exchange.js';

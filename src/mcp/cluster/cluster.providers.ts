@@ -1,14 +1,17 @@
 import { Inject, Injectable, Optional, type OnModuleDestroy, type Provider } from '@nestjs/common';
-import { MCP_SHARED_STORES, type McpSharedStores } from '../common/shared-stores.interface.js';
-import { MCP_OPTIONS } from '../options/options.constants.js';
+import {
+  MCP_SHARED_STORES,
+  type McpSharedStores,
+} from '../approvals/stores/shared-stores.interface.js';
+import { MCP_OPTIONS } from '../core/options/options.constants.js';
 import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
 import {
   MCP_NOTIFICATION_RELAY,
   type McpNotificationRelay,
-} from '../server/notification-relay.interface.js';
+} from '../engine/notification-relay.interface.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../transports/http/http-settings.js';
 import { McpHttpSessions } from '../transports/http/session/http-sessions.service.js';
-import { McpWarden } from '../server/mcp-warden.service.js';
+import { McpWarden } from '../engine/mcp-warden.service.js';
 import { MCP_SESSION_DIRECTORY } from '../transports/http/session/session-directory.interface.js';
 import { MCP_SESSION_RELAY } from '../transports/http/session/session-relay.interface.js';
 import { McpClusterBus } from './cluster-bus.js';

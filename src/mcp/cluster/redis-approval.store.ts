@@ -1,13 +1,16 @@
 import type { Redis } from 'ioredis';
-import type { McpApprovalStore, McpOperatorAskPage } from '../operator/approval-store.interface.js';
-import type { McpApprovalStoreBounds } from '../operator/memory-approval.store.js';
-import { MAX_PAGE } from '../operator/memory-approval.store.js';
+import type {
+  McpApprovalStore,
+  McpOperatorAskPage,
+} from '../approvals/stores/approval-store.interface.js';
+import type { McpApprovalStoreBounds } from '../approvals/stores/memory-approval.store.js';
+import { MAX_PAGE } from '../approvals/stores/memory-approval.store.js';
 import type {
   McpOperatorAsk,
   McpOperatorAskEvent,
   McpOperatorAskRecord,
   McpOperatorDecision,
-} from '../operator/operator-ask.interface.js';
+} from '../approvals/operator/operator-ask.interface.js';
 import type { McpClusterBus } from './cluster-bus.js';
 import type { ClusterKeys } from './cluster-keys.js';
 

@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
-import type { McpPrincipal } from '../auth/principal.interface.js';
+import type { McpPrincipal } from '../authentication/principal.interface.js';
 import {
   consoleOperatorKey,
   type ConsoleSessionBounds,
   type ConsoleSessionRecord,
   type McpConsoleSessionStore,
-} from '../operator/console/console-session-store.interface.js';
+} from '../approvals/console/console-session-store.interface.js';
 
 /*
  * KEYS: record, all, operator. ARGV: now, expiresAt, record JSON, id, maxSessions,

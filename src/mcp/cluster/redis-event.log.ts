@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RequestId } from '../protocol/jsonrpc.js';
+import type { RequestId } from '../core/protocol/jsonrpc.js';
 import type { ClusterKeys } from './cluster-keys.js';
 
 /** How far past its cap an approximately trimmed stream may run (a node of the radix tree). */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { JsonRpcErrorCode } from '../protocol/error-codes.constants.js';
+import { JsonRpcErrorCode } from '../core/protocol/error-codes.constants.js';
 import { McpHttpError } from '../transports/http/errors/mcp-http.error.js';
 import type { McpHttpSettings } from '../transports/http/http-settings.js';
 import type {

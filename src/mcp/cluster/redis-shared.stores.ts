@@ -1,7 +1,7 @@
-import type { McpNonceStoreBounds } from '../era/mrtr/nonce-store.bounds.js';
-import type { McpSharedStores } from '../common/shared-stores.interface.js';
-import type { McpApprovalStoreBounds } from '../operator/memory-approval.store.js';
-import type { ConsoleSessionBounds } from '../operator/console/console-session-store.interface.js';
+import type { McpNonceStoreBounds } from '../revisions/2026-07-28/multi-round-trip/nonce-store.bounds.js';
+import type { McpSharedStores } from '../approvals/stores/shared-stores.interface.js';
+import type { McpApprovalStoreBounds } from '../approvals/stores/memory-approval.store.js';
+import type { ConsoleSessionBounds } from '../approvals/console/console-session-store.interface.js';
 import type { McpClusterBus } from './cluster-bus.js';
 import { RedisApprovalStore } from './redis-approval.store.js';
 import { RedisConsoleSessionStore } from './redis-console-session.store.js';

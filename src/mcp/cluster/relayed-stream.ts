@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { jsonRpcError, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
-import { JsonRpcErrorCode } from '../protocol/error-codes.constants.js';
+import { jsonRpcError, type JsonRpcMessage, type RequestId } from '../core/protocol/jsonrpc.js';
+import { JsonRpcErrorCode } from '../core/protocol/error-codes.constants.js';
 import { McpHttpError } from '../transports/http/errors/mcp-http.error.js';
 import { sendJson } from '../transports/http/send-json.js';
 import { SseStream, type SseStreamOptions } from '../transports/http/sse/sse-stream.js';

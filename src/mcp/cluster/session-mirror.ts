@@ -1,4 +1,4 @@
-import type { RequestId } from '../protocol/jsonrpc.js';
+import type { RequestId } from '../core/protocol/jsonrpc.js';
 import type { McpEventMirror } from '../transports/http/sse/event-mirror.interface.js';
 import type { McpClusterBus } from './cluster-bus.js';
 import type { RedisEventLog } from './redis-event.log.js';

@@ -1,13 +1,16 @@
-import type { McpAuthenticate, McpBearerAuthOptions } from '../auth/auth-options.interface.js';
-import type { McpApprovalsOptions } from '../operator/approvals-options.interface.js';
-import type { McpIcon } from '../display/display.interface.js';
-import type { McpLimits } from '../limits/mcp-limits.interface.js';
-import type { McpNonceStore } from '../era/mrtr/nonce-store.interface.js';
+import type {
+  McpAuthenticate,
+  McpBearerAuthOptions,
+} from '../authentication/auth-options.interface.js';
+import type { McpApprovalsOptions } from '../approvals/operator/approvals-options.interface.js';
+import type { McpIcon } from '../definitions/display/display.interface.js';
+import type { McpLimits } from '../core/limits/mcp-limits.interface.js';
+import type { McpNonceStore } from '../revisions/2026-07-28/multi-round-trip/nonce-store.interface.js';
 import type {
   Authorizer,
   AuthorizerSource,
   McpTransportKind,
-} from '../authorizer/authorizer.interface.js';
+} from '../authorization/authorizer.interface.js';
 
 /**
  * HTTP transport settings (used when `transport` is `'http'`).

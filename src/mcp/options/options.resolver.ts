@@ -1,5 +1,5 @@
-import { buildServerInfo } from '../display/server-info.factory.js';
-import { resolveLimits } from '../limits/default-limits.js';
+import { buildServerInfo } from '../definitions/display/server-info.factory.js';
+import { resolveLimits } from '../core/limits/default-limits.js';
 import type { McpModuleOptions } from './mcp-options.interface.js';
 import type {
   McpResolvedOptions,

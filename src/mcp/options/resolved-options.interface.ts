@@ -1,16 +1,19 @@
-import type { McpAuthenticate, McpBearerAuthOptions } from '../auth/auth-options.interface.js';
+import type {
+  McpAuthenticate,
+  McpBearerAuthOptions,
+} from '../authentication/auth-options.interface.js';
 import type {
   Authorizer,
   AuthorizerSource,
   McpTransportKind,
-} from '../authorizer/authorizer.interface.js';
-import type { McpServerInfo } from '../display/server-info.factory.js';
-import type { ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
-import type { McpNonceStore } from '../era/mrtr/nonce-store.interface.js';
+} from '../authorization/authorizer.interface.js';
+import type { McpServerInfo } from '../definitions/display/server-info.factory.js';
+import type { ResolvedMcpLimits } from '../core/limits/mcp-limits.interface.js';
+import type { McpNonceStore } from '../revisions/2026-07-28/multi-round-trip/nonce-store.interface.js';
 import type {
   McpApprovalsConsoleOptions,
   McpApprovalsWebhookOptions,
-} from '../operator/approvals-options.interface.js';
+} from '../approvals/operator/approvals-options.interface.js';
 
 /** Four-eyes approvals with every default applied (docs/operator-approvals.md). */
 export interface ResolvedApprovalsOptions {

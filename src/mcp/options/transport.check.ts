@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
-import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from './options.constants.js';
+import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from '../core/options/options.constants.js';
 import type { McpResolvedOptions } from './resolved-options.interface.js';
 
 /**

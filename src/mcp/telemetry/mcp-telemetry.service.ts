@@ -7,19 +7,22 @@ import {
   type Context,
   type Tracer,
 } from '@opentelemetry/api';
-import type { McpAuditEvent, McpAuditSeam } from '../authorizer/audit/mcp-audit-event.interface.js';
-import type { RequestId } from '../protocol/jsonrpc.js';
-import type { McpConnection } from '../server/connection/mcp-connection.js';
-import { McpConnections } from '../server/connection/mcp-connections.service.js';
-import type { McpDispatchOutcome } from '../server/dispatch/dispatch-outcome.js';
-import type { McpMessageOrigin } from '../server/dispatch/message-origin.interface.js';
-import type { McpRequest } from '../server/dispatch/mcp-request.interface.js';
+import type {
+  McpAuditEvent,
+  McpAuditSeam,
+} from '../authorization/audit/mcp-audit-event.interface.js';
+import type { RequestId } from '../core/protocol/jsonrpc.js';
+import type { McpConnection } from '../engine/connection/mcp-connection.js';
+import { McpConnections } from '../engine/connection/mcp-connections.service.js';
+import type { McpDispatchOutcome } from '../engine/dispatch/dispatch-outcome.js';
+import type { McpMessageOrigin } from '../engine/dispatch/message-origin.interface.js';
+import type { McpRequest } from '../engine/dispatch/mcp-request.interface.js';
 import {
   McpOutboundRequests,
   type OutboundRequestOptions,
-} from '../server/outbound/mcp-outbound-requests.service.js';
-import { McpOutboundRequestError } from '../server/outbound/outbound-request.errors.js';
-import { SpanApprovalWait, type McpApprovalWait } from './approval-wait.js';
+} from '../engine/outbound/mcp-outbound-requests.service.js';
+import { McpOutboundRequestError } from '../engine/outbound/outbound-request.errors.js';
+import { SpanApprovalWait, type McpApprovalWait } from '../approvals/approval-wait.js';
 import { carryingContext, startServerSpan } from './trace-context.js';
 import { NO_ANSWER, outcomeOf, type McpOperationOutcome } from './operation-outcome.js';
 import {

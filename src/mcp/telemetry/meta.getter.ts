@@ -1,5 +1,5 @@
 import type { TextMapGetter } from '@opentelemetry/api';
-import { isJsonObject } from '../protocol/jsonrpc.js';
+import { isJsonObject } from '../core/protocol/jsonrpc.js';
 
 /** W3C baggage allows 8,192 bytes; nothing longer is handed to a propagator. */
 const MAX_VALUE_CHARS = 8_192;

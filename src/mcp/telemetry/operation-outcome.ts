@@ -1,4 +1,4 @@
-import { isJsonObject } from '../protocol/jsonrpc.js';
+import { isJsonObject } from '../core/protocol/jsonrpc.js';
 import { TOOL_ERROR } from './telemetry.constants.js';
 
 /** How a request ended, as the conventions record it. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { McpRegistry } from '../registry/mcp-registry.service.js';
-import { McpMethodExplorer } from '../server/dispatch/mcp-method.explorer.js';
-import { HANDLED_NOTIFICATIONS } from '../server/dispatch/mcp-notifications.handler.js';
+import { McpRegistry } from '../definitions/mcp-registry.service.js';
+import { McpMethodExplorer } from '../engine/dispatch/mcp-method.explorer.js';
+import { HANDLED_NOTIFICATIONS } from '../engine/dispatch/mcp-notifications.handler.js';
 
 /** What a tool or prompt name no registry entry holds is labelled as. */
 export const UNKNOWN_NAME = '_unknown';

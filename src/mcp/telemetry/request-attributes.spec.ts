@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { McpConnection } from '../server/connection/mcp-connection.js';
+import { McpConnection } from '../engine/connection/mcp-connection.js';
 import type { McpRegisteredNames } from './registered-names.js';
 import { operationAttributes, requestAttributes, spanNameOf } from './request-attributes.js';
 

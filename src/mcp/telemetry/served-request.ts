@@ -1,7 +1,7 @@
 import type { Attributes, Span } from '@opentelemetry/api';
-import type { McpConnection } from '../server/connection/mcp-connection.js';
-import type { McpMessageOrigin } from '../server/dispatch/message-origin.interface.js';
-import type { RequestId } from '../protocol/jsonrpc.js';
+import type { McpConnection } from '../engine/connection/mcp-connection.js';
+import type { McpMessageOrigin } from '../engine/dispatch/message-origin.interface.js';
+import type { RequestId } from '../core/protocol/jsonrpc.js';
 import type { McpOperationOutcome } from './operation-outcome.js';
 
 /** What the telemetry holds for one request from its arrival to its answer. */

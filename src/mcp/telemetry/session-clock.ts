@@ -1,6 +1,6 @@
 import type { Histogram } from '@opentelemetry/api';
-import type { McpConnection } from '../server/connection/mcp-connection.js';
-import type { McpMessageOrigin } from '../server/dispatch/message-origin.interface.js';
+import type { McpConnection } from '../engine/connection/mcp-connection.js';
+import type { McpMessageOrigin } from '../engine/dispatch/message-origin.interface.js';
 import type { McpOperationOutcome } from './operation-outcome.js';
 import { transportAttributes } from './request-attributes.js';
 import { ATTR } from './telemetry.constants.js';

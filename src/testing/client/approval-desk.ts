@@ -1,4 +1,4 @@
-import type { ElicitResult } from '../../mcp/protocol/mcp-types.js';
+import type { ElicitResult } from '../../mcp/core/protocol/mcp-types.js';
 import type {
   McpApprovalAnswer,
   McpApprovalHandler,

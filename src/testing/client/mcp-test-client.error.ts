@@ -1,4 +1,4 @@
-import { McpWardenError } from '../../mcp/errors/mcp-warden.error.js';
+import { McpWardenError } from '../../mcp/core/errors/mcp-warden.error.js';
 
 /**
  * A JSON-RPC error reply, as `McpTestClient` rejects with it: the server's

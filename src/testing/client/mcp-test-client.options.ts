@@ -1,13 +1,13 @@
-import type { McpPrincipal } from '../../mcp/auth/principal.interface.js';
-import type { McpTransportKind } from '../../mcp/authorizer/authorizer.interface.js';
-import type { MaybePromise } from '../../mcp/common/maybe-promise.js';
+import type { McpPrincipal } from '../../mcp/authentication/principal.interface.js';
+import type { McpTransportKind } from '../../mcp/authorization/authorizer.interface.js';
+import type { MaybePromise } from '../../mcp/core/common/maybe-promise.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
   CreateMessageResult,
   ElicitResult,
   ListRootsResult,
-} from '../../mcp/protocol/mcp-types.js';
+} from '../../mcp/core/protocol/mcp-types.js';
 import type { ElicitRequestParams, Implementation } from './mcp-test-client.types.js';
 
 /**

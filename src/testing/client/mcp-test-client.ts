@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { MCP_OPTIONS } from '../../mcp/options/options.constants.js';
+import { MCP_OPTIONS } from '../../mcp/core/options/options.constants.js';
 import type { McpResolvedOptions } from '../../mcp/options/resolved-options.interface.js';
 import type {
   CallToolResult,
@@ -10,10 +10,10 @@ import type {
   Resource,
   ResourceTemplate,
   Tool,
-} from '../../mcp/protocol/mcp-types.js';
-import { LATEST_PROTOCOL_VERSION } from '../../mcp/protocol/protocol-version.js';
-import type { McpMessageOrigin } from '../../mcp/server/dispatch/message-origin.interface.js';
-import { McpWarden } from '../../mcp/server/mcp-warden.service.js';
+} from '../../mcp/core/protocol/mcp-types.js';
+import { LATEST_PROTOCOL_VERSION } from '../../mcp/core/protocol/protocol-version.js';
+import type { McpMessageOrigin } from '../../mcp/engine/dispatch/message-origin.interface.js';
+import { McpWarden } from '../../mcp/engine/mcp-warden.service.js';
 import type {
   McpApprovalHandler,
   McpApprovalRequest,

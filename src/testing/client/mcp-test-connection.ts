@@ -1,12 +1,12 @@
 import { filter, firstValueFrom, Subject, type Observable, type Subscription } from 'rxjs';
-import type { McpMessageOrigin } from '../../mcp/server/dispatch/message-origin.interface.js';
-import type { McpWarden } from '../../mcp/server/mcp-warden.service.js';
+import type { McpMessageOrigin } from '../../mcp/engine/dispatch/message-origin.interface.js';
+import type { McpWarden } from '../../mcp/engine/mcp-warden.service.js';
 import {
   isJsonObject,
   isRequestId,
   type JsonRpcMessage,
   type RequestId,
-} from '../../mcp/protocol/jsonrpc.js';
+} from '../../mcp/core/protocol/jsonrpc.js';
 import { McpApprovalDesk } from './approval-desk.js';
 import { McpTestClientError } from './mcp-test-client.error.js';
 import type { JsonRpcServerMessage, JsonRpcServerNotification } from './mcp-test-client.types.js';

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage, RequestId } from '../../mcp/protocol/jsonrpc.js';
+import type { JsonRpcMessage, RequestId } from '../../mcp/core/protocol/jsonrpc.js';
 import type { McpSentRequest } from './server-request.responder.js';
 
 interface Waiter {

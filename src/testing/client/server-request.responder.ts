@@ -1,14 +1,14 @@
-import type { MaybePromise } from '../../mcp/common/maybe-promise.js';
-import { McpWardenError } from '../../mcp/errors/mcp-warden.error.js';
-import { JsonRpcErrorCode } from '../../mcp/protocol/error-codes.constants.js';
+import type { MaybePromise } from '../../mcp/core/common/maybe-promise.js';
+import { McpWardenError } from '../../mcp/core/errors/mcp-warden.error.js';
+import { JsonRpcErrorCode } from '../../mcp/core/protocol/error-codes.constants.js';
 import {
   isJsonObject,
   jsonRpcError,
   jsonRpcResult,
   type JsonRpcMessage,
   type RequestId,
-} from '../../mcp/protocol/jsonrpc.js';
-import { relatedRequestOf } from '../../mcp/protocol/related-request.js';
+} from '../../mcp/core/protocol/jsonrpc.js';
+import { relatedRequestOf } from '../../mcp/core/protocol/related-request.js';
 import type { McpApprovalDesk } from './approval-desk.js';
 import type { McpApprovalRequest } from './mcp-test-client.options.js';
 

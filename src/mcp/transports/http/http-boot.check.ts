@@ -2,10 +2,10 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpHttpAuthenticator } from '../../auth/http-authenticator.service.js';
-import { MCP_OPTIONS } from '../../options/options.constants.js';
+import { McpHttpAuthenticator } from '../../authentication/http-authenticator.service.js';
+import { MCP_OPTIONS } from '../../core/options/options.constants.js';
 import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
-import { McpWarden } from '../../server/mcp-warden.service.js';
+import { McpWarden } from '../../engine/mcp-warden.service.js';
 
 /**
  * The network boot check. Armed (`requireAuthorization`, on unless the app sets

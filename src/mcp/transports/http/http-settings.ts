@@ -1,6 +1,6 @@
-import { messageShapeBounds } from '../../decoding/json-message.decoder.js';
-import type { MessageShapeBounds } from '../../decoding/message-shape.scanner.js';
-import type { ResolvedMcpLimits } from '../../limits/mcp-limits.interface.js';
+import { messageShapeBounds } from '../../core/decoding/json-message.decoder.js';
+import type { MessageShapeBounds } from '../../core/decoding/message-shape.scanner.js';
+import type { ResolvedMcpLimits } from '../../core/limits/mcp-limits.interface.js';
 import type {
   McpResolvedOptions,
   ResolvedHttpOptions,

@@ -1,10 +1,10 @@
 import type { Provider, Type } from '@nestjs/common';
-import { McpHttpAuthenticator } from '../../auth/http-authenticator.service.js';
-import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from '../../options/options.constants.js';
+import { McpHttpAuthenticator } from '../../authentication/http-authenticator.service.js';
+import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from '../../core/options/options.constants.js';
 import { McpHttpBootCheck } from './http-boot.check.js';
 import { MCP_HTTP_SETTINGS, httpSettingsOf } from './http-settings.js';
-import { LegacySseEndpoint } from './legacy/legacy-sse.endpoint.js';
-import { LegacySseSessions } from './legacy/legacy-sse.sessions.service.js';
+import { LegacySseEndpoint } from './sse-2024-11-05/legacy-sse.endpoint.js';
+import { LegacySseSessions } from './sse-2024-11-05/legacy-sse.sessions.service.js';
 import { createMcpHttpControllers } from './mount/mcp-http.controllers.js';
 import { bindStreamablePath } from './mount/mcp-http.routes.js';
 import { McpHttpRouter } from './mount/mcp-http.router.js';
@@ -16,8 +16,8 @@ import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint
 import { McpModernHttpPost } from './modern/modern-post.service.js';
 import { McpBodyReader } from './security/body-reader.service.js';
 import { CLUSTER_HTTP_PROVIDERS } from '../../cluster/cluster.providers.js';
-import { WEBHOOK_PROVIDERS } from '../../operator/webhook/webhook.providers.js';
-import { withOperatorConsole } from '../../operator/console/console.providers.js';
+import { WEBHOOK_PROVIDERS } from '../../approvals/webhook/webhook.providers.js';
+import { withOperatorConsole } from '../../approvals/console/console.providers.js';
 
 /** What `transport: 'http'` adds to the MCP module. */
 export interface McpHttpTransportParts {

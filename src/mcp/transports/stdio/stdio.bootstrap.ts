@@ -1,9 +1,9 @@
 import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { messageShapeBounds } from '../../decoding/json-message.decoder.js';
-import { MCP_OPTIONS } from '../../options/options.constants.js';
+import { messageShapeBounds } from '../../core/decoding/json-message.decoder.js';
+import { MCP_OPTIONS } from '../../core/options/options.constants.js';
 import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
-import { McpWarden } from '../../server/mcp-warden.service.js';
+import { McpWarden } from '../../engine/mcp-warden.service.js';
 import { StderrLogger } from './stderr.logger.js';
 import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transport.js';
 

@@ -1,14 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Subscription } from 'rxjs';
-import { DEFAULT_LIMITS } from '../../limits/default-limits.js';
-import { DEFAULT_CONN_ID } from '../../mcp.constants.js';
-import { JsonRpcErrorCode } from '../../protocol/error-codes.constants.js';
-import { jsonRpcError, parseErrorResponse } from '../../protocol/jsonrpc.js';
-import type { McpPrincipal } from '../../auth/principal.interface.js';
-import type { McpMessageOrigin } from '../../server/dispatch/message-origin.interface.js';
-import type { McpWarden } from '../../server/mcp-warden.service.js';
-import { decodeJsonMessage, messageShapeBounds } from '../../decoding/json-message.decoder.js';
-import type { MessageShapeBounds } from '../../decoding/message-shape.scanner.js';
+import { DEFAULT_LIMITS } from '../../core/limits/default-limits.js';
+import { DEFAULT_CONN_ID } from '../../core/mcp.constants.js';
+import { JsonRpcErrorCode } from '../../core/protocol/error-codes.constants.js';
+import { jsonRpcError, parseErrorResponse } from '../../core/protocol/jsonrpc.js';
+import type { McpPrincipal } from '../../authentication/principal.interface.js';
+import type { McpMessageOrigin } from '../../engine/dispatch/message-origin.interface.js';
+import type { McpWarden } from '../../engine/mcp-warden.service.js';
+import { decodeJsonMessage, messageShapeBounds } from '../../core/decoding/json-message.decoder.js';
+import type { MessageShapeBounds } from '../../core/decoding/message-shape.scanner.js';
 import { LineDecoder, type LineEvent } from './line.decoder.js';
 
 /**

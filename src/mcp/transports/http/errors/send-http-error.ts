@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { HttpException } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import { sendJson } from '../send-json.js';
 import { McpHttpError } from './mcp-http.error.js';
 

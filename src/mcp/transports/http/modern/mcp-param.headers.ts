@@ -1,4 +1,4 @@
-import { isJsonObject } from '../../../protocol/jsonrpc.js';
+import { isJsonObject } from '../../../core/protocol/jsonrpc.js';
 
 /** One tool argument mirrored in an `Mcp-Param-{Name}` header (`x-mcp-header`, SEP-2243). */
 export interface McpParamHeader {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage } from '../../../protocol/jsonrpc.js';
+import type { JsonRpcMessage } from '../../../core/protocol/jsonrpc.js';
 import { sendJson } from '../send-json.js';
 import { SseStream, type SseStreamOptions } from '../sse/sse-stream.js';
 

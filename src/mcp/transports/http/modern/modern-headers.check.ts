@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { McpHeaderMismatchError } from '../../../era/era.errors.js';
-import { isJsonObject } from '../../../protocol/jsonrpc.js';
+import { McpHeaderMismatchError } from '../../../revisions/2026-07-28/era.errors.js';
+import { isJsonObject } from '../../../core/protocol/jsonrpc.js';
 import { decodeHeaderValue, headerFormOf } from './header-value.js';
 import { argumentAt, mcpParamHeadersOf } from './mcp-param.headers.js';
 

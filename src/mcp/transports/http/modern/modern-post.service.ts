@@ -1,22 +1,22 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpHttpAuthenticator } from '../../../auth/http-authenticator.service.js';
-import type { McpPrincipal } from '../../../auth/principal.interface.js';
-import { quotaKeyOf } from '../../../auth/quota-key.js';
-import { McpInsufficientScopeError } from '../../../auth/scopes.js';
-import { readEra } from '../../../era/request-envelope.js';
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../era/era.constants.js';
-import { McpWardenError } from '../../../errors/mcp-warden.error.js';
-import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import { McpHttpAuthenticator } from '../../../authentication/http-authenticator.service.js';
+import type { McpPrincipal } from '../../../authentication/principal.interface.js';
+import { quotaKeyOf } from '../../../authentication/quota-key.js';
+import { McpInsufficientScopeError } from '../../../authentication/scopes.js';
+import { readEra } from '../../../revisions/2026-07-28/request-envelope.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../revisions/2026-07-28/era.constants.js';
+import { McpWardenError } from '../../../core/errors/mcp-warden.error.js';
+import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import {
   isJsonObject,
   jsonRpcError,
   type JsonRpcMessage,
   type RequestId,
-} from '../../../protocol/jsonrpc.js';
-import { McpRegistry } from '../../../registry/mcp-registry.service.js';
-import type { McpMessageOrigin } from '../../../server/dispatch/message-origin.interface.js';
-import { McpWarden } from '../../../server/mcp-warden.service.js';
+} from '../../../core/protocol/jsonrpc.js';
+import { McpRegistry } from '../../../definitions/mcp-registry.service.js';
+import type { McpMessageOrigin } from '../../../engine/dispatch/message-origin.interface.js';
+import { McpWarden } from '../../../engine/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { McpCallRateLimiter } from '../security/call-rate.limiter.js';

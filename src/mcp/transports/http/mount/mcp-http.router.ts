@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LegacySseEndpoint } from '../legacy/legacy-sse.endpoint.js';
+import { LegacySseEndpoint } from '../sse-2024-11-05/legacy-sse.endpoint.js';
 import { McpStreamableHttpEndpoint } from '../streamable/streamable-http.endpoint.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 import { rawExchange } from './raw-exchange.js';

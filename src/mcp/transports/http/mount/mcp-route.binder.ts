@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { McpHttpAuthenticator } from '../../../auth/http-authenticator.service.js';
-import { serveProtectedResourceMetadata } from '../../../auth/protected-resource.routes.js';
+import { McpHttpAuthenticator } from '../../../authentication/http-authenticator.service.js';
+import { serveProtectedResourceMetadata } from '../../../authentication/protected-resource.routes.js';
 import type { Server } from 'node:http';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { withExpressClientAddress } from './express-client-address.js';

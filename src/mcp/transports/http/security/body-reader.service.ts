@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import contentType from 'content-type';
 import type { IncomingMessage } from 'node:http';
-import { decodeJsonMessage } from '../../../decoding/json-message.decoder.js';
-import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import { decodeJsonMessage } from '../../../core/decoding/json-message.decoder.js';
+import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import { McpClientGoneError } from '../errors/client-gone.error.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';

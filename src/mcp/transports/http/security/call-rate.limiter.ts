@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { MCP_OPTIONS } from '../../../options/options.constants.js';
+import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
 import type { McpResolvedOptions } from '../../../options/resolved-options.interface.js';
-import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_SHARED_CALL_RATE, type McpSharedCallRate } from './shared-call-rate.interface.js';
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
-import type { JsonRpcMessage, RequestId } from '../../../protocol/jsonrpc.js';
-import { relatedRequestOf } from '../../../protocol/related-request.js';
+import type { JsonRpcMessage, RequestId } from '../../../core/protocol/jsonrpc.js';
+import { relatedRequestOf } from '../../../core/protocol/related-request.js';
 import type { McpHttpSettings } from '../http-settings.js';
 import { EventBuffer } from '../sse/event-buffer.js';
 import type { McpEventMirror } from '../sse/event-mirror.interface.js';

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { McpPrincipal } from '../../../auth/principal.interface.js';
-import { principalKey } from '../../../auth/principal-key.js';
-import { nextTurn } from '../../../common/next-turn.js';
-import { McpWarden } from '../../../server/mcp-warden.service.js';
+import type { McpPrincipal } from '../../../authentication/principal.interface.js';
+import { principalKey } from '../../../authentication/principal-key.js';
+import { nextTurn } from '../../../core/common/next-turn.js';
+import { McpWarden } from '../../../engine/mcp-warden.service.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { McpHttpSession } from './http-session.js';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { McpPrincipal } from '../../../auth/principal.interface.js';
-import type { RequestId } from '../../../protocol/jsonrpc.js';
+import type { McpPrincipal } from '../../../authentication/principal.interface.js';
+import type { RequestId } from '../../../core/protocol/jsonrpc.js';
 
 /** A session another instance holds, as the directory names it. */
 export interface McpRemoteSession {

@@ -1,4 +1,4 @@
-import { JsonRpcErrorCode } from '../../../protocol/error-codes.constants.js';
+import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RequestId } from '../../../protocol/jsonrpc.js';
+import type { RequestId } from '../../../core/protocol/jsonrpc.js';
 
 /**
  * Where a session's stream events are copied besides its own replay buffer.

@@ -1,4 +1,4 @@
-import { isJsonObject, isRequestId, type RequestId } from '../../../protocol/jsonrpc.js';
+import { isJsonObject, isRequestId, type RequestId } from '../../../core/protocol/jsonrpc.js';
 
 /** How the transport must treat one message of a POST body. */
 export type MessageKind =

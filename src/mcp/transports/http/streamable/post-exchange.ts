@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage, RequestId } from '../../../protocol/jsonrpc.js';
+import type { JsonRpcMessage, RequestId } from '../../../core/protocol/jsonrpc.js';
 import type { EventBuffer } from '../sse/event-buffer.js';
 import { SseStream, type SseStreamOptions } from '../sse/sse-stream.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { isSupportedProtocolVersion } from '../../../protocol/protocol-version.js';
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../era/era.constants.js';
+import { isSupportedProtocolVersion } from '../../../core/protocol/protocol-version.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../revisions/2026-07-28/era.constants.js';
 import { McpHttpError } from '../errors/mcp-http.error.js';
 
 /**

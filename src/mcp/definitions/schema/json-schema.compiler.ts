@@ -1,0 +1,64 @@
+import { Ajv, type Options } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { JsonSchemaObject } from '../../core/protocol/mcp-types.js';
+import { describeJsonSchemaErrors } from './json-schema.errors.js';
+
+/** Returns a message describing why `value` does not match, or undefined when it does. */
+export type JsonSchemaCheck = (value: unknown) => string | undefined;
+
+type Dialect = { create: (options: Options) => Ajv; readonly meta: Ajv };
+
+/*
+ * An Ajv instance never forgets what it compiled: its cache and its code scope
+ * grow with every schema, even after `removeSchema`. So each definition gets
+ * its own small instance (no meta-schemas, nothing shared), owned by the
+ * returned check and collected with it when the tool is unregistered. The
+ * only shared instances validate schemas against their meta-schema, which
+ * they compile once and which holds nothing of the schemas they check.
+ * 2020-12 is the default dialect (the MCP spec's); a schema naming draft-04..07
+ * gets draft-07. No `loadSchema` is set, so a `$ref` is never fetched.
+ */
+const shared = { strict: false } as const;
+const perDefinition = {
+  ...shared,
+  allErrors: true, // every `required` failure is reported, not just the first one
+  meta: false,
+  validateSchema: false,
+  addUsedSchema: false,
+} as const;
+
+const withFormats = (ajv: Ajv): Ajv => addFormats.default(ajv);
+
+/* Each dialect's shared instance is built on first use: most servers never see a draft-07 schema. */
+function dialect(create: (options: Options) => Ajv): Dialect {
+  let meta: Ajv | undefined;
+  return {
+    create,
+    get meta() {
+      return (meta ??= create(shared));
+    },
+  };
+}
+const draft2020 = dialect((options) => withFormats(new Ajv2020(options)));
+const draft07 = dialect((options) => withFormats(new Ajv(options)));
+
+function dialectOf(schema: JsonSchemaObject): Dialect {
+  const named = typeof schema.$schema === 'string' ? schema.$schema : '';
+  return /draft-0[4-7]/.test(named) ? draft07 : draft2020;
+}
+
+/**
+ * Compiles a JSON Schema into a check, once. Throws (with Ajv's message) when
+ * the schema itself is invalid, so a bad definition fails at registration.
+ * `dataVar` names the root value in messages (`arguments`, `structuredContent`).
+ */
+export function compileJsonSchema(schema: JsonSchemaObject, dataVar: string): JsonSchemaCheck {
+  const dialect = dialectOf(schema);
+  if (!dialect.meta.validateSchema(schema)) {
+    throw new Error(`schema is invalid: ${dialect.meta.errorsText(dialect.meta.errors)}`);
+  }
+  const validate = dialect.create(perDefinition).compile(schema);
+  return (value) =>
+    validate(value) ? undefined : describeJsonSchemaErrors(validate.errors ?? [], dataVar);
+}

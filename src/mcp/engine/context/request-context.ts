@@ -1,0 +1,124 @@
+import type { IncomingMessage } from 'node:http';
+import type { McpPrincipal } from '../../authentication/principal.interface.js';
+import type { McpTransportKind } from '../../authorization/authorizer.interface.js';
+import { jsonRpcNotification, type RequestId } from '../../core/protocol/jsonrpc.js';
+import type {
+  McpElicitationUrl,
+  McpUrlElicitResult,
+} from '../elicitation/url-elicitation.interface.js';
+import type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+  ListRootsResult,
+  LoggingLevel,
+} from '../../core/protocol/mcp-types.js';
+import { relateToRequest } from '../../core/protocol/related-request.js';
+import type {
+  McpInputOptions,
+  McpToolContext,
+} from '../../definitions/interfaces/mcp-context.interface.js';
+import type { McpEra } from '../../revisions/2026-07-28/era.constants.js';
+import type { McpRequest } from '../dispatch/mcp-request.interface.js';
+import { elicitForm, elicitUrl, requireCapability, sampleClient } from './client-requests.js';
+import { passesLogLevel } from './log-level.js';
+
+/**
+ * The context a tool, resource or prompt handler receives. Progress and log
+ * messages go to the caller's connection only, tagged with the request's id;
+ * progress must increase and stops once the request has ended (spec:
+ * progress). Methods live on the prototype: one small object per request.
+ */
+export class McpRequestContext implements McpToolContext {
+  private lastProgress = -Infinity;
+  private ended = false;
+
+  constructor(private readonly request: McpRequest) {}
+
+  get connId(): string {
+    return this.request.connection.id;
+  }
+
+  get transport(): McpTransportKind {
+    return this.request.transport;
+  }
+
+  get principal(): McpPrincipal | undefined {
+    return this.request.principal;
+  }
+
+  get httpRequest(): IncomingMessage | undefined {
+    return this.request.httpRequest;
+  }
+
+  get requestId(): RequestId {
+    return this.request.id;
+  }
+
+  get era(): McpEra {
+    return this.request.era;
+  }
+
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.request.clientCapabilities;
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  /** Called by the server once the response is built: later progress and logs are dropped. */
+  end(): void {
+    this.ended = true;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const meta = (this.request.params as { _meta?: { progressToken?: unknown } })._meta;
+    const token = meta?.progressToken;
+    if (this.ended || (typeof token !== 'string' && typeof token !== 'number')) return;
+    if (!(progress > this.lastProgress)) return;
+    this.lastProgress = progress;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.send(jsonRpcNotification('notifications/progress', params));
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    const threshold = this.request.logLevel;
+    if (this.ended || threshold === undefined || !passesLogLevel(level, threshold)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.send(jsonRpcNotification('notifications/message', params));
+  }
+
+  elicit(
+    message: string,
+    requestedSchema: Record<string, unknown>,
+    options?: McpInputOptions,
+  ): Promise<ElicitResult> {
+    return elicitForm(this.request, message, requestedSchema, options?.key);
+  }
+
+  elicitUrl(
+    message: string,
+    url: McpElicitationUrl,
+    options?: McpInputOptions,
+  ): Promise<McpUrlElicitResult> {
+    return elicitUrl(this.request, message, url, options?.key);
+  }
+
+  sample(params: CreateMessageParams, options?: McpInputOptions): Promise<CreateMessageResult> {
+    return sampleClient(this.request, params, options?.key);
+  }
+
+  async listRoots(options?: McpInputOptions): Promise<ListRootsResult> {
+    requireCapability(this.request, 'roots');
+    return (await this.request.requestClient('roots/list', {}, options?.key)) as ListRootsResult;
+  }
+
+  private send(message: Record<string, unknown>): void {
+    this.request.connection.send(relateToRequest(message, this.request.id));
+  }
+}

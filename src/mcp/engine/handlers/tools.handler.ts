@@ -1,0 +1,171 @@
+import { MCP_OPTIONS } from '../../core/options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CallToolRequestParamsSchema,
+  PaginatedRequestParamsSchema,
+} from '@modelcontextprotocol/core';
+import type { z } from 'zod';
+import { hasScopes, McpInsufficientScopeError } from '../../authentication/scopes.js';
+import { contextOf } from '../../authorization/authorizer-context.js';
+import { McpAuthorizationService } from '../../authorization/mcp-authorization.service.js';
+import { ReadSeam, ToolSeam } from '../../authorization/seam.decorators.js';
+import { toolDenial } from '../../authorization/tool-denial.js';
+import { McpInvalidParamsError } from '../../core/errors/protocol.errors.js';
+import { nextCursorOf, paginate } from '../../core/protocol/pagination.js';
+import type { CallToolResult } from '../../core/protocol/mcp-types.js';
+import type { McpToolEntry } from '../../definitions/interfaces/registry-entry.interface.js';
+import { McpRegistry } from '../../definitions/mcp-registry.service.js';
+import { McpApprovals } from '../../approvals/caller/mcp-approvals.service.js';
+import { McpParkedCall } from '../../approvals/caller/parked-call.js';
+import { promptText } from '../../approvals/caller/prompt-text.js';
+import { McpMethod } from '../dispatch/mcp-method.decorator.js';
+import type { McpRequest } from '../dispatch/mcp-request.interface.js';
+import { McpToolInvoker, type McpToolArguments } from '../tools/tool-invoker.service.js';
+import { McpOperatorApprovals } from '../../approvals/operator/operator-approvals.service.js';
+import { approvalPendingResult } from '../../approvals/operator/approval-pending.result.js';
+import type { AuthorizerDecision } from '../../authorization/authorizer.interface.js';
+import { isPromiseLike, type MaybePromise } from '../../core/common/maybe-promise.js';
+
+type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
+type CallParams = z.infer<typeof CallToolRequestParamsSchema>;
+type AskDecision = Extract<AuthorizerDecision, { kind: 'ask' }>;
+
+/** Detail of a deny when the handler was reached without the tool seam's verdict. */
+const SEAM_NOT_APPLIED = 'tool_seam_not_applied';
+
+/**
+ * `tools/list` (read seam, then per-tool visibility) and `tools/call`, which
+ * this handler owns from the seam's verdict to the result.
+ */
+@Injectable()
+export class McpToolsHandler {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly authorization: McpAuthorizationService,
+    private readonly approvals: McpApprovals,
+    private readonly invoker: McpToolInvoker,
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly operator: McpOperatorApprovals,
+  ) {}
+
+  @McpMethod('tools/list', PaginatedRequestParamsSchema)
+  @ReadSeam()
+  async list(request: McpRequest<ListParams>): Promise<object> {
+    const visible = await this.visibleTools(request);
+    const page = paginate(visible, request.params?.cursor, this.options.pageSize);
+    return { tools: page.items.map((entry) => entry.tool), ...nextCursorOf(page) };
+  }
+
+  /**
+   * One call, top to bottom: the seam decided (see `ToolSeamGuard`); a deny
+   * answers at once; an unknown tool is reported only now, so a denied caller
+   * cannot probe for tools; then the tool's scopes are checked; an allow
+   * runs (validating its arguments first, as every run does); an ask
+   * validates the arguments before anyone is asked (`ask`).
+   */
+  @McpMethod('tools/call', CallToolRequestParamsSchema)
+  @ToolSeam()
+  call(request: McpRequest<CallParams>): MaybePromise<CallToolResult | McpParkedCall> {
+    const { name } = request.params;
+    const verdict = request.toolSeam;
+    const decision = verdict?.decision ?? { kind: 'deny', reason: SEAM_NOT_APPLIED };
+    if (decision.kind === 'deny') return this.seamDenial(request, verdict?.entry, decision.reason);
+    const entry = verdict?.entry;
+    if (!entry) throw new McpInvalidParamsError(`Unknown tool: ${name}`);
+    // The caller may call it (allow or ask), so it may see its output schema: respect it.
+    const structured = entry.tool.outputSchema === undefined;
+    // Before any approval: a call the caller's scopes cannot cover is not worth asking about.
+    if (!hasScopes(entry.scopes, request.principal)) {
+      // Over HTTP the transport turns this into the 403 step-up challenge.
+      if (request.transport === 'http') throw new McpInsufficientScopeError(name, entry.scopes);
+      return toolDenial(name, 'deny', 'insufficient_scope', structured);
+    }
+    if (decision.kind === 'allow') return this.run(entry, request);
+    // An ask lets the caller call the tool, so it may learn why its arguments fail; and nobody
+    // is asked about a call that could not run. A deny answered above, before any validation.
+    const checked = this.invoker.validate(entry, request.params.arguments ?? {});
+    return isPromiseLike(checked)
+      ? checked.then((input) => this.ask(entry, request, decision, input))
+      : this.ask(entry, request, decision, checked);
+  }
+
+  /**
+   * An ask for a call whose arguments were checked: refused as they are, or
+   * waiting for an operator, or parked behind the caller's approval (denied
+   * when the caller cannot be asked); on approval it runs.
+   */
+  private ask(
+    entry: McpToolEntry,
+    request: McpRequest<CallParams>,
+    decision: AskDecision,
+    input: McpToolArguments,
+  ): CallToolResult | McpParkedCall {
+    if (!input.ok) return input.refusal;
+    const name = entry.tool.name;
+    const structured = entry.tool.outputSchema === undefined;
+    const run = () => this.invoker.execute(entry, input.value, request);
+    if (decision.approver === 'operator') {
+      const verdict = this.operator.approve(request, name, decision.prompt);
+      return new McpParkedCall(
+        verdict.then((approval) =>
+          approval.approved
+            ? run()
+            : 'pending' in approval
+              ? approvalPendingResult(approval.pending, structured)
+              : toolDenial(name, 'ask', approval.detail, structured),
+        ),
+      );
+    }
+    if (!this.approvals.canAsk(request)) {
+      const prompt = promptText(decision.prompt, this.options.limits.maxPromptChars);
+      return toolDenial(name, 'ask', prompt, structured);
+    }
+    if (!this.approvals.hasRoom(request)) {
+      return toolDenial(name, 'ask', 'too many calls awaiting approval', structured);
+    }
+    const closed = this.approvals
+      .ask(request, name, decision.prompt)
+      .then((approval) =>
+        approval.approved ? run() : toolDenial(name, 'ask', approval.detail, structured),
+      );
+    return new McpParkedCall(closed);
+  }
+
+  /**
+   * A seam deny. It leaves out `structuredContent` only for a tool with an
+   * output schema the caller can see (and so validate against); for any
+   * other, hidden or unknown, it is the same as for a tool that does not
+   * exist, so a denied caller learns nothing from its shape.
+   */
+  private async seamDenial(
+    request: McpRequest<CallParams>,
+    entry: McpToolEntry | undefined,
+    reason: string,
+  ): Promise<CallToolResult> {
+    const { name } = request.params;
+    if (entry?.tool.outputSchema === undefined) return toolDenial(name, 'deny', reason);
+    const visible =
+      hasScopes(entry.scopes, request.principal) &&
+      (await this.authorization.isToolVisible(name, entry.sensitive, contextOf(request)));
+    return toolDenial(name, 'deny', reason, !visible);
+  }
+
+  /** The tools this caller may call (see `McpAuthorizationService.isToolVisible`). */
+  async visibleTools(request: McpRequest): Promise<McpToolEntry[]> {
+    const context = contextOf(request);
+    const entries = this.registry
+      .tools()
+      .filter((entry) => hasScopes(entry.scopes, request.principal));
+    const visible = await Promise.all(
+      entries.map((entry) =>
+        this.authorization.isToolVisible(entry.tool.name, entry.sensitive, context),
+      ),
+    );
+    return entries.filter((_, index) => visible[index]);
+  }
+
+  private run(entry: McpToolEntry, request: McpRequest<CallParams>): Promise<CallToolResult> {
+    return this.invoker.run(entry, request.params.arguments ?? {}, request);
+  }
+}

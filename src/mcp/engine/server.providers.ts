@@ -1,0 +1,35 @@
+import type { Provider } from '@nestjs/common';
+import { McpApprovals } from '../approvals/caller/mcp-approvals.service.js';
+import { McpConnections } from './connection/mcp-connections.service.js';
+import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
+import { McpMethodExplorer } from './dispatch/mcp-method.explorer.js';
+import { McpNotificationsHandler } from './dispatch/mcp-notifications.handler.js';
+import { McpParamsShapeCheck } from './dispatch/params-shape.check.js';
+import { McpCompletionHandler } from './handlers/completion.handler.js';
+import { McpLifecycleHandler } from './handlers/lifecycle.handler.js';
+import { McpPromptsHandler } from './handlers/prompts.handler.js';
+import { McpResourcesHandler } from './handlers/resources.handler.js';
+import { McpToolsHandler } from './handlers/tools.handler.js';
+import { McpWarden } from './mcp-warden.service.js';
+import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
+import { McpSingleServerCheck } from './single-server.check.js';
+import { McpToolInvoker } from './tools/tool-invoker.service.js';
+
+/** Transport-agnostic dispatch of the MCP method surface, behind the seams. */
+export const SERVER_PROVIDERS: Provider[] = [
+  McpWarden,
+  McpSingleServerCheck,
+  McpConnections,
+  McpDispatcher,
+  McpMethodExplorer,
+  McpNotificationsHandler,
+  McpParamsShapeCheck,
+  McpToolInvoker,
+  McpOutboundRequests,
+  McpApprovals,
+  McpLifecycleHandler,
+  McpToolsHandler,
+  McpResourcesHandler,
+  McpPromptsHandler,
+  McpCompletionHandler,
+];

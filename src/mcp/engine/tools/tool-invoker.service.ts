@@ -1,0 +1,139 @@
+import { MCP_OPTIONS } from '../../core/options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import { ForbiddenException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
+import { withTimeout } from '../../core/common/with-timeout.js';
+import { toolDenial } from '../../authorization/tool-denial.js';
+import { urlElicitationRefusal } from '../elicitation/url-elicitation-required.refusal.js';
+import { protocolErrorOf } from '../../core/errors/sdk-errors.js';
+import { isPromiseLike, type MaybePromise } from '../../core/common/maybe-promise.js';
+import type { InputValidation } from '../../definitions/schema/input-validator.js';
+import type { CallToolResult } from '../../core/protocol/mcp-types.js';
+import type { McpToolEntry } from '../../definitions/interfaces/registry-entry.interface.js';
+import { McpRequestContext } from '../context/request-context.js';
+import type { McpRequest } from '../dispatch/mcp-request.interface.js';
+import { normalizeToolResult, toolErrorResult } from '../results/tool-result.normalizer.js';
+import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
+import { McpToolError } from './mcp-tool.error.js';
+import { exceedsJsonBytes } from '../results/result-size.js';
+import { requestLogFields } from '../../telemetry/log-fields.js';
+
+/** A call's arguments once checked: the value the tool gets, or the result that refuses them. */
+export type McpToolArguments =
+  { ok: true; value: unknown } | { ok: false; refusal: CallToolResult };
+
+/**
+ * Runs a tool that has passed its seam: validates the arguments against its
+ * input contract, calls it with a request context, shapes the result and
+ * checks it against the output schema. Every failure is an `isError` result
+ * (spec: tool execution errors are results, not protocol errors), except a
+ * protocol error the tool threw on purpose (`McpWardenError`, or an official
+ * SDK's `McpError` / `ProtocolError`), which keeps its JSON-RPC code.
+ */
+@Injectable()
+export class McpToolInvoker {
+  private readonly logger = new Logger('McpTools');
+
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+
+  /** Validates `args`, then runs the tool with what validation made of them. */
+  async run(
+    entry: McpToolEntry,
+    args: Record<string, unknown>,
+    request: McpRequest,
+  ): Promise<CallToolResult> {
+    const validation = this.validate(entry, args);
+    const checked = isPromiseLike(validation) ? await validation : validation;
+    return checked.ok ? this.execute(entry, checked.value, request) : checked.refusal;
+  }
+
+  /**
+   * The arguments as the tool's input contract parsed them (a DTO's instance,
+   * say), or the `isError` result that refuses them. Synchronous where the
+   * validator is.
+   */
+  validate(entry: McpToolEntry, args: Record<string, unknown>): MaybePromise<McpToolArguments> {
+    const validation = entry.input.validate(args);
+    return isPromiseLike(validation)
+      ? validation.then((input) => checkedArguments(entry, input))
+      : checkedArguments(entry, validation);
+  }
+
+  /** Runs the tool with arguments `validate` accepted (its `value`). */
+  async execute(entry: McpToolEntry, input: unknown, request: McpRequest): Promise<CallToolResult> {
+    const name = entry.tool.name;
+    const context = new McpRequestContext(request);
+    let result: CallToolResult;
+    try {
+      // A synchronous handler needs no timer; an async one is bounded by limits.toolTimeoutMs.
+      const produced = entry.invoke(input, context);
+      const value = isPromiseLike(produced)
+        ? await this.bounded(produced, request, name)
+        : produced;
+      result = normalizeToolResult(value);
+    } catch (error) {
+      // A cancelled call gets no response; its abort is not a failure worth logging.
+      if (request.cancelled) return toolErrorResult(`Tool ${name} was cancelled`);
+      return this.failure(entry, error, request);
+    } finally {
+      context.end();
+    }
+    const { maxResultBytes } = this.options.limits;
+    if (exceedsJsonBytes(result, maxResultBytes)) {
+      this.logger.warn(
+        `Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`,
+        requestLogFields(request),
+      );
+      return toolErrorResult(`Tool ${name} produced a result larger than ${maxResultBytes} bytes`);
+    }
+    if (entry.output && !result.isError) {
+      const problem = entry.output(result.structuredContent);
+      if (problem !== undefined) {
+        this.logger.error(
+          `Tool ${name} returned output that fails its outputSchema: ${problem}`,
+          requestLogFields(request),
+        );
+        return toolErrorResult(`Tool ${name} produced invalid output`);
+      }
+    }
+    return result;
+  }
+
+  /* Races the handler with the tool timeout; on timeout its signal aborts and the call still answers. */
+  private bounded(work: PromiseLike<unknown>, request: McpRequest, name: string): Promise<unknown> {
+    return withTimeout(work, this.options.limits.toolTimeoutMs, () => {
+      request.expire('tool timed out');
+      throw new McpToolError(`Tool ${name} timed out`);
+    });
+  }
+
+  private failure(entry: McpToolEntry, error: unknown, request: McpRequest): CallToolResult {
+    const name = entry.tool.name;
+    if (error instanceof McpToolError) return toolErrorResult(error.message);
+    // A server→client request the tool made ended without an answer (timeout, closed, ...).
+    if (error instanceof McpOutboundRequestError)
+      return toolErrorResult(`Tool ${name}: ${error.message}`);
+    // A protocol error thrown on purpose keeps its code (the dispatcher answers it as one).
+    const protocolError = protocolErrorOf(error);
+    // A -32042 only reaches a client that declared URL-mode elicitation; any other is told why.
+    const refused = protocolError && urlElicitationRefusal(protocolError, request);
+    if (refused) return toolErrorResult(refused);
+    if (protocolError) throw protocolError;
+    // A user's own guard on the tool method refused (a guard returning false throws this).
+    if (error instanceof ForbiddenException) {
+      return toolDenial(name, 'deny', 'forbidden', entry.tool.outputSchema === undefined);
+    }
+    // Nest's HTTP exceptions carry a message written for the caller.
+    if (error instanceof HttpException) return toolErrorResult(error.message);
+    this.logger.error(
+      `Tool ${name} failed: ${(error as Error)?.stack ?? String(error)}`,
+      requestLogFields(request),
+    );
+    return toolErrorResult(`Tool ${name} failed`);
+  }
+}
+
+function checkedArguments(entry: McpToolEntry, input: InputValidation): McpToolArguments {
+  if (input.ok) return input;
+  const message = `Invalid arguments for tool ${entry.tool.name}: ${input.message}`;
+  return { ok: false, refusal: toolErrorResult(message) };
+}

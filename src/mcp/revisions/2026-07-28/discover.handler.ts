@@ -1,0 +1,31 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DiscoverRequestSchema } from '@modelcontextprotocol/core';
+import { MCP_OPTIONS } from '../../core/options/options.constants.js';
+import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import { McpRegistry } from '../../definitions/mcp-registry.service.js';
+import { buildCapabilities } from '../../engine/capabilities.factory.js';
+import { McpMethod } from '../../engine/dispatch/mcp-method.decorator.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from './era.constants.js';
+
+/**
+ * `server/discover`, the modern era's answer to `initialize`: the modern
+ * revisions served (handshake-era versions are negotiated by `initialize`),
+ * the capabilities and the instructions. Outside the seams, as `initialize` is.
+ */
+@Injectable()
+export class McpDiscoverHandler {
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    private readonly registry: McpRegistry,
+  ) {}
+
+  @McpMethod('server/discover', DiscoverRequestSchema.shape.params)
+  discover(): object {
+    const result: Record<string, unknown> = {
+      supportedVersions: [...SUPPORTED_MODERN_PROTOCOL_VERSIONS],
+      capabilities: buildCapabilities(this.registry),
+    };
+    if (this.options.instructions) result.instructions = this.options.instructions;
+    return result;
+  }
+}

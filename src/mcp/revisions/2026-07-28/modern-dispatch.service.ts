@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { quotaKeyOf } from '../../authentication/quota-key.js';
+import { jsonRpcResult, type JsonRpcMessage, type RequestId } from '../../core/protocol/jsonrpc.js';
+import { McpParkedCall } from '../../approvals/caller/parked-call.js';
+import type { McpConnection } from '../../engine/connection/mcp-connection.js';
+import type { RequestCancellation } from '../../engine/connection/request-cancellation.js';
+import { DispatchedRequest } from '../../engine/dispatch/dispatched-request.js';
+import { errorResponse } from '../../engine/dispatch/error-response.js';
+import type { McpRoute } from '../../engine/dispatch/mcp-method.explorer.js';
+import type { McpMessageOrigin } from '../../engine/dispatch/message-origin.interface.js';
+import { McpOutboundRequests } from '../../engine/outbound/mcp-outbound-requests.service.js';
+import { McpModernEra } from './modern-era.service.js';
+import type { McpRequestEnvelope } from './request-envelope.js';
+import { requestLogFields } from '../../telemetry/log-fields.js';
+
+/** What the dispatcher hands over once a modern request passed its checks. */
+export interface McpModernCall {
+  readonly id: RequestId;
+  readonly method: string;
+  /** The params as sent (the sealed state binds these), and as the schema parsed them. */
+  readonly raw: Record<string, unknown>;
+  readonly params: Record<string, unknown>;
+  readonly connection: McpConnection;
+  readonly origin: McpMessageOrigin;
+  readonly envelope: McpRequestEnvelope;
+  readonly cancellation: RequestCancellation;
+  readonly route: McpRoute;
+}
+
+/**
+ * The modern era's step of dispatch: nothing parks (the client answers
+ * questions by retrying), a round that asked for input answers
+ * input-required, and results and errors take the era's shape.
+ */
+@Injectable()
+export class McpModernDispatch {
+  constructor(
+    private readonly modern: McpModernEra,
+    private readonly outbound: McpOutboundRequests,
+  ) {}
+
+  /** The answer to `call`, or null when it was cancelled (a cancelled request is never answered). */
+  async serve(call: McpModernCall): Promise<JsonRpcMessage | null> {
+    const { id, method, raw, params, connection, origin, envelope, cancellation, route } = call;
+    let request: DispatchedRequest | undefined;
+    try {
+      // A presented state's nonce counts against its caller's share, as other quotas do.
+      const caller = quotaKeyOf(origin.principal, origin.httpRequest, connection.id);
+      const input = await this.modern.round(method, raw, params, origin.principal, caller);
+      request = new DispatchedRequest(
+        id,
+        method,
+        params,
+        connection,
+        origin,
+        cancellation,
+        this.outbound,
+        envelope,
+        input,
+      );
+      let result = await route.invoke(request);
+      // Only `subscriptions/listen` waits here, until the stream ends.
+      if (result instanceof McpParkedCall) result = await result.result;
+      if (request.cancelled) return null;
+      return jsonRpcResult(id, await this.modern.result(request, result as object));
+    } catch (error) {
+      if (request?.cancelled) return null;
+      let failure = error;
+      try {
+        const instead = request && (await this.modern.inputRequiredInstead(request));
+        if (instead) return jsonRpcResult(id, instead);
+      } catch (sealing) {
+        // The round asked, but its state could not be sealed (too large): that is the answer.
+        failure = sealing;
+      }
+      const fields = request && requestLogFields(request);
+      return this.modern.error(errorResponse(id, failure, method, fields));
+    }
+  }
+}
