@@ -65,7 +65,7 @@ export type { McpServerInfo } from './mcp/definitions/display/server-info.factor
 export { McpClientEvents } from './mcp/engine/client-events/mcp-client-events.service.js';
 export type { McpRootsListChangedEvent } from './mcp/engine/client-events/roots-list-changed.event.js';
 export { McpUrlElicitations } from './mcp/engine/elicitation/mcp-url-elicitations.service.js';
-export type * from './mcp/engine/elicitation/url-elicitation.interface.js';
+export type * from './mcp/definitions/interfaces/url-elicitation.interface.js';
 
 // Errors
 export { McpWardenError } from './mcp/core/errors/mcp-warden.error.js';
@@ -81,7 +81,7 @@ export {
   type McpUrlElicitation,
 } from './mcp/core/errors/url-elicitation-required.error.js';
 export { McpReadDeniedError } from './mcp/authorization/read-denied.error.js';
-export { McpToolError } from './mcp/engine/tools/mcp-tool.error.js';
+export { McpToolError } from './mcp/core/errors/mcp-tool.error.js';
 export {
   McpDefinitionError,
   McpUnguardedSensitiveToolsError,
@@ -103,17 +103,14 @@ export {
   MODERN_PROTOCOL_VERSION,
   SUPPORTED_MODERN_PROTOCOL_VERSIONS,
   type McpEra,
-} from './mcp/revisions/2026-07-28/era.constants.js';
+} from './mcp/core/protocol/era.constants.js';
 export {
   McpHeaderMismatchError,
   McpMissingClientCapabilityError,
   McpUnsupportedProtocolVersionError,
-} from './mcp/revisions/2026-07-28/era.errors.js';
-export { McpInputRequiredError } from './mcp/revisions/2026-07-28/multi-round-trip/input-required.error.js';
-export {
-  MCP_NONCE_STORE,
-  type McpNonceStore,
-} from './mcp/revisions/2026-07-28/multi-round-trip/nonce-store.interface.js';
+} from './mcp/core/protocol/era.errors.js';
+export { McpInputRequiredError } from './mcp/core/multi-round-trip/input-required.error.js';
+export { MCP_NONCE_STORE, type McpNonceStore } from './mcp/core/stores/nonce-store.interface.js';
 
 // Four-eyes approvals (docs/operator-approvals.md)
 export {

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import type { McpTransportKind } from './authorization/authorizer.interface.js';
+import type { McpTransportKind } from './core/protocol/transport-kind.js';
 import { AUTHORIZER_PROVIDERS } from './authorization/authorizer.providers.js';
 import { CLIENT_EVENTS_PROVIDERS } from './engine/client-events/client-events.providers.js';
 import { McpClientEvents } from './engine/client-events/mcp-client-events.service.js';

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { McpTool } from '../../src/index.js';
 import { until } from '../support/until.js';
-import { McpBodyReader } from '../../src/mcp/transports/http/security/body-reader.service.js';
+import { McpBodyReader } from '../../src/mcp/core/http/body-reader.service.js';
 import {
   ACCEPT_BOTH,
   HTTP_VARIANTS,

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { connect, type Socket } from 'node:net';
 import { HTTP_VARIANTS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { until } from '../support/until.js';
-import { McpBodyReader } from '../../src/mcp/transports/http/security/body-reader.service.js';
+import { McpBodyReader } from '../../src/mcp/core/http/body-reader.service.js';
 import { FaultTools, HTTP_OPTIONS } from '../faults/faults-app.js';
 
 /* Request bodies cost what the limits say, however slowly or strangely they arrive. */

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Authorizers, McpModule } from '../../src/index.js';
 import { McpWebhookLinks } from '../../src/mcp/approvals/webhook/webhook-links.service.js';
-import { McpBodyReader } from '../../src/mcp/transports/http/security/body-reader.service.js';
+import { McpBodyReader } from '../../src/mcp/core/http/body-reader.service.js';
 import { ADAPTERS, type AdapterName } from '../support/http-app.js';
 import { promptClose } from '../support/idle-sockets.js';
 import { stalledUpload, within, type StalledUpload } from '../support/stalled-upload.js';

@@ -1,5 +1,5 @@
 import { McpWarden, type McpModuleOptions, type McpNonceStore } from '../../src/index.js';
-import { MemoryNonceStore } from '../../src/mcp/revisions/2026-07-28/multi-round-trip/memory-nonce.store.js';
+import { MemoryNonceStore } from '../../src/mcp/core/stores/memory-nonce.store.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import {
   denial,

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import { McpHttpError } from '../transports/http/errors/mcp-http.error.js';
-import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../transports/http/http-settings.js';
+import { McpHttpError } from '../core/http/mcp-http.error.js';
+import { MCP_HTTP_SETTINGS } from '../core/http/http-settings.token.js';
+import type { ResolvedHttpOptions } from './authentication-settings.interface.js';
 import { BearerTokenVerifier, McpInvalidTokenError } from './bearer-token.verifier.js';
 import type { MaybePromise } from '../core/common/maybe-promise.js';
 import type { McpPrincipal } from './principal.interface.js';
@@ -22,7 +23,10 @@ export class McpHttpAuthenticator {
   private readonly logger = new Logger('McpAuth');
   private readonly verifier?: BearerTokenVerifier;
 
-  constructor(@Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings) {
+  constructor(
+    @Inject(MCP_HTTP_SETTINGS)
+    private readonly settings: Pick<ResolvedHttpOptions, 'auth' | 'authenticate'>,
+  ) {
     if (settings.auth) this.verifier = new BearerTokenVerifier(settings.auth);
   }
 

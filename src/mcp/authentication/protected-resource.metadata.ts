@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { requestPath } from '../transports/http/request-path.js';
+import { requestPath } from '../core/http/request-path.js';
 import type { McpBearerAuthOptions } from './auth-options.interface.js';
 
 /** RFC 9728's well-known path prefix. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { rawExchange } from '../transports/http/mount/raw-exchange.js';
-import { sendJson } from '../transports/http/send-json.js';
+import { rawExchange } from '../core/http/raw-exchange.js';
+import { sendJson } from '../core/http/send-json.js';
 import type { McpBearerAuthOptions } from './auth-options.interface.js';
 import { PRM_PATH, protectedResourceMetadata } from './protected-resource.metadata.js';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressOf } from '../core/http/client-address.js';
 import type { McpPrincipal } from './principal.interface.js';
 import { principalKey } from './principal-key.js';
 

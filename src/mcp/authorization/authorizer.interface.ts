@@ -1,10 +1,7 @@
 import type { McpPrincipal } from '../authentication/principal.interface.js';
 
-/**
- * Which transport carries a server's clients, as declared by whoever started it.
- * @publicApi
- */
-export type McpTransportKind = 'stdio' | 'http' | 'unknown';
+export type { McpTransportKind } from '../core/protocol/transport-kind.js';
+import type { McpTransportKind } from '../core/protocol/transport-kind.js';
 
 /**
  * What an authorizer decided for one call or read.

@@ -1,5 +1,5 @@
 import { MCP_OPTIONS } from '../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
+import type { McpAuthorizationSettings } from './authorization-settings.interface.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isPromiseLike, type MaybePromise } from '../core/common/maybe-promise.js';
 import type { AuthorizerContext, AuthorizerDecision } from './authorizer.interface.js';
@@ -22,7 +22,7 @@ export class McpAuthorizationService {
   private readonly logger = new Logger('McpAuthorization');
   private readonly breaker: AuthorizerTimeoutBreaker;
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings) {
     this.breaker = new AuthorizerTimeoutBreaker(options.limits.authorizerTimeoutMs);
   }
 
@@ -87,7 +87,7 @@ export class McpAuthorizationService {
 
   private evaluate(
     seam: string,
-    authorizer: McpResolvedOptions['authorizer'],
+    authorizer: McpAuthorizationSettings['authorizer'],
     name: string,
     args: Record<string, unknown>,
     context: AuthorizerContext,
@@ -95,7 +95,7 @@ export class McpAuthorizationService {
     if (!authorizer) return ALLOW;
     const key = this.breaker.key(seam, name, context);
     if (this.breaker.tripped(key)) return TIMED_OUT;
-    let decision: ReturnType<NonNullable<McpResolvedOptions['authorizer']>>;
+    let decision: ReturnType<NonNullable<McpAuthorizationSettings['authorizer']>>;
     try {
       decision = authorizer(name, args, context);
     } catch (error) {

@@ -4,7 +4,7 @@ import type { McpPrincipal } from '../authentication/principal.interface.js';
 import { principalKey } from '../authentication/principal-key.js';
 import type { RequestId } from '../core/protocol/jsonrpc.js';
 import { JsonRpcErrorCode } from '../core/protocol/error-codes.constants.js';
-import { McpHttpError } from '../transports/http/errors/mcp-http.error.js';
+import { McpHttpError } from '../core/http/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../transports/http/http-settings.js';
 import { STANDALONE } from '../transports/http/session/http-session.js';
 import type {

@@ -4,7 +4,7 @@ import {
   type McpSharedStores,
 } from '../approvals/stores/shared-stores.interface.js';
 import { MCP_OPTIONS } from '../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../options/resolved-options.interface.js';
+import type { McpCoreSettings } from '../core/options/core-settings.interface.js';
 import {
   MCP_NOTIFICATION_RELAY,
   type McpNotificationRelay,
@@ -42,7 +42,7 @@ export class McpClusterShutdown implements OnModuleDestroy {
 export const CLUSTER_PROVIDERS: Provider[] = [
   {
     provide: MCP_CLUSTER_BUS,
-    useFactory: async (options: McpResolvedOptions) =>
+    useFactory: async (options: McpCoreSettings) =>
       options.cluster
         ? McpClusterBus.connect({
             ...options.cluster,

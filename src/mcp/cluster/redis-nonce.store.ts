@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import { DEFAULT_LIMITS } from '../core/limits/default-limits.js';
-import type { McpNonceStore } from '../revisions/2026-07-28/multi-round-trip/nonce-store.interface.js';
+import type { McpNonceStore } from '../core/stores/nonce-store.interface.js';
 import {
   callerShareFull,
   callerStatesFull,
   nonceStoreBoundsOf,
   type McpNonceStoreBounds,
-} from '../revisions/2026-07-28/multi-round-trip/nonce-store.bounds.js';
+} from '../core/stores/nonce-store.bounds.js';
 import type { ClusterKeys } from './cluster-keys.js';
 
 /*

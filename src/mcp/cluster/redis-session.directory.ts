@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { JsonRpcErrorCode } from '../core/protocol/error-codes.constants.js';
-import { McpHttpError } from '../transports/http/errors/mcp-http.error.js';
+import { McpHttpError } from '../core/http/mcp-http.error.js';
 import type { McpHttpSettings } from '../transports/http/http-settings.js';
 import type {
   McpSessionDirectory,

@@ -1,4 +1,4 @@
-import type { McpNonceStoreBounds } from '../revisions/2026-07-28/multi-round-trip/nonce-store.bounds.js';
+import type { McpNonceStoreBounds } from '../core/stores/nonce-store.bounds.js';
 import type { McpSharedStores } from '../approvals/stores/shared-stores.interface.js';
 import type { McpApprovalStoreBounds } from '../approvals/stores/memory-approval.store.js';
 import type { ConsoleSessionBounds } from '../approvals/console/console-session-store.interface.js';

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { jsonRpcError, type JsonRpcMessage, type RequestId } from '../core/protocol/jsonrpc.js';
 import { JsonRpcErrorCode } from '../core/protocol/error-codes.constants.js';
-import { McpHttpError } from '../transports/http/errors/mcp-http.error.js';
-import { sendJson } from '../transports/http/send-json.js';
+import { McpHttpError } from '../core/http/mcp-http.error.js';
+import { sendJson } from '../core/http/send-json.js';
 import { SseStream, type SseStreamOptions } from '../transports/http/sse/sse-stream.js';
 import { requestKey } from '../transports/http/streamable/post-exchange.js';
 import type { ClusterEvent } from './cluster-messages.js';

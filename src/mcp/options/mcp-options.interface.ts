@@ -5,12 +5,9 @@ import type {
 import type { McpApprovalsOptions } from '../approvals/operator/approvals-options.interface.js';
 import type { McpIcon } from '../definitions/display/display.interface.js';
 import type { McpLimits } from '../core/limits/mcp-limits.interface.js';
-import type { McpNonceStore } from '../revisions/2026-07-28/multi-round-trip/nonce-store.interface.js';
-import type {
-  Authorizer,
-  AuthorizerSource,
-  McpTransportKind,
-} from '../authorization/authorizer.interface.js';
+import type { McpNonceStore } from '../core/stores/nonce-store.interface.js';
+import type { Authorizer, AuthorizerSource } from '../authorization/authorizer.interface.js';
+import type { McpTransportKind } from '../core/protocol/transport-kind.js';
 
 /**
  * HTTP transport settings (used when `transport` is `'http'`).

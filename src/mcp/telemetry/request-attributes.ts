@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { McpConnection } from '../engine/connection/mcp-connection.js';
 import type { McpMessageOrigin } from '../engine/dispatch/message-origin.interface.js';
 import { isJsonObject, type RequestId } from '../core/protocol/jsonrpc.js';
-import { META, SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../revisions/2026-07-28/era.constants.js';
+import { META, SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../core/protocol/era.constants.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../core/protocol/protocol-version.js';
 import { OTHER_VALUE, UNKNOWN_NAME, type McpRegisteredNames } from './registered-names.js';
 import { ATTR, EXECUTE_TOOL, MAX_ATTRIBUTE_CHARS } from './telemetry.constants.js';

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { approvalInRound } from './approval-round.js';
-import { McpInputRound } from '../../revisions/2026-07-28/multi-round-trip/input-round.js';
+import { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 // The production verdict itself, so this spec cannot drift from it.
 import { approvalVerdictOf as verdictOf } from './approval-verdict.js';
 

@@ -1,7 +1,4 @@
-import {
-  APPROVAL_KEY,
-  type McpInputRound,
-} from '../../revisions/2026-07-28/multi-round-trip/input-round.js';
+import { APPROVAL_KEY, type McpInputRound } from '../../core/multi-round-trip/input-round.js';
 
 /** How one modern round answers an approval: a verdict now, or a question for the client. */
 export type McpRoundApproval =

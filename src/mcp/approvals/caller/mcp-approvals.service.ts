@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { quotaKeyOf } from '../../authentication/quota-key.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpApprovalsSettings } from '../approvals-settings.interface.js';
 import { McpAuditService } from '../../authorization/audit/mcp-audit.service.js';
 import { canElicit } from '../../engine/context/client-requests.js';
 import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js';
@@ -10,7 +10,7 @@ import { McpOutboundRequestError } from '../../engine/outbound/outbound-request.
 import { approvalInRound } from './approval-round.js';
 import { approvalVerdictOf, type McpApprovalVerdict } from './approval-verdict.js';
 import { promptText } from './prompt-text.js';
-import type { McpInputRound } from '../../revisions/2026-07-28/multi-round-trip/input-round.js';
+import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
 
 export type { McpApprovalVerdict } from './approval-verdict.js';
@@ -43,7 +43,7 @@ export class McpApprovals {
   constructor(
     private readonly outbound: McpOutboundRequests,
     private readonly audit: McpAuditService,
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpApprovalsSettings,
     private readonly telemetry: McpTelemetry,
   ) {}
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { quotaKeyOf } from '../../authentication/quota-key.js';
-import { McpClientGoneError } from '../../transports/http/errors/client-gone.error.js';
-import { McpHttpError } from '../../transports/http/errors/mcp-http.error.js';
-import { McpBodyReader } from '../../transports/http/security/body-reader.service.js';
+import { McpClientGoneError } from '../../core/http/client-gone.error.js';
+import { McpHttpError } from '../../core/http/mcp-http.error.js';
+import { McpBodyReader } from '../../core/http/body-reader.service.js';
 import { readCookie } from './console-cookies.js';
 import { replyJson } from './console-reply.js';
 import { fieldsOfBody, sameOrigin } from './console-request.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { requestPath } from '../../transports/http/request-path.js';
+import { requestPath } from '../../core/http/request-path.js';
 import { MAX_DECISION_BODY_BYTES } from './console.constants.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpApprovalsSettings } from '../approvals-settings.interface.js';
 
 const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60_000;
 /** A shorter secret is refused at boot: the console's cookies are sealed under it. */
@@ -29,7 +29,7 @@ export interface McpConsoleSettings {
  * rather than guessing an origin from the request's Host header. A served console fails the
  * boot on a `stateSecret` shorter than 16 characters (a forged session is a forged approval).
  */
-export function consoleSettingsOf(options: McpResolvedOptions): McpConsoleSettings {
+export function consoleSettingsOf(options: McpApprovalsSettings): McpConsoleSettings {
   const { console, scope, path } = options.approvals;
   const oidc = console?.oidc;
   const issuer = options.http.auth?.issuer ?? '';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { rawExchange } from '../../transports/http/mount/raw-exchange.js';
+import { rawExchange } from '../../core/http/raw-exchange.js';
 import { ConsoleBodyReader } from './console-body.reader.js';
 import { ConsoleDesk } from './console-desk.service.js';
 import { renderMessagePage } from './console-page.renderer.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
-import { underGlobalPrefix } from '../../transports/http/mount/global-prefix.js';
-import { ownBodiesUnder, postReadingOwnBody } from '../../transports/http/mount/own-body.routes.js';
+import { underGlobalPrefix } from '../../core/http/global-prefix.js';
+import { ownBodiesUnder, postReadingOwnBody } from '../../core/http/own-body.routes.js';
 import type { McpConsoleSettings } from './console-settings.js';
 import { CONSOLE_ROUTES, ConsoleEndpoint } from './console.endpoint.js';
 import { MCP_CONSOLE_SETTINGS } from './console.constants.js';

@@ -5,9 +5,9 @@ import { operatorAskUrl } from './operator-ask.url.js';
 import { samePrincipal } from '../../authentication/principal-identity.js';
 import { quotaKeyOf } from '../../authentication/quota-key.js';
 import { McpAuditService } from '../../authorization/audit/mcp-audit.service.js';
-import type { McpInputRound } from '../../revisions/2026-07-28/multi-round-trip/input-round.js';
+import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpApprovalsSettings } from '../approvals-settings.interface.js';
 import { jsonRpcNotification } from '../../core/protocol/jsonrpc.js';
 import { relateToRequest } from '../../core/protocol/related-request.js';
 import type { McpConnection } from '../../engine/connection/mcp-connection.js';
@@ -61,7 +61,7 @@ export class McpOperatorApprovals {
   constructor(
     @Inject(MCP_APPROVAL_STORE) private readonly store: McpApprovalStore,
     private readonly audit: McpAuditService,
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpApprovalsSettings,
     @Optional() private readonly config?: ApplicationConfig,
   ) {}
 

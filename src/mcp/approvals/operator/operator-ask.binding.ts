@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { quotaKeyOf } from '../../authentication/quota-key.js';
-import { bindingOf } from '../../revisions/2026-07-28/multi-round-trip/request-state.js';
+import { bindingOf } from '../../core/multi-round-trip/request-state.js';
 import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js';
 
 /**

@@ -3,7 +3,7 @@ import { Observable } from 'rxjs';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import { hasPrincipalIdentity, samePrincipal } from '../../authentication/principal-identity.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpApprovalsSettings } from '../approvals-settings.interface.js';
 import {
   MCP_APPROVAL_STORE,
   type McpApprovalStore,
@@ -35,7 +35,7 @@ export class McpOperatorDeskService implements McpOperatorDesk {
 
   constructor(
     @Inject(MCP_APPROVAL_STORE) private readonly store: McpApprovalStore,
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpApprovalsSettings,
   ) {
     this.events$ = new Observable<McpOperatorAskEvent>((subscriber) =>
       this.store.watch((event) => subscriber.next(event)),

@@ -1,7 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { MCP_SHARED_STORES, type McpSharedStores } from '../stores/shared-stores.interface.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpApprovalsSettings } from '../approvals-settings.interface.js';
 import { MCP_APPROVAL_STORE } from '../stores/approval-store.interface.js';
 import { MemoryApprovalStore } from '../stores/memory-approval.store.js';
 import { McpOperatorApprovals } from './operator-approvals.service.js';
@@ -16,7 +16,7 @@ import { MCP_OPERATOR_DESK } from './operator-desk.interface.js';
 export const OPERATOR_PROVIDERS: Provider[] = [
   {
     provide: MCP_APPROVAL_STORE,
-    useFactory: (options: McpResolvedOptions, shared: McpSharedStores | null) => {
+    useFactory: (options: McpApprovalsSettings, shared: McpSharedStores | null) => {
       const bounds = {
         maxPending: options.approvals.maxPending,
         maxPerCaller: options.limits.maxPendingPerPrincipal,

@@ -1,5 +1,5 @@
-import type { McpNonceStore } from '../../revisions/2026-07-28/multi-round-trip/nonce-store.interface.js';
-import type { McpNonceStoreBounds } from '../../revisions/2026-07-28/multi-round-trip/nonce-store.bounds.js';
+import type { McpNonceStore } from '../../core/stores/nonce-store.interface.js';
+import type { McpNonceStoreBounds } from '../../core/stores/nonce-store.bounds.js';
 import type { McpApprovalStore } from './approval-store.interface.js';
 import type { McpApprovalStoreBounds } from './memory-approval.store.js';
 import type {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { quotaKeyOf } from '../../authentication/quota-key.js';
-import type { McpBodyReader } from '../../transports/http/security/body-reader.service.js';
+import type { McpBodyReader } from '../../core/http/body-reader.service.js';
 
 /** A form is one short field: anything bigger is not ours. */
 const MAX_FORM_BYTES = 8 * 1024;

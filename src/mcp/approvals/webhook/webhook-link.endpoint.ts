@@ -1,15 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  MCP_NONCE_STORE,
-  type McpNonceStore,
-} from '../../revisions/2026-07-28/multi-round-trip/nonce-store.interface.js';
+import { MCP_NONCE_STORE, type McpNonceStore } from '../../core/stores/nonce-store.interface.js';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import { McpTooManyRequestsError } from '../../core/errors/protocol.errors.js';
-import { McpClientGoneError } from '../../transports/http/errors/client-gone.error.js';
-import { McpHttpError } from '../../transports/http/errors/mcp-http.error.js';
-import { requestPath } from '../../transports/http/request-path.js';
-import { McpBodyReader } from '../../transports/http/security/body-reader.service.js';
+import { McpClientGoneError } from '../../core/http/client-gone.error.js';
+import { McpHttpError } from '../../core/http/mcp-http.error.js';
+import { requestPath } from '../../core/http/request-path.js';
+import { McpBodyReader } from '../../core/http/body-reader.service.js';
 import {
   MCP_OPERATOR_DESK,
   type McpOperatorDesk,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ownBodiesUnder, postReadingOwnBody } from '../../transports/http/mount/own-body.routes.js';
-import { rawExchange } from '../../transports/http/mount/raw-exchange.js';
+import { ownBodiesUnder, postReadingOwnBody } from '../../core/http/own-body.routes.js';
+import { rawExchange } from '../../core/http/raw-exchange.js';
 import { McpWebhookLinkEndpoint } from './webhook-link.endpoint.js';
 import { McpWebhookLinks } from './webhook-links.service.js';
 import { MCP_WEBHOOK_SETTINGS, type McpWebhookSettings } from './webhook-settings.js';

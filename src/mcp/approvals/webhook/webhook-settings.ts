@@ -1,4 +1,4 @@
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpApprovalsSettings } from '../approvals-settings.interface.js';
 
 /** DI token of the webhook's resolved settings (`null` when `approvals.webhook` is not set). */
 export const MCP_WEBHOOK_SETTINGS = 'McpWarden:webhook-settings';
@@ -26,7 +26,7 @@ export interface McpWebhookSettings {
  * make the links unusable or forgeable: no public origin to build them on, a
  * short secret, a URL that is not http(s).
  */
-export function webhookSettingsOf({ approvals }: McpResolvedOptions): McpWebhookSettings | null {
+export function webhookSettingsOf({ approvals }: McpApprovalsSettings): McpWebhookSettings | null {
   const { webhook, console: consoleOptions } = approvals;
   if (!webhook) return null;
   if (typeof webhook.secret !== 'string' || webhook.secret.length < MIN_SECRET_CHARS) {

@@ -7,10 +7,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
-import {
-  MCP_NONCE_STORE,
-  type McpNonceStore,
-} from '../../revisions/2026-07-28/multi-round-trip/nonce-store.interface.js';
+import { MCP_NONCE_STORE, type McpNonceStore } from '../../core/stores/nonce-store.interface.js';
 import type { McpOperatorAsk } from '../operator/operator-ask.interface.js';
 import { MCP_OPERATOR_DESK, type McpOperatorDesk } from '../operator/operator-desk.interface.js';
 import { WebhookDelivery } from './webhook.delivery.js';

@@ -1,5 +1,5 @@
 import type { RequestId } from '../../core/protocol/jsonrpc.js';
-import type { McpTransportKind } from '../authorizer.interface.js';
+import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
 
 /**
  * Which seam (or which elicitation outcome) an audit event records:

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { argumentShapeProblem } from '../../engine/tools/argument-shape.js';
+import { argumentShapeProblem } from './argument-shape.js';
 import { decodeJsonMessage } from './json-message.decoder.js';
 import type { MessageShapeBounds } from './message-shape.scanner.js';
 import { McpOversizedValue } from './oversized-value.js';

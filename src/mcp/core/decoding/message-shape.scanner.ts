@@ -1,8 +1,4 @@
-import {
-  shapeProblemText,
-  type ArgumentShapeLimits,
-  type ShapeBound,
-} from '../../engine/tools/argument-shape.js';
+import { shapeProblemText, type ArgumentShapeLimits, type ShapeBound } from './argument-shape.js';
 
 /** The bounds a decoded body is held to, before `JSON.parse` builds any of it. */
 export interface MessageShapeBounds extends ArgumentShapeLimits {

@@ -1,5 +1,5 @@
 import { ElicitRequestURLParamsSchema } from '@modelcontextprotocol/core';
-import { isHttpUrl } from '../../definitions/display/http-url.js';
+import { isHttpUrl } from '../common/http-url.js';
 import { JsonRpcErrorCode } from '../protocol/error-codes.constants.js';
 import { McpWardenError } from './mcp-warden.error.js';
 

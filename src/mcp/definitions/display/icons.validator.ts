@@ -1,5 +1,5 @@
 import { IconSchema } from '@modelcontextprotocol/core';
-import { isHttpUrl } from './http-url.js';
+import { isHttpUrl } from '../../core/common/http-url.js';
 import { firstIssue } from './zod-issue.js';
 
 /*

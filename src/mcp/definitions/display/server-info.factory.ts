@@ -2,7 +2,7 @@ import type { ImplementationSchema } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { McpDefinitionError } from '../registry.errors.js';
 import type { McpIcon } from './display.interface.js';
-import { isHttpUrl } from './http-url.js';
+import { isHttpUrl } from '../../core/common/http-url.js';
 import { iconsProblem } from './icons.validator.js';
 
 /**

@@ -1,12 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
-import type { McpTransportKind } from '../../authorization/authorizer.interface.js';
-import type {
-  McpElicitationUrl,
-  McpUrlElicitResult,
-} from '../../engine/elicitation/url-elicitation.interface.js';
+import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
+import type { McpElicitationUrl, McpUrlElicitResult } from './url-elicitation.interface.js';
 import type { RequestId } from '../../core/protocol/jsonrpc.js';
-import type { McpEra } from '../../revisions/2026-07-28/era.constants.js';
+import type { McpEra } from '../../core/protocol/era.constants.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,

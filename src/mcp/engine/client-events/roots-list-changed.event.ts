@@ -1,6 +1,6 @@
 import { ListRootsResultSchema } from '@modelcontextprotocol/core';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
-import type { McpTransportKind } from '../../authorization/authorizer.interface.js';
+import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
 import type { ListRootsResult } from '../../core/protocol/mcp-types.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 import type { McpMessageOrigin } from '../dispatch/message-origin.interface.js';

@@ -3,7 +3,7 @@ import { findUrlElicitation } from '../elicitation/url-elicitation.ledger.js';
 import type { ClientCapabilities, CreateMessageParams } from '../../core/protocol/mcp-types.js';
 import { McpConnection } from '../connection/mcp-connection.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
-import { McpToolError } from '../tools/mcp-tool.error.js';
+import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { elicitUrl, sampleClient } from './client-requests.js';
 
 function requestWith(capabilities: ClientCapabilities, answer: unknown = {}) {

@@ -3,12 +3,12 @@ import {
   ElicitRequestURLParamsSchema,
 } from '@modelcontextprotocol/core';
 import { randomUUID } from 'node:crypto';
-import { isHttpUrl } from '../../definitions/display/http-url.js';
+import { isHttpUrl } from '../../core/common/http-url.js';
 import { checkedElicitAnswer, compileRequestedSchema } from '../elicitation/elicit-answer.check.js';
 import type {
   McpElicitationUrl,
   McpUrlElicitResult,
-} from '../elicitation/url-elicitation.interface.js';
+} from '../../definitions/interfaces/url-elicitation.interface.js';
 import {
   forgetUrlElicitation,
   recordUrlElicitation,
@@ -19,8 +19,8 @@ import type {
   ElicitResult,
 } from '../../core/protocol/mcp-types.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
-import { McpToolError } from '../tools/mcp-tool.error.js';
-import { McpMissingClientCapabilityError } from '../../revisions/2026-07-28/era.errors.js';
+import { McpToolError } from '../../core/errors/mcp-tool.error.js';
+import { McpMissingClientCapabilityError } from '../../core/protocol/era.errors.js';
 
 /** Whether the caller's client declared elicitation in `mode` (`{}` means form, spec 2025-11-25). */
 export function canElicit(request: McpRequest, mode: 'form' | 'url'): boolean {

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
-import type { McpTransportKind } from '../../authorization/authorizer.interface.js';
+import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
 import { jsonRpcNotification, type RequestId } from '../../core/protocol/jsonrpc.js';
 import type {
   McpElicitationUrl,
   McpUrlElicitResult,
-} from '../elicitation/url-elicitation.interface.js';
+} from '../../definitions/interfaces/url-elicitation.interface.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -19,7 +19,7 @@ import type {
   McpInputOptions,
   McpToolContext,
 } from '../../definitions/interfaces/mcp-context.interface.js';
-import type { McpEra } from '../../revisions/2026-07-28/era.constants.js';
+import type { McpEra } from '../../core/protocol/era.constants.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { elicitForm, elicitUrl, requireCapability, sampleClient } from './client-requests.js';
 import { passesLogLevel } from './log-level.js';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { protocolErrorOf } from '../../core/errors/sdk-errors.js';
 import { JsonRpcErrorCode } from '../../core/protocol/error-codes.constants.js';
-import type { McpLogFields } from '../../telemetry/log-fields.js';
+import type { McpLogFields } from '../../core/common/log-fields.js';
 import { jsonRpcError, type JsonRpcMessage, type RequestId } from '../../core/protocol/jsonrpc.js';
 
 const logger = new Logger('McpWarden');

@@ -1,5 +1,5 @@
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { JsonRpcErrorCode } from '../../core/protocol/error-codes.constants.js';
 import {
@@ -25,13 +25,13 @@ import { McpOutboundRequests } from '../outbound/mcp-outbound-requests.service.j
 import { NONE, PARKED, parked, reply, type McpDispatchOutcome } from './dispatch-outcome.js';
 import { DispatchedRequest } from './dispatched-request.js';
 import { errorResponse } from './error-response.js';
-import { requestLogFields } from '../../telemetry/log-fields.js';
+import { requestLogFields } from '../../core/common/log-fields.js';
 import type { McpMessageOrigin } from './message-origin.interface.js';
 import { McpMethodExplorer } from './mcp-method.explorer.js';
 import { McpNotificationsHandler } from './mcp-notifications.handler.js';
 import { McpModernDispatch } from '../../revisions/2026-07-28/modern-dispatch.service.js';
 import { McpModernEra } from '../../revisions/2026-07-28/modern-era.service.js';
-import { readEra } from '../../revisions/2026-07-28/request-envelope.js';
+import { readEra } from '../../core/protocol/request-envelope.js';
 import { McpParamsShapeCheck } from './params-shape.check.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
 
@@ -53,7 +53,7 @@ export class McpDispatcher {
   private readonly clientRequests: Pick<McpOutboundRequests, 'request'>;
 
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
     private readonly connections: McpConnections,
     private readonly methods: McpMethodExplorer,
     private readonly notifications: McpNotificationsHandler,

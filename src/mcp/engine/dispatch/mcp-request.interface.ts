@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
-import type { McpTransportKind } from '../../authorization/authorizer.interface.js';
+import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
 import type { ToolSeamVerdict } from '../../authorization/tool-seam-verdict.interface.js';
 import type { RequestId } from '../../core/protocol/jsonrpc.js';
 import type { ClientCapabilities, LoggingLevel } from '../../core/protocol/mcp-types.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
-import type { McpEra } from '../../revisions/2026-07-28/era.constants.js';
-import type { McpInputRound } from '../../revisions/2026-07-28/multi-round-trip/input-round.js';
+import type { McpEra } from '../../core/protocol/era.constants.js';
+import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 
 /**
  * One client request as the server's method handlers (and the seam guards,

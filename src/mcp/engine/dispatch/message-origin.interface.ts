@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
-import type { McpTransportKind } from '../../authorization/authorizer.interface.js';
+import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
 
 /**
  * Where one message came from, as the transport that received it knows it.

@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { McpInvalidParamsError } from '../../core/errors/protocol.errors.js';
 import { McpModernEra } from '../../revisions/2026-07-28/modern-era.service.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { jsonRpcResult, type JsonRpcMessage, type RequestId } from '../../core/protocol/jsonrpc.js';
 import { toolErrorResult } from '../results/tool-result.normalizer.js';
-import { argumentShapeProblem } from '../tools/argument-shape.js';
+import { argumentShapeProblem } from '../../core/decoding/argument-shape.js';
 import { errorResponse } from './error-response.js';
 
 /**
@@ -19,7 +19,7 @@ import { errorResponse } from './error-response.js';
 @Injectable()
 export class McpParamsShapeCheck {
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
     private readonly modern: McpModernEra,
   ) {}
 

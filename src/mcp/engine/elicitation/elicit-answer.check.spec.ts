@@ -1,4 +1,4 @@
-import { McpToolError } from '../tools/mcp-tool.error.js';
+import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { checkedElicitAnswer, compileRequestedSchema } from './elicit-answer.check.js';
 
 const schema = {

@@ -4,7 +4,7 @@ import {
   compileJsonSchema,
   type JsonSchemaCheck,
 } from '../../definitions/schema/json-schema.compiler.js';
-import { McpToolError } from '../tools/mcp-tool.error.js';
+import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 
 /**
  * Compiles a form elicitation's `requestedSchema`, once per elicitation, so

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { jsonRpcNotification } from '../../core/protocol/jsonrpc.js';
 import { relateToRequest } from '../../core/protocol/related-request.js';
 import { McpConnections } from '../connection/mcp-connections.service.js';
-import type { McpUrlElicitationInfo } from './url-elicitation.interface.js';
+import type { McpUrlElicitationInfo } from '../../definitions/interfaces/url-elicitation.interface.js';
 import { findUrlElicitation, forgetUrlElicitation } from './url-elicitation.ledger.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ElicitRequestURLParamsSchema } from '@modelcontextprotocol/core';
-import { isHttpUrl } from '../../definitions/display/http-url.js';
+import { isHttpUrl } from '../../core/common/http-url.js';
 import { McpWardenError } from '../../core/errors/mcp-warden.error.js';
 import { protocolErrorOf } from '../../core/errors/sdk-errors.js';
 import { JsonRpcErrorCode } from '../../core/protocol/error-codes.constants.js';

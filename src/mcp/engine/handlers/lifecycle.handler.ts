@@ -1,5 +1,5 @@
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   InitializeRequestParamsSchema,
@@ -19,7 +19,7 @@ type SetLevelParams = z.infer<typeof SetLevelRequestParamsSchema>;
 @Injectable()
 export class McpLifecycleHandler {
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
     private readonly registry: McpRegistry,
   ) {}
 

@@ -1,5 +1,5 @@
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   GetPromptRequestParamsSchema,
@@ -24,7 +24,7 @@ type GetParams = z.infer<typeof GetPromptRequestParamsSchema>;
 export class McpPromptsHandler {
   constructor(
     private readonly registry: McpRegistry,
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
   ) {}
 
   @McpMethod('prompts/list', PaginatedRequestParamsSchema)

@@ -1,5 +1,5 @@
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   PaginatedRequestParamsSchema,
@@ -26,7 +26,7 @@ type UriParams = z.infer<typeof ReadResourceRequestParamsSchema>;
 export class McpResourcesHandler {
   constructor(
     private readonly registry: McpRegistry,
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
   ) {}
 
   @McpMethod('resources/list', PaginatedRequestParamsSchema)

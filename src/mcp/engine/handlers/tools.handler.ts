@@ -1,5 +1,5 @@
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   CallToolRequestParamsSchema,
@@ -45,7 +45,7 @@ export class McpToolsHandler {
     private readonly authorization: McpAuthorizationService,
     private readonly approvals: McpApprovals,
     private readonly invoker: McpToolInvoker,
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
     private readonly operator: McpOperatorApprovals,
   ) {}
 

@@ -1,5 +1,5 @@
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import {
@@ -40,9 +40,9 @@ export class McpOutboundRequests {
   private readonly pending = new Map<string, Pending>();
   private readonly perConnection = new Map<McpConnection, number>();
   private readonly defaultTimeoutMs: number;
-  private readonly limits: McpResolvedOptions['limits'];
+  private readonly limits: McpAuthorizationSettings['limits'];
 
-  constructor(@Inject(MCP_OPTIONS) options: McpResolvedOptions) {
+  constructor(@Inject(MCP_OPTIONS) options: McpAuthorizationSettings) {
     this.defaultTimeoutMs = options.elicitationTimeoutMs;
     this.limits = options.limits;
   }

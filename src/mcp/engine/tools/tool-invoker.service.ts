@@ -1,5 +1,5 @@
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { ForbiddenException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { withTimeout } from '../../core/common/with-timeout.js';
 import { toolDenial } from '../../authorization/tool-denial.js';
@@ -13,9 +13,9 @@ import { McpRequestContext } from '../context/request-context.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeToolResult, toolErrorResult } from '../results/tool-result.normalizer.js';
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
-import { McpToolError } from './mcp-tool.error.js';
+import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { exceedsJsonBytes } from '../results/result-size.js';
-import { requestLogFields } from '../../telemetry/log-fields.js';
+import { requestLogFields } from '../../core/common/log-fields.js';
 
 /** A call's arguments once checked: the value the tool gets, or the result that refuses them. */
 export type McpToolArguments =
@@ -33,7 +33,7 @@ export type McpToolArguments =
 export class McpToolInvoker {
   private readonly logger = new Logger('McpTools');
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings) {}
 
   /** Validates `args`, then runs the tool with what validation made of them. */
   async run(

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DiscoverRequestSchema } from '@modelcontextprotocol/core';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthenticationSettings } from '../../authentication/authentication-settings.interface.js';
 import { McpRegistry } from '../../definitions/mcp-registry.service.js';
 import { buildCapabilities } from '../../engine/capabilities.factory.js';
 import { McpMethod } from '../../engine/dispatch/mcp-method.decorator.js';
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from './era.constants.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../core/protocol/era.constants.js';
 
 /**
  * `server/discover`, the modern era's answer to `initialize`: the modern
@@ -15,7 +15,7 @@ import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from './era.constants.js';
 @Injectable()
 export class McpDiscoverHandler {
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthenticationSettings,
     private readonly registry: McpRegistry,
   ) {}
 

@@ -4,14 +4,14 @@ import {
   type McpSharedStores,
 } from '../../approvals/stores/shared-stores.interface.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthenticationSettings } from '../../authentication/authentication-settings.interface.js';
 import { McpDiscoverHandler } from './discover.handler.js';
 import { McpModernDispatch } from './modern-dispatch.service.js';
 import { McpModernEra } from './modern-era.service.js';
 import { McpInputRounds } from './multi-round-trip/input-rounds.service.js';
-import { MemoryNonceStore } from './multi-round-trip/memory-nonce.store.js';
-import { MCP_NONCE_STORE } from './multi-round-trip/nonce-store.interface.js';
-import { nonceStoreBoundsOf } from './multi-round-trip/nonce-store.bounds.js';
+import { MemoryNonceStore } from '../../core/stores/memory-nonce.store.js';
+import { MCP_NONCE_STORE } from '../../core/stores/nonce-store.interface.js';
+import { nonceStoreBoundsOf } from '../../core/stores/nonce-store.bounds.js';
 import { McpRequestStateSealer } from './multi-round-trip/request-state.sealer.js';
 import { McpListeners } from './listen/mcp-listeners.service.js';
 import { McpListenHandler } from './listen/listen.handler.js';
@@ -25,7 +25,7 @@ export const ERA_PROVIDERS: Provider[] = [
   {
     provide: MCP_NONCE_STORE,
     // The option wins, then cluster mode's shared store, then memory.
-    useFactory: (options: McpResolvedOptions, shared: McpSharedStores | null) => {
+    useFactory: (options: McpAuthenticationSettings, shared: McpSharedStores | null) => {
       const bounds = nonceStoreBoundsOf(options.limits);
       return options.nonceStore ?? shared?.nonceStore(bounds) ?? new MemoryNonceStore(bounds);
     },

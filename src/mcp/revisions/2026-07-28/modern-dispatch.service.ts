@@ -10,8 +10,8 @@ import type { McpRoute } from '../../engine/dispatch/mcp-method.explorer.js';
 import type { McpMessageOrigin } from '../../engine/dispatch/message-origin.interface.js';
 import { McpOutboundRequests } from '../../engine/outbound/mcp-outbound-requests.service.js';
 import { McpModernEra } from './modern-era.service.js';
-import type { McpRequestEnvelope } from './request-envelope.js';
-import { requestLogFields } from '../../telemetry/log-fields.js';
+import type { McpRequestEnvelope } from '../../core/protocol/request-envelope.js';
+import { requestLogFields } from '../../core/common/log-fields.js';
 
 /** What the dispatcher hands over once a modern request passed its checks. */
 export interface McpModernCall {

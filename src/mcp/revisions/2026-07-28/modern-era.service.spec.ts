@@ -2,9 +2,9 @@ import { McpAuthorizationService } from '../../authorization/mcp-authorization.s
 import type { McpModuleOptions } from '../../options/mcp-options.interface.js';
 import { resolveMcpOptions } from '../../options/options.resolver.js';
 import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js';
-import { McpInputRound } from './multi-round-trip/input-round.js';
+import { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 import { McpInputRounds } from './multi-round-trip/input-rounds.service.js';
-import { MemoryNonceStore } from './multi-round-trip/memory-nonce.store.js';
+import { MemoryNonceStore } from '../../core/stores/memory-nonce.store.js';
 import { McpRequestStateSealer } from './multi-round-trip/request-state.sealer.js';
 import { McpModernEra } from './modern-era.service.js';
 

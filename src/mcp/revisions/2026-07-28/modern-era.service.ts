@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import { McpAuthorizationService } from '../../authorization/mcp-authorization.service.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthenticationSettings } from '../../authentication/authentication-settings.interface.js';
 import { JsonRpcErrorCode } from '../../core/protocol/error-codes.constants.js';
 import type { JsonRpcMessage } from '../../core/protocol/jsonrpc.js';
 import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js';
@@ -12,8 +12,8 @@ import {
   LEGACY_ONLY_METHODS,
   MODERN_ONLY_METHODS,
   type McpEra,
-} from './era.constants.js';
-import type { McpInputRound } from './multi-round-trip/input-round.js';
+} from '../../core/protocol/era.constants.js';
+import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 import { McpInputRounds } from './multi-round-trip/input-rounds.service.js';
 import { completeResult, type McpCacheHint } from './modern-result.js';
 
@@ -28,7 +28,7 @@ export class McpModernEra {
   private readonly serverInfo: object;
 
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthenticationSettings,
     private readonly rounds: McpInputRounds,
     private readonly authorization: McpAuthorizationService,
   ) {

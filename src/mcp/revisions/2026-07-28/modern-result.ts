@@ -1,4 +1,4 @@
-import { META } from './era.constants.js';
+import { META } from '../../core/protocol/era.constants.js';
 
 /** How long, and for whom, a client may cache a result (spec: caching). */
 export interface McpCacheHint {

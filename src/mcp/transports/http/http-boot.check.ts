@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpHttpAuthenticator } from '../../authentication/http-authenticator.service.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthenticationSettings } from '../../authentication/authentication-settings.interface.js';
 import { McpWarden } from '../../engine/mcp-warden.service.js';
 
 /**
@@ -20,7 +20,7 @@ export class McpHttpBootCheck implements OnApplicationBootstrap {
   private readonly logger = new Logger('McpHttp');
 
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthenticationSettings,
     private readonly server: McpWarden,
     private readonly authenticator: McpHttpAuthenticator,
     private readonly adapterHost: HttpAdapterHost,

@@ -2,9 +2,9 @@ import { messageShapeBounds } from '../../core/decoding/json-message.decoder.js'
 import type { MessageShapeBounds } from '../../core/decoding/message-shape.scanner.js';
 import type { ResolvedMcpLimits } from '../../core/limits/mcp-limits.interface.js';
 import type {
-  McpResolvedOptions,
+  McpAuthenticationSettings,
   ResolvedHttpOptions,
-} from '../../options/resolved-options.interface.js';
+} from '../../authentication/authentication-settings.interface.js';
 
 /** The limits the HTTP transports enforce themselves. */
 type HttpLimits = Pick<
@@ -31,10 +31,9 @@ export interface McpHttpSettings extends ResolvedHttpOptions, HttpLimits {
   readonly shapeBounds: MessageShapeBounds;
 }
 
-/** DI token of the HTTP transports' settings. */
-export const MCP_HTTP_SETTINGS = 'McpWarden:http-settings';
+export { MCP_HTTP_SETTINGS } from '../../core/http/http-settings.token.js';
 
-export function httpSettingsOf({ http, limits }: McpResolvedOptions): McpHttpSettings {
+export function httpSettingsOf({ http, limits }: McpAuthenticationSettings): McpHttpSettings {
   return {
     ...http,
     maxBodyBytes: limits.maxBodyBytes,

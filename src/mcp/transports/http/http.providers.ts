@@ -14,7 +14,7 @@ import { McpHttpGate } from './security/http-gate.service.js';
 import { McpHttpSessions } from './session/http-sessions.service.js';
 import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint.js';
 import { McpModernHttpPost } from './modern/modern-post.service.js';
-import { McpBodyReader } from './security/body-reader.service.js';
+import { McpBodyReader } from '../../core/http/body-reader.service.js';
 import { CLUSTER_HTTP_PROVIDERS } from '../../cluster/cluster.providers.js';
 import { WEBHOOK_PROVIDERS } from '../../approvals/webhook/webhook.providers.js';
 import { withOperatorConsole } from '../../approvals/console/console.providers.js';

@@ -2,7 +2,7 @@ import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { messageShapeBounds } from '../../core/decoding/json-message.decoder.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../options/resolved-options.interface.js';
+import type { McpAuthenticationSettings } from '../../authentication/authentication-settings.interface.js';
 import { McpWarden } from '../../engine/mcp-warden.service.js';
 import { StderrLogger } from './stderr.logger.js';
 import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transport.js';
@@ -29,7 +29,7 @@ export async function serveStdio(
   { logger = new StderrLogger('Nest'), ...options }: McpServeStdioOptions = {},
 ): Promise<void> {
   const app = await NestFactory.createApplicationContext(module, { logger });
-  const { limits } = app.get<McpResolvedOptions>(MCP_OPTIONS);
+  const { limits } = app.get<McpAuthenticationSettings>(MCP_OPTIONS);
   const transport = new McpStdioTransport(app.get(McpWarden), {
     maxLineBytes: limits.maxLineBytes,
     maxInFlight: limits.maxInFlightPerConnection,

@@ -7,7 +7,7 @@ import { relateToRequest } from '../../../core/protocol/related-request.js';
 import { McpParkedCall } from '../../../approvals/caller/parked-call.js';
 import { McpMethod } from '../../../engine/dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../../../engine/dispatch/mcp-request.interface.js';
-import { META } from '../era.constants.js';
+import { META } from '../../../core/protocol/era.constants.js';
 import { quotaKeyOf } from '../../../authentication/quota-key.js';
 import { McpListeners, type McpSubscriptionFilter } from './mcp-listeners.service.js';
 

@@ -1,11 +1,11 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { McpTooManyRequestsError } from '../../../core/errors/protocol.errors.js';
 import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../../options/resolved-options.interface.js';
+import type { McpAuthenticationSettings } from '../../../authentication/authentication-settings.interface.js';
 import { jsonRpcNotification, type RequestId } from '../../../core/protocol/jsonrpc.js';
 import { relateToRequest } from '../../../core/protocol/related-request.js';
 import type { McpConnection } from '../../../engine/connection/mcp-connection.js';
-import { META } from '../era.constants.js';
+import { META } from '../../../core/protocol/era.constants.js';
 
 /** What one `subscriptions/listen` asked for (spec: subscriptions). */
 export interface McpSubscriptionFilter {
@@ -44,7 +44,7 @@ export class McpListeners implements BeforeApplicationShutdown {
   /* Open streams per caller: each holds a response open, so each caller gets a bounded share. */
   private readonly perOwner = new Map<string, number>();
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions) {}
+  constructor(@Inject(MCP_OPTIONS) private readonly options: McpAuthenticationSettings) {}
 
   /**
    * Opens a stream for `owner` (the caller's quota key); `end` is called

@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
 import type { McpPrincipal } from '../../../authentication/principal.interface.js';
 import { resolveMcpOptions } from '../../../options/options.resolver.js';
-import type { McpInputRound } from './input-round.js';
+import type { McpInputRound } from '../../../core/multi-round-trip/input-round.js';
 import { McpInputRounds } from './input-rounds.service.js';
-import { MemoryNonceStore } from './memory-nonce.store.js';
+import { MemoryNonceStore } from '../../../core/stores/memory-nonce.store.js';
 import { McpRequestStateSealer } from './request-state.sealer.js';
 
 const ALICE: McpPrincipal = { subject: 'alice', scopes: [], issuer: 'https://id.example' };

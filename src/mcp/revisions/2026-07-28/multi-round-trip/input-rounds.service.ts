@@ -4,11 +4,11 @@ import { principalKey } from '../../../authentication/principal-key.js';
 import { quotaKeyOf } from '../../../authentication/quota-key.js';
 import type { McpPrincipal } from '../../../authentication/principal.interface.js';
 import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../../options/resolved-options.interface.js';
+import type { McpAuthenticationSettings } from '../../../authentication/authentication-settings.interface.js';
 import { isJsonObject } from '../../../core/protocol/jsonrpc.js';
-import { McpInputRound, type McpStateProblem } from './input-round.js';
-import { MCP_NONCE_STORE, type McpNonceStore } from './nonce-store.interface.js';
-import { bindingOf } from './request-state.js';
+import { McpInputRound, type McpStateProblem } from '../../../core/multi-round-trip/input-round.js';
+import { MCP_NONCE_STORE, type McpNonceStore } from '../../../core/stores/nonce-store.interface.js';
+import { bindingOf } from '../../../core/multi-round-trip/request-state.js';
 import { McpRequestStateSealer } from './request-state.sealer.js';
 
 /** The input-required result of a round that asked for something (spec: MRTR). */
@@ -31,7 +31,7 @@ export class McpInputRounds {
   constructor(
     private readonly sealer: McpRequestStateSealer,
     @Inject(MCP_NONCE_STORE) private readonly nonces: McpNonceStore,
-    @Inject(MCP_OPTIONS) private readonly options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthenticationSettings,
   ) {}
 
   /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resolveMcpOptions } from '../../../options/options.resolver.js';
-import type { McpRequestStatePayload } from './request-state.js';
+import type { McpRequestStatePayload } from '../../../core/multi-round-trip/request-state.js';
 import { McpRequestStateSealer } from './request-state.sealer.js';
 
 function sealer(stateSecret?: string): McpRequestStateSealer {

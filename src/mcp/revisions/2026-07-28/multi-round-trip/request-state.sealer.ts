@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../../options/resolved-options.interface.js';
-import type { McpRequestStatePayload } from './request-state.js';
+import type { McpAuthenticationSettings } from '../../../authentication/authentication-settings.interface.js';
+import type { McpRequestStatePayload } from '../../../core/multi-round-trip/request-state.js';
 import { loadJose } from '../../../core/common/jose.loader.js';
 import { McpWardenError } from '../../../core/errors/mcp-warden.error.js';
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
@@ -25,7 +25,7 @@ export class McpRequestStateSealer {
    */
   private readonly maxLength: number;
 
-  constructor(@Inject(MCP_OPTIONS) options: McpResolvedOptions) {
+  constructor(@Inject(MCP_OPTIONS) options: McpAuthenticationSettings) {
     this.maxLength = options.limits.maxBodyBytes;
     this.key = options.stateSecret
       ? new Uint8Array(hkdfSync('sha256', options.stateSecret, 'mcp-warden', 'requestState', 32))

@@ -1,5 +1,5 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { rawExchange } from '../mount/raw-exchange.js';
+import { rawExchange } from '../../../core/http/raw-exchange.js';
 import { sendHttpError } from './send-http-error.js';
 
 /**

@@ -2,8 +2,8 @@ import type { Logger } from '@nestjs/common';
 import { HttpException } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
-import { sendJson } from '../send-json.js';
-import { McpHttpError } from './mcp-http.error.js';
+import { sendJson } from '../../../core/http/send-json.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 
 /**
  * Answers a refusal or failure on an MCP route: its status with a JSON-RPC

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../../core/protocol/jsonrpc.js';
-import { sendJson } from '../send-json.js';
+import { sendJson } from '../../../core/http/send-json.js';
 import { SseStream, type SseStreamOptions } from '../sse/sse-stream.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { McpHeaderMismatchError } from '../../../revisions/2026-07-28/era.errors.js';
+import { McpHeaderMismatchError } from '../../../core/protocol/era.errors.js';
 import { checkParamHeaders, checkStandardHeaders } from './modern-headers.check.js';
 
 const V = '2026-07-28';

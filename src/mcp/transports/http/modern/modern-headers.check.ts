@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { McpHeaderMismatchError } from '../../../revisions/2026-07-28/era.errors.js';
+import { McpHeaderMismatchError } from '../../../core/protocol/era.errors.js';
 import { isJsonObject } from '../../../core/protocol/jsonrpc.js';
 import { decodeHeaderValue, headerFormOf } from './header-value.js';
 import { argumentAt, mcpParamHeadersOf } from './mcp-param.headers.js';

@@ -4,8 +4,8 @@ import { McpHttpAuthenticator } from '../../../authentication/http-authenticator
 import type { McpPrincipal } from '../../../authentication/principal.interface.js';
 import { quotaKeyOf } from '../../../authentication/quota-key.js';
 import { McpInsufficientScopeError } from '../../../authentication/scopes.js';
-import { readEra } from '../../../revisions/2026-07-28/request-envelope.js';
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../revisions/2026-07-28/era.constants.js';
+import { readEra } from '../../../core/protocol/request-envelope.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../core/protocol/era.constants.js';
 import { McpWardenError } from '../../../core/errors/mcp-warden.error.js';
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import {
@@ -17,10 +17,10 @@ import {
 import { McpRegistry } from '../../../definitions/mcp-registry.service.js';
 import type { McpMessageOrigin } from '../../../engine/dispatch/message-origin.interface.js';
 import { McpWarden } from '../../../engine/mcp-warden.service.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { McpCallRateLimiter } from '../security/call-rate.limiter.js';
-import { sendJson } from '../send-json.js';
+import { sendJson } from '../../../core/http/send-json.js';
 import { ModernExchange } from './modern-exchange.js';
 import { checkParamHeaders, checkStandardHeaders } from './modern-headers.check.js';
 

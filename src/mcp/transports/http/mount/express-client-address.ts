@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { rememberClientAddress } from '../../../authentication/client-address.js';
+import { rememberClientAddress } from '../../../core/http/client-address.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 
 type Serve = (kind: McpRouteKind, req: object, res: object) => Promise<void>;

@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { routePath } from '../request-path.js';
-import { BODY_PARSER_NAMES, bypassExpressParsers } from './express-parser-bypass.js';
+import { routePath } from '../../../core/http/request-path.js';
+import {
+  BODY_PARSER_NAMES,
+  bypassExpressParsers,
+} from '../../../core/http/express-parser-bypass.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 
 type Handler = ((req: IncomingMessage, res: unknown, next: (error?: unknown) => void) => void) & {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { routePath } from '../request-path.js';
+import { routePath } from '../../../core/http/request-path.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LegacySseEndpoint } from '../sse-2024-11-05/legacy-sse.endpoint.js';
 import { McpStreamableHttpEndpoint } from '../streamable/streamable-http.endpoint.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
-import { rawExchange } from './raw-exchange.js';
+import { rawExchange } from '../../../core/http/raw-exchange.js';
 
 /**
  * Serves one MCP route's request, whichever way it arrived: from the route

@@ -1,5 +1,5 @@
 import { resolveMcpOptions } from '../../../options/options.resolver.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 import { McpCallRateLimiter } from './call-rate.limiter.js';
 
 function limiter(callsPerSecondPerPrincipal: number) {

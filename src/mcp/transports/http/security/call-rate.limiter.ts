@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
-import type { McpResolvedOptions } from '../../../options/resolved-options.interface.js';
+import type { McpAuthenticationSettings } from '../../../authentication/authentication-settings.interface.js';
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 import { MCP_SHARED_CALL_RATE, type McpSharedCallRate } from './shared-call-rate.interface.js';
 
 interface Bucket {
@@ -27,7 +27,7 @@ export class McpCallRateLimiter {
   private readonly capacity: number;
 
   constructor(
-    @Inject(MCP_OPTIONS) options: McpResolvedOptions,
+    @Inject(MCP_OPTIONS) options: McpAuthenticationSettings,
     @Optional()
     @Inject(MCP_SHARED_CALL_RATE)
     private readonly shared: McpSharedCallRate | null = null,

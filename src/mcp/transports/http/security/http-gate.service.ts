@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { McpHttpAuthenticator } from '../../../authentication/http-authenticator.service.js';
 import type { McpPrincipal } from '../../../authentication/principal.interface.js';
 import type { MaybePromise } from '../../../core/common/maybe-promise.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { OriginPolicy } from './origin-policy.js';
 

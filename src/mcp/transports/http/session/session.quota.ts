@@ -1,5 +1,5 @@
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 
 /**
  * Live sessions per caller (`limits.maxSessionsPerPrincipal`), so that one

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { McpWarden } from '../../../engine/mcp-warden.service.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 import { sendHttpError } from '../errors/send-http-error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
-import type { RawExchange } from '../mount/raw-exchange.js';
-import { requestPath } from '../request-path.js';
-import { McpBodyReader } from '../security/body-reader.service.js';
+import type { RawExchange } from '../../../core/http/raw-exchange.js';
+import { requestPath } from '../../../core/http/request-path.js';
+import { McpBodyReader } from '../../../core/http/body-reader.service.js';
 import { quotaKeyOf } from '../../../authentication/quota-key.js';
 import { McpCallRateLimiter } from '../security/call-rate.limiter.js';
 import { McpHttpGate } from '../security/http-gate.service.js';

@@ -6,7 +6,7 @@ import type { McpPrincipal } from '../../../authentication/principal.interface.j
 import { principalKey } from '../../../authentication/principal-key.js';
 import { nextTurn } from '../../../core/common/next-turn.js';
 import { McpWarden } from '../../../engine/mcp-warden.service.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { SessionQuota } from '../session/session.quota.js';
 import { SseStream } from '../sse/sse-stream.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { McpHttpError } from '../errors/mcp-http.error.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 
 /** 406 unless the request's `Accept` lists every media type in `types` (or a wildcard). */
 export function requireAccept(req: IncomingMessage, types: string[]): void {

@@ -2,8 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage, RequestId } from '../../../core/protocol/jsonrpc.js';
 import type { EventBuffer } from '../sse/event-buffer.js';
 import { SseStream, type SseStreamOptions } from '../sse/sse-stream.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
-import { sendJson } from '../send-json.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
+import { sendJson } from '../../../core/http/send-json.js';
 
 /** A request id as a map key (1 and "1" are different ids). */
 export function requestKey(id: RequestId): string {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isSupportedProtocolVersion } from '../../../core/protocol/protocol-version.js';
-import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../revisions/2026-07-28/era.constants.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
+import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../../core/protocol/era.constants.js';
+import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 
 /**
  * 400 for an `MCP-Protocol-Version` header naming a version this server does

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { McpTooManyRequestsError } from '../../../core/errors/protocol.errors.js';
+import { McpTooManyRequestsError } from '../errors/protocol.errors.js';
 import { MemoryNonceStore } from './memory-nonce.store.js';
 
 const ME = 'p:https://id.example\u0000me';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { rememberClientAddress } from '../../../authentication/client-address.js';
+import { rememberClientAddress } from './client-address.js';
 
 /** One HTTP exchange as the MCP endpoints serve it: Node's own request and response. */
 export interface RawExchange {

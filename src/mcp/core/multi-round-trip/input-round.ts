@@ -4,7 +4,7 @@ import {
   ListRootsResultSchema,
 } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
-import { McpInvalidParamsError } from '../../../core/errors/protocol.errors.js';
+import { McpInvalidParamsError } from '../errors/protocol.errors.js';
 import { McpInputRequiredError } from './input-required.error.js';
 
 /** Why a presented `requestState` was refused (the approval deny's detail). */

@@ -1,5 +1,5 @@
-import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
-import { jsonRpcError, type RequestId } from '../../../core/protocol/jsonrpc.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.constants.js';
+import { jsonRpcError, type RequestId } from '../protocol/jsonrpc.js';
 
 /**
  * An HTTP-level refusal. The transport answers it with `status` and a

@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import type { RequestId } from '../core/protocol/jsonrpc.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
 
 /**
  * What a log line about one request carries besides its text, so a log

@@ -1,5 +1,5 @@
-import { JsonRpcErrorCode } from '../../core/protocol/error-codes.constants.js';
-import { McpWardenError } from '../../core/errors/mcp-warden.error.js';
+import { JsonRpcErrorCode } from './error-codes.constants.js';
+import { McpWardenError } from '../errors/mcp-warden.error.js';
 
 /**
  * A modern request's HTTP headers disagree with its body, or a required one

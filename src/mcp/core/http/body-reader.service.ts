@@ -1,11 +1,21 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import contentType from 'content-type';
 import type { IncomingMessage } from 'node:http';
-import { decodeJsonMessage } from '../../../core/decoding/json-message.decoder.js';
-import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
-import { McpClientGoneError } from '../errors/client-gone.error.js';
-import { McpHttpError } from '../errors/mcp-http.error.js';
-import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
+import { decodeJsonMessage } from '../decoding/json-message.decoder.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.constants.js';
+import { McpClientGoneError } from './client-gone.error.js';
+import { McpHttpError } from './mcp-http.error.js';
+import type { MessageShapeBounds } from '../decoding/message-shape.scanner.js';
+import type { ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
+import { MCP_HTTP_SETTINGS } from './http-settings.token.js';
+
+/** What the body reader reads of the HTTP settings (`McpHttpSettings` is wider). */
+export interface McpBodyReaderSettings extends Pick<
+  ResolvedMcpLimits,
+  'maxBodyBytes' | 'maxBufferedBodyBytes' | 'bodyTimeoutMs'
+> {
+  readonly shapeBounds: MessageShapeBounds;
+}
 
 /**
  * Reads and parses the JSON body of an MCP request, with bounds that a slow
@@ -26,7 +36,7 @@ export class McpBodyReader {
   /** The same, per caller (quota key). */
   private readonly byCaller = new Map<string, number>();
 
-  constructor(@Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings) {}
+  constructor(@Inject(MCP_HTTP_SETTINGS) private readonly settings: McpBodyReaderSettings) {}
 
   /** Bytes currently buffered by bodies still arriving (for tests and health checks). */
   get bufferedBytes(): number {

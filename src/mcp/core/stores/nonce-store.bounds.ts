@@ -1,5 +1,5 @@
-import { McpTooManyRequestsError } from '../../../core/errors/protocol.errors.js';
-import type { ResolvedMcpLimits } from '../../../core/limits/mcp-limits.interface.js';
+import { McpTooManyRequestsError } from '../errors/protocol.errors.js';
+import type { ResolvedMcpLimits } from '../limits/mcp-limits.interface.js';
 
 /** How many live nonces a bounded nonce store keeps (memory and Redis alike). */
 export interface McpNonceStoreBounds {

@@ -1,4 +1,4 @@
-import { McpOversizedValue } from '../../core/decoding/oversized-value.js';
+import { McpOversizedValue } from './oversized-value.js';
 
 /** The bounds on a call's arguments, checked before anything else looks at them. */
 export interface ArgumentShapeLimits {

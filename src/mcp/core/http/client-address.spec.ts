@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { clientAddressOf, rememberClientAddress } from './client-address.js';
-import { quotaKeyOf } from './quota-key.js';
+import { quotaKeyOf } from '../../authentication/quota-key.js';
 
 function nodeRequest(remoteAddress: string, forwardedFor?: string): IncomingMessage {
   const headers = forwardedFor ? { 'x-forwarded-for': forwardedFor } : {};

@@ -1,4 +1,4 @@
-import type { McpWardenError } from '../../core/errors/mcp-warden.error.js';
+import type { McpWardenError } from '../errors/mcp-warden.error.js';
 import { metaOf, readEra, type McpEraReading } from './request-envelope.js';
 
 const VERSION = 'io.modelcontextprotocol/protocolVersion';

@@ -1,8 +1,8 @@
 import { ClientCapabilitiesSchema, LoggingLevelSchema } from '@modelcontextprotocol/core';
-import { McpInvalidParamsError } from '../../core/errors/protocol.errors.js';
-import type { McpWardenError } from '../../core/errors/mcp-warden.error.js';
-import { isJsonObject } from '../../core/protocol/jsonrpc.js';
-import type { ClientCapabilities, LoggingLevel } from '../../core/protocol/mcp-types.js';
+import { McpInvalidParamsError } from '../errors/protocol.errors.js';
+import type { McpWardenError } from '../errors/mcp-warden.error.js';
+import { isJsonObject } from './jsonrpc.js';
+import type { ClientCapabilities, LoggingLevel } from './mcp-types.js';
 import { META, SUPPORTED_MODERN_PROTOCOL_VERSIONS } from './era.constants.js';
 import { McpUnsupportedProtocolVersionError } from './era.errors.js';
 

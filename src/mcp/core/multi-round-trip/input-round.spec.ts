@@ -1,4 +1,4 @@
-import { McpInvalidParamsError } from '../../../core/errors/protocol.errors.js';
+import { McpInvalidParamsError } from '../errors/protocol.errors.js';
 import { McpInputRequiredError } from './input-required.error.js';
 import { APPROVAL_KEY, McpInputRound } from './input-round.js';
 

@@ -1,4 +1,4 @@
-import { McpToolError } from '../../../engine/tools/mcp-tool.error.js';
+import { McpToolError } from '../errors/mcp-tool.error.js';
 
 /**
  * What `ctx.elicit()`, `ctx.sample()` and `ctx.listRoots()` reject with in

@@ -1,5 +1,5 @@
 import type { AbstractHttpAdapter } from '@nestjs/core';
-import { requestPath } from '../request-path.js';
+import { requestPath } from './request-path.js';
 import { bypassExpressParsers } from './express-parser-bypass.js';
 
 type Handler = (req: object, res: object) => void;
