@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { sql, type Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { NOTES_DATABASE } from '../app.constants.js';
-import { importLegacyNotes } from '../database/legacy-json.import.js';
+import { importJsonNotes } from '../database/json-file.import.js';
 import { claimNoteKey, noteKey, noteOfKey, type NoteKey } from '../database/note-keys.js';
 import { noteRow, tagRows, toNote } from '../database/note.rows.js';
 import { openNotesDatabase } from '../database/notes-database.factory.js';
@@ -51,7 +51,7 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
     const { db } = await openNotesDatabase(this.options);
     let imported: number | undefined;
     try {
-      imported = await importLegacyNotes(db, this.options.dataDir);
+      imported = await importJsonNotes(db, this.options.dataDir);
     } catch (error) {
       await db.destroy();
       throw error;

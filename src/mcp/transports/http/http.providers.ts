@@ -3,8 +3,8 @@ import { McpHttpAuthenticator } from '../../authentication/http-authenticator.se
 import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from '../../core/options/options.constants.js';
 import { McpHttpBootCheck } from './http-boot.check.js';
 import { MCP_HTTP_SETTINGS, httpSettingsOf } from './http-settings.js';
-import { LegacySseEndpoint } from './sse-2024-11-05/legacy-sse.endpoint.js';
-import { LegacySseSessions } from './sse-2024-11-05/legacy-sse.sessions.service.js';
+import { SsePairEndpoint } from './sse-2024-11-05/sse-pair.endpoint.js';
+import { SsePairSessions } from './sse-2024-11-05/sse-pair.sessions.service.js';
 import { createMcpHttpControllers } from './mount/mcp-http.controllers.js';
 import { bindStreamablePath } from './mount/mcp-http.routes.js';
 import { McpHttpRouter } from './mount/mcp-http.router.js';
@@ -34,7 +34,7 @@ export interface McpHttpTransportParts {
 export function httpTransport(): McpHttpTransportParts {
   const controllers = createMcpHttpControllers();
   return withOperatorConsole({
-    controllers: [controllers.streamable, controllers.legacy],
+    controllers: [controllers.streamable, controllers.ssePair],
     providers: [
       { provide: MCP_HTTP_SETTINGS, useFactory: httpSettingsOf, inject: [MCP_OPTIONS] },
       {
@@ -47,11 +47,11 @@ export function httpTransport(): McpHttpTransportParts {
       McpHttpGate,
       McpCallRateLimiter,
       McpHttpSessions,
-      LegacySseSessions,
+      SsePairSessions,
       McpStreamableHttpEndpoint,
       McpModernHttpPost,
       McpBodyReader,
-      LegacySseEndpoint,
+      SsePairEndpoint,
       McpHttpRouter,
       McpRouteBinder,
       McpHttpBootCheck,
@@ -59,6 +59,6 @@ export function httpTransport(): McpHttpTransportParts {
       ...WEBHOOK_PROVIDERS,
     ],
     // The gate is shared with application routes that `@McpHttpAuth()` puts behind it.
-    exports: [McpHttpSessions, LegacySseSessions, McpHttpGate],
+    exports: [McpHttpSessions, SsePairSessions, McpHttpGate],
   });
 }

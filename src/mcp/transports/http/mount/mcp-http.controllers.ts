@@ -3,10 +3,10 @@ import { McpHttpExceptionFilter } from '../errors/mcp-http-exception.filter.js';
 import { markMcpRoute } from './mcp-route.marker.js';
 import { McpHttpRouter } from './mcp-http.router.js';
 
-/** The controllers of one MCP module: the Streamable HTTP endpoint, and the legacy SSE pair. */
+/** The controllers of one MCP module: the Streamable HTTP endpoint, and the 2024-11-05 SSE pair. */
 export interface McpHttpControllers {
   readonly streamable: Type;
-  readonly legacy: Type;
+  readonly ssePair: Type;
 }
 
 /**
@@ -35,7 +35,7 @@ export function createMcpHttpControllers(): McpHttpControllers {
 
   @Controller()
   @UseFilters(McpHttpExceptionFilter)
-  class McpLegacySseController {
+  class McpSsePairController {
     constructor(private readonly router: McpHttpRouter) {}
 
     @Get('sse')
@@ -50,7 +50,7 @@ export function createMcpHttpControllers(): McpHttpControllers {
   }
 
   markMcpRoute(McpStreamableHttpController.prototype.handle, 'streamable');
-  markMcpRoute(McpLegacySseController.prototype.open, 'sse');
-  markMcpRoute(McpLegacySseController.prototype.message, 'messages');
-  return { streamable: McpStreamableHttpController, legacy: McpLegacySseController };
+  markMcpRoute(McpSsePairController.prototype.open, 'sse');
+  markMcpRoute(McpSsePairController.prototype.message, 'messages');
+  return { streamable: McpStreamableHttpController, ssePair: McpSsePairController };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LegacySseEndpoint } from '../sse-2024-11-05/legacy-sse.endpoint.js';
+import { SsePairEndpoint } from '../sse-2024-11-05/sse-pair.endpoint.js';
 import { McpStreamableHttpEndpoint } from '../streamable/streamable-http.endpoint.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 import { rawExchange } from '../../../core/http/raw-exchange.js';
@@ -13,7 +13,7 @@ import { rawExchange } from '../../../core/http/raw-exchange.js';
 export class McpHttpRouter {
   constructor(
     private readonly streamable: McpStreamableHttpEndpoint,
-    private readonly legacy: LegacySseEndpoint,
+    private readonly ssePair: SsePairEndpoint,
   ) {}
 
   serve(kind: McpRouteKind, req: object, res: object): Promise<void> {
@@ -22,9 +22,9 @@ export class McpHttpRouter {
       case 'streamable':
         return this.streamable.handle(exchange, req);
       case 'sse':
-        return this.legacy.open(exchange);
+        return this.ssePair.open(exchange);
       case 'messages':
-        return this.legacy.message(exchange, req);
+        return this.ssePair.message(exchange, req);
     }
   }
 }

@@ -12,16 +12,16 @@ import { McpCallRateLimiter } from '../security/call-rate.limiter.js';
 import { McpHttpGate } from '../security/http-gate.service.js';
 import { classify } from '../streamable/message-kind.js';
 import { requireAccept } from '../streamable/accept.js';
-import { LegacySseSessions } from './legacy-sse.sessions.service.js';
+import { SsePairSessions } from './sse-pair.sessions.service.js';
 
 /** The deprecated HTTP+SSE pair: `GET …/sse` opens the stream, `POST …/messages` feeds it. */
 @Injectable()
-export class LegacySseEndpoint {
+export class SsePairEndpoint {
   private readonly logger = new Logger('McpHttp');
 
   constructor(
     private readonly server: McpWarden,
-    private readonly sessions: LegacySseSessions,
+    private readonly sessions: SsePairSessions,
     private readonly gate: McpHttpGate,
     private readonly rate: McpCallRateLimiter,
     private readonly bodies: McpBodyReader,

@@ -6,7 +6,7 @@ import { noteRow, tagRows } from './note.rows.js';
 import type { NotesTables } from './notes.schema.js';
 
 /** The file the former JSON store kept under the data directory. */
-export const LEGACY_NOTES_FILE = 'notes.json';
+export const JSON_NOTES_FILE = 'notes.json';
 /** What it is renamed to once imported, so it is never imported twice. */
 export const IMPORTED_SUFFIX = '.imported';
 
@@ -22,11 +22,11 @@ const BATCH = 500;
  * that is not a list of notes stops the start with its reason: the user's
  * data is never skipped silently.
  */
-export async function importLegacyNotes(
+export async function importJsonNotes(
   db: Kysely<NotesTables>,
   dataDir: string,
 ): Promise<number | undefined> {
-  const file = join(dataDir, LEGACY_NOTES_FILE);
+  const file = join(dataDir, JSON_NOTES_FILE);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -34,7 +34,7 @@ export async function importLegacyNotes(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const notes = parseLegacyNotes(text, file);
+  const notes = parseJsonNotes(text, file);
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < notes.length; start += BATCH) {
       const batch = notes.slice(start, start + BATCH);
@@ -74,7 +74,7 @@ async function freeName(wanted: string): Promise<string> {
   }
 }
 
-function parseLegacyNotes(text: string, file: string): Note[] {
+function parseJsonNotes(text: string, file: string): Note[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

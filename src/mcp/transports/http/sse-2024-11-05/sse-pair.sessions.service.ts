@@ -12,7 +12,7 @@ import { SessionQuota } from '../session/session.quota.js';
 import { SseStream } from '../sse/sse-stream.js';
 
 /** One 2024-11-05 HTTP+SSE client: its single stream carries every server message. */
-export interface LegacySseSession {
+export interface SsePairSession {
   readonly id: string;
   readonly connId: string;
   readonly stream: SseStream;
@@ -23,10 +23,10 @@ export interface LegacySseSession {
  * session lives exactly as long as its `GET /sse` stream.
  */
 @Injectable()
-export class LegacySseSessions implements OnModuleDestroy {
+export class SsePairSessions implements OnModuleDestroy {
   private readonly sessions = new Map<
     string,
-    LegacySseSession & { subscription: Subscription; owner: string; quotaKey: string }
+    SsePairSession & { subscription: Subscription; owner: string; quotaKey: string }
   >();
   private readonly quota: SessionQuota;
 
@@ -48,7 +48,7 @@ export class LegacySseSessions implements OnModuleDestroy {
     messagesPath: string,
     principal?: McpPrincipal,
     quotaKey = principalKey(principal),
-  ): LegacySseSession {
+  ): SsePairSession {
     if (this.sessions.size >= this.options.maxSessions) {
       throw new McpHttpError(503, 'Service Unavailable: too many sessions');
     }
@@ -68,7 +68,7 @@ export class LegacySseSessions implements OnModuleDestroy {
   }
 
   /** The session `id` names; 404 when unknown, ended, or owned by another principal. */
-  require(id: unknown, principal?: McpPrincipal): LegacySseSession {
+  require(id: unknown, principal?: McpPrincipal): SsePairSession {
     const session = typeof id === 'string' ? this.sessions.get(id) : undefined;
     if (!session || session.owner !== principalKey(principal)) {
       throw new McpHttpError(404, 'Session not found');
