@@ -58,7 +58,7 @@ export type * from './mcp/definitions/display/display.interface.js';
 export { McpWarden, type McpServerStats } from './mcp/engine/mcp-warden.service.js';
 export type { McpMessageOrigin } from './mcp/engine/dispatch/message-origin.interface.js';
 export type { McpDispatchOutcome } from './mcp/engine/dispatch/dispatch-outcome.js';
-export { McpExecutionContext } from './mcp/engine/pipeline/mcp-execution-context.js';
+export { McpExecutionContext } from './mcp/definitions/pipeline/mcp-execution-context.js';
 export type { McpServerInfo } from './mcp/definitions/display/server-info.factory.js';
 
 // Talking to clients outside a request

@@ -20,8 +20,9 @@ import { McpRegistry } from './definitions/mcp-registry.service.js';
 import { SERVER_PROVIDERS } from './engine/server.providers.js';
 import { ERA_PROVIDERS } from './revisions/2026-07-28/era.providers.js';
 import { TELEMETRY_PROVIDERS } from './telemetry/telemetry.providers.js';
-import { CLUSTER_PROVIDERS } from './cluster/cluster.providers.js';
-import { OPERATOR_PROVIDERS } from './approvals/operator/operator.providers.js';
+import { CLUSTER_HTTP_PROVIDERS, CLUSTER_PROVIDERS } from './cluster/cluster.providers.js';
+import { APPROVALS_PROVIDERS } from './approvals/approvals.providers.js';
+import { CONNECTION_HOOKS_PROVIDER } from './connection-hooks.provider.js';
 import { MCP_APPROVAL_STORE } from './approvals/stores/approval-store.interface.js';
 import { MCP_OPERATOR_DESK } from './approvals/operator/operator-desk.interface.js';
 import { McpWarden } from './engine/mcp-warden.service.js';
@@ -90,10 +91,13 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       ...SERVER_PROVIDERS,
       ...ERA_PROVIDERS,
       ...TELEMETRY_PROVIDERS,
-      ...OPERATOR_PROVIDERS,
+      ...APPROVALS_PROVIDERS,
+      CONNECTION_HOOKS_PROVIDER,
       ...CLUSTER_PROVIDERS,
       ...CLIENT_EVENTS_PROVIDERS,
       ...transport.providers,
+      // Cluster mode's HTTP stores plug into the transport's ports (null without `cluster`).
+      ...(declared === 'http' ? CLUSTER_HTTP_PROVIDERS : []),
     ],
     controllers: [...(module.controllers ?? []), ...transport.controllers],
     exports: [

@@ -13,7 +13,7 @@ import {
 import { APP_FILTER } from '@nestjs/core';
 import { of } from 'rxjs';
 import { JsonRpcErrorCode, McpResource, McpTool, McpToolError } from '../../src/index.js';
-import { McpExecutionContext } from '../../src/mcp/engine/pipeline/mcp-execution-context.js';
+import { McpExecutionContext } from '../../src/mcp/definitions/pipeline/mcp-execution-context.js';
 import { createEnhancersApp, textOf, type EnhancersApp } from './enhancers-app.js';
 
 /*

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { IncomingMessage } from 'node:http';
 import { McpTool, type McpToolContext } from '../../src/index.js';
-import { McpExecutionContext } from '../../src/mcp/engine/pipeline/mcp-execution-context.js';
+import { McpExecutionContext } from '../../src/mcp/definitions/pipeline/mcp-execution-context.js';
 import { ADAPTERS, createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { createEnhancersApp, type EnhancersApp } from './enhancers-app.js';
 

@@ -1,6 +1,4 @@
-import { context, SpanStatusCode, type Span } from '@opentelemetry/api';
-import { carryingContext } from '../telemetry/trace-context.js';
-import { ATTR } from '../telemetry/telemetry.constants.js';
+import type { McpRequest } from '../engine/dispatch/mcp-request.interface.js';
 
 /** One approval being waited for; `end` closes it with the verdict's detail. */
 export interface McpApprovalWait {
@@ -9,41 +7,14 @@ export interface McpApprovalWait {
   end(approved: boolean, detail: string): void;
 }
 
-/*
- * An approval that ended without the user's answer failed as an operation
- * (the user's "no" did not: it is an answer). Low-cardinality error types.
+/**
+ * Where an approval's wait is traced: a port, provided by `telemetry/` (`McpTelemetry`), so
+ * approvals open their span without importing the layer above them.
  */
-const FAILURE_TYPE: Record<string, string> = {
-  'elicitation timed out': 'timeout',
-  'elicitation failed': 'elicitation_failed',
-  'connection closed': 'connection_closed',
-  'call cancelled': 'cancelled',
-};
-
-/** The child span that covers one wait, ended with its outcome. */
-export class SpanApprovalWait implements McpApprovalWait {
-  private ended = false;
-
-  constructor(
-    private readonly span: Span,
-    private readonly done: () => void,
-  ) {}
-
-  carrying(params: object): object {
-    return this.span.isRecording() ? carryingContext(params, this.span, context.active()) : params;
-  }
-
-  end(approved: boolean, detail: string): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.done();
-    this.span.setAttribute(ATTR.approvalOutcome, approved ? 'approved' : detail);
-    this.span.setAttribute(ATTR.decision, approved ? 'allow' : 'deny');
-    const failure = approved ? undefined : FAILURE_TYPE[detail];
-    if (failure) {
-      this.span.setAttribute(ATTR.errorType, failure);
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message: detail });
-    }
-    this.span.end();
-  }
+export interface McpApprovalTelemetry {
+  /** Opens the child span that covers one approval wait for `tool`; end it with the verdict. */
+  approvalWait(request: McpRequest, tool: string): McpApprovalWait;
 }
+
+/** DI token of the approval telemetry. */
+export const MCP_APPROVAL_TELEMETRY = Symbol('McpWarden:approval-telemetry');

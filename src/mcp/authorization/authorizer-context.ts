@@ -1,4 +1,4 @@
-import type { McpRequest } from '../engine/dispatch/mcp-request.interface.js';
+import type { McpSeamRequest } from './seam-request.interface.js';
 import type { AuthorizerContext, AuthorizerPurpose } from './authorizer.interface.js';
 
 /**
@@ -7,7 +7,7 @@ import type { AuthorizerContext, AuthorizerPurpose } from './authorizer.interfac
  * deciding what the caller may see.
  */
 export function contextOf(
-  request: McpRequest,
+  request: McpSeamRequest,
   purpose: AuthorizerPurpose = 'call',
 ): AuthorizerContext {
   const context: AuthorizerContext = {

@@ -1,6 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { isPromiseLike } from '../core/common/maybe-promise.js';
-import type { McpRequest } from '../engine/dispatch/mcp-request.interface.js';
+import type { McpSeamRequest } from './seam-request.interface.js';
 import { McpAuditService } from './audit/mcp-audit.service.js';
 import type { AuthorizerDecision } from './authorizer.interface.js';
 import { contextOf } from './authorizer-context.js';
@@ -23,7 +23,7 @@ export class ReadSeamGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const request = context.getArgByIndex<McpRequest>(0);
+    const request = context.getArgByIndex<McpSeamRequest>(0);
     const decision = this.authorization.decideRead(
       request.method,
       readArguments(request),
@@ -34,7 +34,7 @@ export class ReadSeamGuard implements CanActivate {
       : this.conclude(request, decision);
   }
 
-  protected conclude(request: McpRequest, decision: AuthorizerDecision): boolean {
+  protected conclude(request: McpSeamRequest, decision: AuthorizerDecision): boolean {
     const { method } = request;
     const detail =
       decision.kind === 'deny'
@@ -49,7 +49,7 @@ export class ReadSeamGuard implements CanActivate {
 }
 
 /** What the read authorizer is shown for each method. */
-export function readArguments(request: McpRequest): Record<string, unknown> {
+export function readArguments(request: McpSeamRequest): Record<string, unknown> {
   const params = request.params as Record<string, unknown>;
   switch (request.method) {
     case 'resources/read':

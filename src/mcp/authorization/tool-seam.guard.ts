@@ -1,6 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { isPromiseLike } from '../core/common/maybe-promise.js';
-import type { McpRequest } from '../engine/dispatch/mcp-request.interface.js';
+import type { McpSeamRequest } from './seam-request.interface.js';
 import type { McpToolEntry } from '../definitions/interfaces/registry-entry.interface.js';
 import { McpRegistry } from '../definitions/mcp-registry.service.js';
 import { McpAuditService } from './audit/mcp-audit.service.js';
@@ -26,7 +26,7 @@ export class ToolSeamGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): true | Promise<true> {
-    const request = context.getArgByIndex<McpRequest<CallParams>>(0);
+    const request = context.getArgByIndex<McpSeamRequest<CallParams>>(0);
     const entry = this.registry.tool(request.params.name);
     const decision = this.authorization.decideTool(
       request.params.name,
@@ -41,7 +41,7 @@ export class ToolSeamGuard implements CanActivate {
 
   /** Records the decision and hands it to the handler. */
   protected conclude(
-    request: McpRequest<CallParams>,
+    request: McpSeamRequest<CallParams>,
     decision: AuthorizerDecision,
     entry: McpToolEntry | undefined,
   ): true {

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import { ProviderMethodScanner, type ProviderMethod } from './discovery/provider-method.scanner.js';
-import type { McpPipedArgument } from '../engine/pipeline/handler-pipeline.js';
+import type { McpPipedArgument } from './pipeline/handler-pipeline.js';
 import { resolveCompleter, resolveCompleters } from './completer.resolver.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpRegistry } from './mcp-registry.service.js';

@@ -18,8 +18,10 @@ import type { McpDispatchOutcome } from './dispatch/dispatch-outcome.js';
 import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
 import type { McpMessageOrigin } from './dispatch/message-origin.interface.js';
 import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
-import { McpListeners } from '../revisions/2026-07-28/listen/mcp-listeners.service.js';
-import { McpOperatorApprovals } from '../approvals/operator/operator-approvals.service.js';
+import {
+  MCP_CONNECTION_HOOKS,
+  type McpConnectionHooks,
+} from './connection/connection-hooks.interface.js';
 import {
   MCP_NOTIFICATION_RELAY,
   type McpNotificationRelay,
@@ -59,9 +61,8 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly registry: McpRegistry,
     private readonly authorization: McpAuthorizationService,
     private readonly outbound: McpOutboundRequests,
-    private readonly listeners: McpListeners,
+    @Inject(MCP_CONNECTION_HOOKS) private readonly hooks: readonly McpConnectionHooks[],
     audit: McpAuditService,
-    private readonly operatorApprovals: McpOperatorApprovals,
     /** Cluster mode: notifications reach the other instances' clients too. */
     @Optional()
     @Inject(MCP_NOTIFICATION_RELAY)
@@ -129,7 +130,7 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
   /** `notify` for this process's clients only. */
   private deliver(method: string, params?: object): void {
     const uri = method === RESOURCE_UPDATED ? (params as { uri?: unknown })?.uri : undefined;
-    this.listeners.notify(method, params);
+    for (const hook of this.hooks) hook.notify?.(method, params);
     for (const connection of this.connections.all()) {
       if (!connection.broadcasts) continue;
       if (method === RESOURCE_UPDATED && !connection.subscriptions.has(uri as string)) continue;
@@ -149,9 +150,9 @@ export class McpWarden implements OnApplicationBootstrap, OnModuleDestroy {
   endStreams(connId: string): void {
     const connection = this.connections.find(connId);
     if (!connection) return;
-    this.listeners.endFor(connection, 'server shutting down');
+    // Listen streams and operator asks (the hooks), then the calls awaiting the client.
+    for (const hook of this.hooks) hook.endFor(connection);
     this.outbound.abandonFor(connection);
-    this.operatorApprovals.abandonFor(connection);
   }
 
   /**

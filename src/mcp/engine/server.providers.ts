@@ -1,5 +1,4 @@
 import type { Provider } from '@nestjs/common';
-import { McpApprovals } from '../approvals/caller/mcp-approvals.service.js';
 import { McpConnections } from './connection/mcp-connections.service.js';
 import { McpDispatcher } from './dispatch/mcp-dispatcher.service.js';
 import { McpMethodExplorer } from './dispatch/mcp-method.explorer.js';
@@ -26,7 +25,6 @@ export const SERVER_PROVIDERS: Provider[] = [
   McpParamsShapeCheck,
   McpToolInvoker,
   McpOutboundRequests,
-  McpApprovals,
   McpLifecycleHandler,
   McpToolsHandler,
   McpResourcesHandler,

@@ -22,7 +22,10 @@ import {
   type OutboundRequestOptions,
 } from '../engine/outbound/mcp-outbound-requests.service.js';
 import { McpOutboundRequestError } from '../engine/outbound/outbound-request.errors.js';
-import { SpanApprovalWait, type McpApprovalWait } from '../approvals/approval-wait.js';
+import type { McpApprovalTelemetry, McpApprovalWait } from '../approvals/approval-wait.js';
+import type { McpDecisionTelemetry } from '../authorization/audit/decision-telemetry.interface.js';
+import type { McpDispatchTelemetry } from '../engine/dispatch/dispatch-telemetry.interface.js';
+import { SpanApprovalWait } from './span-approval-wait.js';
 import { carryingContext, startServerSpan } from './trace-context.js';
 import { NO_ANSWER, outcomeOf, type McpOperationOutcome } from './operation-outcome.js';
 import {
@@ -46,7 +49,9 @@ import { ATTR, DECISION_EVENT, INSTRUMENTATION_SCOPE } from './telemetry.constan
  * (or not): without one every call here lands on the API's no-ops.
  */
 @Injectable()
-export class McpTelemetry implements OnModuleDestroy {
+export class McpTelemetry
+  implements McpDispatchTelemetry, McpDecisionTelemetry, McpApprovalTelemetry, OnModuleDestroy
+{
   private readonly tracer: Tracer = trace.getTracer(INSTRUMENTATION_SCOPE);
   private readonly metrics: McpTelemetryMetrics;
   private readonly sessions: McpSessionClock;

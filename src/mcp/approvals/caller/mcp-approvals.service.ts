@@ -11,7 +11,7 @@ import { approvalInRound } from './approval-round.js';
 import { approvalVerdictOf, type McpApprovalVerdict } from './approval-verdict.js';
 import { promptText } from './prompt-text.js';
 import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
-import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
+import { MCP_APPROVAL_TELEMETRY, type McpApprovalTelemetry } from '../approval-wait.js';
 
 export type { McpApprovalVerdict } from './approval-verdict.js';
 
@@ -44,7 +44,7 @@ export class McpApprovals {
     private readonly outbound: McpOutboundRequests,
     private readonly audit: McpAuditService,
     @Inject(MCP_OPTIONS) private readonly options: McpApprovalsSettings,
-    private readonly telemetry: McpTelemetry,
+    @Inject(MCP_APPROVAL_TELEMETRY) private readonly telemetry: McpApprovalTelemetry,
   ) {}
 
   /** Whether `request`'s caller can be asked at all: it declared form elicitation and is connected. */

@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
+import { Inject, Injectable } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
-import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js';
+import type { McpSeamRequest } from '../seam-request.interface.js';
+import {
+  MCP_DECISION_TELEMETRY,
+  type McpDecisionTelemetry,
+} from './decision-telemetry.interface.js';
 import type { McpAuditEvent, McpAuditSeam } from './mcp-audit-event.interface.js';
 
 /** The stream of audit events; exposed to users as `McpWarden.audit$`. */
@@ -10,14 +13,14 @@ export class McpAuditService {
   private readonly subject = new Subject<McpAuditEvent>();
   readonly events$: Observable<McpAuditEvent> = this.subject.asObservable();
 
-  constructor(private readonly telemetry: McpTelemetry) {}
+  constructor(@Inject(MCP_DECISION_TELEMETRY) private readonly telemetry: McpDecisionTelemetry) {}
 
   /**
    * Records one decision taken for `request`. Nothing is allocated when
    * nobody listens: this runs on every call.
    */
   record(
-    request: McpRequest,
+    request: McpSeamRequest,
     seam: McpAuditSeam,
     name: string,
     decision: McpAuditEvent['decision'],

@@ -43,6 +43,11 @@ export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
   'subscriptions/listen',
 ]);
 
+/** Whether `method` exists in `era`: the modern era removed some methods and added others. */
+export function eraServes(method: string, era: McpEra): boolean {
+  return era === 'modern' ? !LEGACY_ONLY_METHODS.has(method) : !MODERN_ONLY_METHODS.has(method);
+}
+
 /** Methods whose complete results carry `ttlMs` and `cacheScope` (spec: caching). */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   'server/discover',

@@ -10,9 +10,9 @@ import {
   McpHandlerFactory,
   type McpHandlerSpec,
   type McpUserHandler,
-} from '../../engine/pipeline/mcp-handler.factory.js';
-import { McpRequestScope } from '../../engine/pipeline/mcp-request-scope.js';
-import { NestEnhancersResolver } from '../../engine/pipeline/nest-enhancers.resolver.js';
+} from '../pipeline/mcp-handler.factory.js';
+import { McpRequestScope } from '../pipeline/mcp-request-scope.js';
+import { NestEnhancersResolver } from '../pipeline/nest-enhancers.resolver.js';
 import type { McpCompleterBinder } from '../completer.resolver.js';
 import type { ProviderMethod } from './provider-method.interface.js';
 

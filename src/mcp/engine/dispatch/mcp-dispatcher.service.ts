@@ -17,7 +17,7 @@ import {
 } from '../../core/errors/protocol.errors.js';
 import { BATCHING_PROTOCOL_VERSION } from '../../core/protocol/protocol-version.js';
 import { relateToRequest } from '../../core/protocol/related-request.js';
-import { McpParkedCall } from '../../approvals/caller/parked-call.js';
+import { McpParkedCall } from './parked-call.js';
 import { McpConnections } from '../connection/mcp-connections.service.js';
 import type { McpConnection } from '../connection/mcp-connection.js';
 import { RequestCancellation } from '../connection/request-cancellation.js';
@@ -29,11 +29,14 @@ import { requestLogFields } from '../../core/common/log-fields.js';
 import type { McpMessageOrigin } from './message-origin.interface.js';
 import { McpMethodExplorer } from './mcp-method.explorer.js';
 import { McpNotificationsHandler } from './mcp-notifications.handler.js';
-import { McpModernDispatch } from '../../revisions/2026-07-28/modern-dispatch.service.js';
-import { McpModernEra } from '../../revisions/2026-07-28/modern-era.service.js';
+import { MCP_MODERN_REVISION, type McpModernRevision } from './modern-revision.interface.js';
 import { readEra } from '../../core/protocol/request-envelope.js';
+import { eraServes } from '../../core/protocol/era.constants.js';
 import { McpParamsShapeCheck } from './params-shape.check.js';
-import { McpTelemetry } from '../../telemetry/mcp-telemetry.service.js';
+import {
+  MCP_DISPATCH_TELEMETRY,
+  type McpDispatchTelemetry,
+} from './dispatch-telemetry.interface.js';
 
 /**
  * One decoded JSON-RPC message in, its outcome out. It checks the envelope,
@@ -59,8 +62,8 @@ export class McpDispatcher {
     private readonly notifications: McpNotificationsHandler,
     outbound: McpOutboundRequests,
     private readonly shapes: McpParamsShapeCheck,
-    private readonly modernDispatch: McpModernDispatch,
-    private readonly telemetry: McpTelemetry,
+    @Inject(MCP_MODERN_REVISION) private readonly modernDispatch: McpModernRevision,
+    @Inject(MCP_DISPATCH_TELEMETRY) private readonly telemetry: McpDispatchTelemetry,
   ) {
     this.declaredOrigin = Object.freeze({ transport: options.transport });
     this.clientRequests = {
@@ -139,7 +142,7 @@ export class McpDispatcher {
     const reading = readEra(rawParams);
     if ('error' in reading) return reply(errorResponse(id, reading.error, method));
     const envelope = reading.era === 'modern' ? reading.envelope : undefined;
-    const route = McpModernEra.serves(method, reading.era) ? this.methods.route(method) : undefined;
+    const route = eraServes(method, reading.era) ? this.methods.route(method) : undefined;
     if (!route) return reply(errorResponse(id, new McpMethodNotFoundError(method), method));
     const params = rawParams === undefined ? {} : rawParams;
     if (!isJsonObject(params)) {

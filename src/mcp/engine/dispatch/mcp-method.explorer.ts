@@ -6,8 +6,8 @@ import {
   type ProviderMethod,
 } from '../../definitions/discovery/provider-method.scanner.js';
 import { MCP_METHOD_METADATA } from '../../core/mcp.constants.js';
-import { McpExecutionContext } from '../pipeline/mcp-execution-context.js';
-import { runGuards } from '../pipeline/run-guards.js';
+import { McpExecutionContext } from '../../definitions/pipeline/mcp-execution-context.js';
+import { runGuards } from '../../definitions/pipeline/run-guards.js';
 import type { McpMethodMetadata } from './mcp-method.decorator.js';
 import type { McpRequest } from './mcp-request.interface.js';
 

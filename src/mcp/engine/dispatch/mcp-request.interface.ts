@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
+import type { McpSeamRequest } from '../../authorization/seam-request.interface.js';
 import type { ToolSeamVerdict } from '../../authorization/tool-seam-verdict.interface.js';
 import type { RequestId } from '../../core/protocol/jsonrpc.js';
 import type { ClientCapabilities, LoggingLevel } from '../../core/protocol/mcp-types.js';
@@ -13,7 +14,7 @@ import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
  * through `ExecutionContext.getArgByIndex(0)`) see it. `params` has already
  * passed the method's schema from the official MCP package.
  */
-export interface McpRequest<P = Record<string, unknown>> {
+export interface McpRequest<P = Record<string, unknown>> extends McpSeamRequest<P> {
   readonly id: RequestId;
   readonly method: string;
   readonly params: P;

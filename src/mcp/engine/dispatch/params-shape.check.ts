@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpInvalidParamsError } from '../../core/errors/protocol.errors.js';
-import { McpModernEra } from '../../revisions/2026-07-28/modern-era.service.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
 import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { jsonRpcResult, type JsonRpcMessage, type RequestId } from '../../core/protocol/jsonrpc.js';
 import { toolErrorResult } from '../results/tool-result.normalizer.js';
 import { argumentShapeProblem } from '../../core/decoding/argument-shape.js';
 import { errorResponse } from './error-response.js';
+import { MCP_MODERN_REVISION, type McpModernRevision } from './modern-revision.interface.js';
 
 /**
  * The answer to a request whose params cross a shape bound
@@ -20,7 +20,7 @@ import { errorResponse } from './error-response.js';
 export class McpParamsShapeCheck {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
-    private readonly modern: McpModernEra,
+    @Inject(MCP_MODERN_REVISION) private readonly modern: McpModernRevision,
   ) {}
 
   /** The refusal `params` deserve, or undefined when they are within bounds. */

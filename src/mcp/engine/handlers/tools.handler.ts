@@ -16,14 +16,11 @@ import { nextCursorOf, paginate } from '../../core/protocol/pagination.js';
 import type { CallToolResult } from '../../core/protocol/mcp-types.js';
 import type { McpToolEntry } from '../../definitions/interfaces/registry-entry.interface.js';
 import { McpRegistry } from '../../definitions/mcp-registry.service.js';
-import { McpApprovals } from '../../approvals/caller/mcp-approvals.service.js';
-import { McpParkedCall } from '../../approvals/caller/parked-call.js';
-import { promptText } from '../../approvals/caller/prompt-text.js';
+import type { McpParkedCall } from '../dispatch/parked-call.js';
+import { MCP_APPROVAL_GATE, type McpApprovalGate } from '../tools/approval-gate.interface.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolInvoker, type McpToolArguments } from '../tools/tool-invoker.service.js';
-import { McpOperatorApprovals } from '../../approvals/operator/operator-approvals.service.js';
-import { approvalPendingResult } from '../../approvals/operator/approval-pending.result.js';
 import type { AuthorizerDecision } from '../../authorization/authorizer.interface.js';
 import { isPromiseLike, type MaybePromise } from '../../core/common/maybe-promise.js';
 
@@ -43,10 +40,9 @@ export class McpToolsHandler {
   constructor(
     private readonly registry: McpRegistry,
     private readonly authorization: McpAuthorizationService,
-    private readonly approvals: McpApprovals,
+    @Inject(MCP_APPROVAL_GATE) private readonly approvals: McpApprovalGate,
     private readonly invoker: McpToolInvoker,
     @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
-    private readonly operator: McpOperatorApprovals,
   ) {}
 
   @McpMethod('tools/list', PaginatedRequestParamsSchema)
@@ -91,9 +87,8 @@ export class McpToolsHandler {
   }
 
   /**
-   * An ask for a call whose arguments were checked: refused as they are, or
-   * waiting for an operator, or parked behind the caller's approval (denied
-   * when the caller cannot be asked); on approval it runs.
+   * An ask for a call whose arguments were checked: refused as they are, or handed to the
+   * approval gate (`approvals/`), which asks the approver and runs the call on approval.
    */
   private ask(
     entry: McpToolEntry,
@@ -102,34 +97,9 @@ export class McpToolsHandler {
     input: McpToolArguments,
   ): CallToolResult | McpParkedCall {
     if (!input.ok) return input.refusal;
-    const name = entry.tool.name;
-    const structured = entry.tool.outputSchema === undefined;
-    const run = () => this.invoker.execute(entry, input.value, request);
-    if (decision.approver === 'operator') {
-      const verdict = this.operator.approve(request, name, decision.prompt);
-      return new McpParkedCall(
-        verdict.then((approval) =>
-          approval.approved
-            ? run()
-            : 'pending' in approval
-              ? approvalPendingResult(approval.pending, structured)
-              : toolDenial(name, 'ask', approval.detail, structured),
-        ),
-      );
-    }
-    if (!this.approvals.canAsk(request)) {
-      const prompt = promptText(decision.prompt, this.options.limits.maxPromptChars);
-      return toolDenial(name, 'ask', prompt, structured);
-    }
-    if (!this.approvals.hasRoom(request)) {
-      return toolDenial(name, 'ask', 'too many calls awaiting approval', structured);
-    }
-    const closed = this.approvals
-      .ask(request, name, decision.prompt)
-      .then((approval) =>
-        approval.approved ? run() : toolDenial(name, 'ask', approval.detail, structured),
-      );
-    return new McpParkedCall(closed);
+    return this.approvals.decide(request, entry, decision, () =>
+      this.invoker.execute(entry, input.value, request),
+    );
   }
 
   /**

@@ -5,6 +5,7 @@ import {
 } from '../../approvals/stores/shared-stores.interface.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
 import type { McpAuthenticationSettings } from '../../authentication/authentication-settings.interface.js';
+import { MCP_MODERN_REVISION } from '../../engine/dispatch/modern-revision.interface.js';
 import { McpDiscoverHandler } from './discover.handler.js';
 import { McpModernDispatch } from './modern-dispatch.service.js';
 import { McpModernEra } from './modern-era.service.js';
@@ -20,6 +21,7 @@ import { McpListenHandler } from './listen/listen.handler.js';
 export const ERA_PROVIDERS: Provider[] = [
   McpModernEra,
   McpModernDispatch,
+  { provide: MCP_MODERN_REVISION, useExisting: McpModernDispatch },
   McpInputRounds,
   McpRequestStateSealer,
   {

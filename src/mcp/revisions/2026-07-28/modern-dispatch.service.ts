@@ -1,31 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import type {
+  McpModernCall,
+  McpModernRevision,
+} from '../../engine/dispatch/modern-revision.interface.js';
 import { quotaKeyOf } from '../../authentication/quota-key.js';
-import { jsonRpcResult, type JsonRpcMessage, type RequestId } from '../../core/protocol/jsonrpc.js';
-import { McpParkedCall } from '../../approvals/caller/parked-call.js';
-import type { McpConnection } from '../../engine/connection/mcp-connection.js';
-import type { RequestCancellation } from '../../engine/connection/request-cancellation.js';
+import { jsonRpcResult, type JsonRpcMessage } from '../../core/protocol/jsonrpc.js';
+import { McpParkedCall } from '../../engine/dispatch/parked-call.js';
 import { DispatchedRequest } from '../../engine/dispatch/dispatched-request.js';
 import { errorResponse } from '../../engine/dispatch/error-response.js';
-import type { McpRoute } from '../../engine/dispatch/mcp-method.explorer.js';
-import type { McpMessageOrigin } from '../../engine/dispatch/message-origin.interface.js';
 import { McpOutboundRequests } from '../../engine/outbound/mcp-outbound-requests.service.js';
 import { McpModernEra } from './modern-era.service.js';
-import type { McpRequestEnvelope } from '../../core/protocol/request-envelope.js';
 import { requestLogFields } from '../../core/common/log-fields.js';
-
-/** What the dispatcher hands over once a modern request passed its checks. */
-export interface McpModernCall {
-  readonly id: RequestId;
-  readonly method: string;
-  /** The params as sent (the sealed state binds these), and as the schema parsed them. */
-  readonly raw: Record<string, unknown>;
-  readonly params: Record<string, unknown>;
-  readonly connection: McpConnection;
-  readonly origin: McpMessageOrigin;
-  readonly envelope: McpRequestEnvelope;
-  readonly cancellation: RequestCancellation;
-  readonly route: McpRoute;
-}
 
 /**
  * The modern era's step of dispatch: nothing parks (the client answers
@@ -33,11 +18,21 @@ export interface McpModernCall {
  * input-required, and results and errors take the era's shape.
  */
 @Injectable()
-export class McpModernDispatch {
+export class McpModernDispatch implements McpModernRevision {
   constructor(
     private readonly modern: McpModernEra,
     private readonly outbound: McpOutboundRequests,
   ) {}
+
+  /** A complete modern result, for an answer made before any handler ran. */
+  complete(result: object): object {
+    return this.modern.complete(result);
+  }
+
+  /** An error response in the modern era's shape. */
+  error(response: JsonRpcMessage): JsonRpcMessage {
+    return this.modern.error(response);
+  }
 
   /** The answer to `call`, or null when it was cancelled (a cancelled request is never answered). */
   async serve(call: McpModernCall): Promise<JsonRpcMessage | null> {

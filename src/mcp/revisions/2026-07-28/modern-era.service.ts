@@ -9,8 +9,7 @@ import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js'
 import {
   CACHEABLE_METHODS,
   INPUT_REQUIRED_METHODS,
-  LEGACY_ONLY_METHODS,
-  MODERN_ONLY_METHODS,
+  eraServes,
   type McpEra,
 } from '../../core/protocol/era.constants.js';
 import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
@@ -37,7 +36,7 @@ export class McpModernEra {
 
   /** Whether `method` exists in `era`: the modern era removed some methods and added others. */
   static serves(method: string, era: McpEra): boolean {
-    return era === 'modern' ? !LEGACY_ONLY_METHODS.has(method) : !MODERN_ONLY_METHODS.has(method);
+    return eraServes(method, era);
   }
 
   /**

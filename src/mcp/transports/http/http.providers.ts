@@ -15,7 +15,6 @@ import { McpHttpSessions } from './session/http-sessions.service.js';
 import { McpStreamableHttpEndpoint } from './streamable/streamable-http.endpoint.js';
 import { McpModernHttpPost } from './modern/modern-post.service.js';
 import { McpBodyReader } from '../../core/http/body-reader.service.js';
-import { CLUSTER_HTTP_PROVIDERS } from '../../cluster/cluster.providers.js';
 import { WEBHOOK_PROVIDERS } from '../../approvals/webhook/webhook.providers.js';
 import { withOperatorConsole } from '../../approvals/console/console.providers.js';
 
@@ -55,7 +54,6 @@ export function httpTransport(): McpHttpTransportParts {
       McpHttpRouter,
       McpRouteBinder,
       McpHttpBootCheck,
-      ...CLUSTER_HTTP_PROVIDERS,
       ...WEBHOOK_PROVIDERS,
     ],
     // The gate is shared with application routes that `@McpHttpAuth()` puts behind it.

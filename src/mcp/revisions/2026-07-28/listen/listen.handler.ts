@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { ReadSeam } from '../../../authorization/seam.decorators.js';
 import { jsonRpcNotification } from '../../../core/protocol/jsonrpc.js';
 import { relateToRequest } from '../../../core/protocol/related-request.js';
-import { McpParkedCall } from '../../../approvals/caller/parked-call.js';
+import { McpParkedCall } from '../../../engine/dispatch/parked-call.js';
 import { McpMethod } from '../../../engine/dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../../../engine/dispatch/mcp-request.interface.js';
 import { META } from '../../../core/protocol/era.constants.js';

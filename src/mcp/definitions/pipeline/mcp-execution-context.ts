@@ -2,7 +2,7 @@ import type { ArgumentsHost, ContextType, ExecutionContext, Type } from '@nestjs
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import { MCP_CONTEXT_TYPE } from '../../core/mcp.constants.js';
-import type { McpToolContext } from '../../definitions/interfaces/mcp-context.interface.js';
+import type { McpToolContext } from '../interfaces/mcp-context.interface.js';
 
 type HttpArgumentsHost = ReturnType<ArgumentsHost['switchToHttp']>;
 type RpcArgumentsHost = ReturnType<ArgumentsHost['switchToRpc']>;

@@ -1,5 +1,5 @@
 import { ContextIdFactory, ModuleRef, type ApplicationConfig, type ContextId } from '@nestjs/core';
-import type { ProviderWrapper } from '../../definitions/discovery/provider-method.interface.js';
+import type { ProviderWrapper } from '../discovery/provider-method.interface.js';
 
 /** A provider instance built for one MCP request, and the context id it lives under. */
 export interface McpScopedInstance {

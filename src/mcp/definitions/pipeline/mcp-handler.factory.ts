@@ -1,7 +1,7 @@
-import type { ProviderMethod } from '../../definitions/discovery/provider-method.interface.js';
-import type { McpCompleterBinder } from '../../definitions/completer.resolver.js';
-import type { McpCompleter } from '../../definitions/interfaces/mcp-context.interface.js';
-import { McpDefinitionError } from '../../definitions/registry.errors.js';
+import type { ProviderMethod } from '../discovery/provider-method.interface.js';
+import type { McpCompleterBinder } from '../completer.resolver.js';
+import type { McpCompleter } from '../interfaces/mcp-context.interface.js';
+import { McpDefinitionError } from '../registry.errors.js';
 import { createInvocation, type McpInvocation, type McpPipedArgument } from './handler-pipeline.js';
 import type { McpRequestScope } from './mcp-request-scope.js';
 import type { McpHandlerMethod, NestEnhancersResolver } from './nest-enhancers.resolver.js';

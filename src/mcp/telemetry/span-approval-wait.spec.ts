@@ -4,7 +4,7 @@ import {
   SimpleSpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import { SpanApprovalWait } from './approval-wait.js';
+import { SpanApprovalWait } from './span-approval-wait.js';
 
 /* A real SDK tracer, used directly (nothing registered globally). */
 function waitSpan() {

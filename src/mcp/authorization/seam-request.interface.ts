@@ -1,0 +1,22 @@
+import type { McpPrincipal } from '../authentication/principal.interface.js';
+import type { RequestId } from '../core/protocol/jsonrpc.js';
+import type { McpTransportKind } from '../core/protocol/transport-kind.js';
+import type { ToolSeamVerdict } from './tool-seam-verdict.interface.js';
+
+/**
+ * The part of a request the seams and the audit read. The engine's `McpRequest` extends it;
+ * it is declared here so that authorization never imports the engine above it.
+ */
+export interface McpSeamRequest<P = Record<string, unknown>> {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: P;
+  /** The connection the request came on; the engine's is an `McpConnection`. */
+  readonly connection: { readonly id: string };
+  /** The transport this request really arrived on. */
+  readonly transport: McpTransportKind;
+  /** The caller, when the transport authenticated one. */
+  readonly principal?: McpPrincipal;
+  /** Set by the tool seam guard on `tools/call`; read by the handler that owns the call. */
+  toolSeam?: ToolSeamVerdict;
+}
