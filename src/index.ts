@@ -112,38 +112,32 @@ export {
 export { McpInputRequiredError } from './mcp/core/multi-round-trip/input-required.error.js';
 export { MCP_NONCE_STORE, type McpNonceStore } from './mcp/core/stores/nonce-store.interface.js';
 
-// Four-eyes approvals (docs/operator-approvals.md)
+// Approvals: the caller's and four-eyes (docs/approvals.md, docs/operator-approvals.md);
+// the webhook's signature check and notice are what a receiver verifies and reads.
 export {
   MCP_APPROVAL_STORE,
   type McpApprovalStore,
   type McpOperatorAskPage,
-} from './mcp/approvals/stores/approval-store.interface.js';
-export type {
-  McpApprovalsConsoleOptions,
-  McpApprovalsOptions,
-  McpApprovalsWebhookOptions,
-} from './mcp/approvals/operator/approvals-options.interface.js';
-export {
+  type McpApprovalsConsoleOptions,
+  type McpApprovalsOptions,
+  type McpApprovalsWebhookOptions,
   APPROVAL_PENDING_META,
   type McpApprovalPending,
   type McpApprovalPendingDenial,
-} from './mcp/approvals/operator/approval-pending.result.js';
-export {
   argumentPreview,
   type McpArgumentPreviewBounds,
-} from './mcp/approvals/operator/argument-preview.js';
-export type {
-  McpOperatorAsk,
-  McpOperatorAskCaller,
-  McpOperatorAskEvent,
-  McpOperatorAskRecord,
-  McpOperatorDecision,
-} from './mcp/approvals/operator/operator-ask.interface.js';
-export {
+  type McpOperatorAsk,
+  type McpOperatorAskCaller,
+  type McpOperatorAskEvent,
+  type McpOperatorAskRecord,
+  type McpOperatorDecision,
   MCP_OPERATOR_DESK,
   type McpOperatorDesk,
   type McpOperatorDeskProblem,
-} from './mcp/approvals/operator/operator-desk.interface.js';
+  verifyWebhookSignature,
+  type VerifyWebhookSignatureInput,
+  type McpWebhookNotice,
+} from './mcp/approvals/index.js';
 
 // Transports
 export { McpHttpAuth } from './mcp/transports/http/security/mcp-http-auth.guard.js';
@@ -153,13 +147,6 @@ export {
   type McpStdioTransportOptions,
 } from './mcp/transports/stdio/stdio.transport.js';
 export { StderrLogger } from './mcp/transports/stdio/stderr.logger.js';
-
-// Approvals webhook: what a receiver verifies and reads
-export {
-  verifyWebhookSignature,
-  type VerifyWebhookSignatureInput,
-} from './mcp/approvals/webhook/webhook-signature.js';
-export type { McpWebhookNotice } from './mcp/approvals/webhook/webhook-notice.js';
 
 // Deprecated names, kept for one release
 export { McpServer, McpError } from './mcp/deprecated.js';

@@ -1,3 +1,5 @@
+import { McpWardenError } from '../core/errors/mcp-warden.error.js';
+import { JsonRpcErrorCode } from '../core/protocol/error-codes.constants.js';
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { loadJose } from '../core/common/jose.loader.js';
 import type { McpBearerAuthOptions } from './auth-options.interface.js';
@@ -21,8 +23,15 @@ const DEFAULT_ALGORITHMS = [
 ];
 
 /** A token that did not verify; its message is for the log, never for the client. */
-export class McpInvalidTokenError extends Error {
-  override name = 'McpInvalidTokenError';
+export class McpInvalidTokenError extends McpWardenError {
+  constructor(message: string) {
+    super(JsonRpcErrorCode.InternalError, message);
+  }
+
+  /** A failure of the framework's own, handled where it is thrown: never a client's answer. */
+  override get answersClient(): boolean {
+    return false;
+  }
 }
 
 /**

@@ -97,7 +97,7 @@ export class McpTestClient extends McpTestConnection {
 
   /** Every approval this client was asked for, oldest first. */
   get approvals(): readonly McpApprovalRequest[] {
-    return this.desk.asked;
+    return this.approver.asked;
   }
 
   /** Every tool this caller may see, across all pages. */
@@ -162,7 +162,7 @@ export class McpTestClient extends McpTestConnection {
    * client.onApproval(({ tool }) => (tool === 'delete_note' ? 'approve' : 'decline'));
    */
   onApproval(handler: McpApprovalHandler): this {
-    this.desk.setHandler(handler);
+    this.approver.setHandler(handler);
     return this;
   }
 
@@ -171,12 +171,12 @@ export class McpTestClient extends McpTestConnection {
    * that approval when it has been answered (no need to await it).
    */
   approveNext(): Promise<McpApprovalRequest> {
-    return this.desk.queueNext('approve');
+    return this.approver.queueNext('approve');
   }
 
   /** Declines the next approval asked of this client, once; resolves as `approveNext()` does. */
   declineNext(): Promise<McpApprovalRequest> {
-    return this.desk.queueNext('decline');
+    return this.approver.queueNext('decline');
   }
 
   /**

@@ -7,7 +7,7 @@ import {
   type JsonRpcMessage,
   type RequestId,
 } from '../../mcp/core/protocol/jsonrpc.js';
-import { McpApprovalDesk } from './approval-desk.js';
+import { McpCallerApprover } from './caller-approver.js';
 import { McpTestClientError } from './mcp-test-client.error.js';
 import type { JsonRpcServerMessage, JsonRpcServerNotification } from './mcp-test-client.types.js';
 import { McpPendingResponses } from './pending-responses.js';
@@ -25,7 +25,7 @@ type ServerRequest = JsonRpcMessage & { id: RequestId; method: string };
 export class McpTestConnection {
   /** Every message the server sends this client, as it arrives (hot: no replay). */
   readonly outbound: Observable<JsonRpcServerMessage>;
-  protected readonly desk = new McpApprovalDesk();
+  protected readonly approver = new McpCallerApprover();
   protected readonly responder: McpServerRequestResponder;
   private readonly pending = new McpPendingResponses();
   private readonly received = new Subject<JsonRpcServerMessage>();
@@ -41,7 +41,7 @@ export class McpTestConnection {
     /** Where the server believes this client's messages come from. */
     readonly origin: McpMessageOrigin,
   ) {
-    this.responder = new McpServerRequestResponder(this.desk, (id) => this.pending.request(id));
+    this.responder = new McpServerRequestResponder(this.approver, (id) => this.pending.request(id));
     this.outbound = this.received.asObservable();
   }
 

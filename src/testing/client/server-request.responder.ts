@@ -9,7 +9,7 @@ import {
   type RequestId,
 } from '../../mcp/core/protocol/jsonrpc.js';
 import { relatedRequestOf } from '../../mcp/core/protocol/related-request.js';
-import type { McpApprovalDesk } from './approval-desk.js';
+import type { McpCallerApprover } from './caller-approver.js';
 import type { McpApprovalRequest } from './mcp-test-client.options.js';
 
 /** A request the client sent and is still waiting on: what an approval is about. */
@@ -23,7 +23,7 @@ type AnyHandler = (params: never) => MaybePromise<object>;
 /**
  * Answers the server's requests to one client. An approval (the
  * `elicitation/create` the server sends for an `ask` on one of this client's
- * own `tools/call`s) goes to the approval desk; anything else goes to the
+ * own `tools/call`s) goes to the approver; anything else goes to the
  * handler registered for its method, else a tool's elicitation is declined
  * and any other method is answered -32601, so no server request is left
  * waiting for its timeout.
@@ -32,11 +32,11 @@ export class McpServerRequestResponder {
   private readonly handlers = new Map<string, AnyHandler>();
 
   constructor(
-    private readonly desk: McpApprovalDesk,
+    private readonly approver: McpCallerApprover,
     private readonly sentRequest: (id: RequestId) => McpSentRequest | undefined,
   ) {}
 
-  /** Answers `method` with `handler` from now on (an approval still goes to the desk). */
+  /** Answers `method` with `handler` from now on (an approval still goes to the approver). */
   setHandler(method: string, handler: AnyHandler): void {
     this.handlers.set(method, handler);
   }
@@ -60,7 +60,7 @@ export class McpServerRequestResponder {
   private async resultOf(request: JsonRpcMessage, params: Record<string, unknown>) {
     const method = request.method as string;
     const approval = method === 'elicitation/create' ? this.approvalOf(request, params) : undefined;
-    if (approval) return this.desk.decide(approval);
+    if (approval) return this.approver.decide(approval);
     const handler = this.handlers.get(method);
     if (handler) return handler(params as never);
     if (method === 'elicitation/create') return { action: 'decline' };

@@ -1,3 +1,5 @@
+import { McpWardenError } from '../../core/errors/mcp-warden.error.js';
+import { JsonRpcErrorCode } from '../../core/protocol/error-codes.constants.js';
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import { isIdentityClaim } from '../../authentication/principal-identity.js';
@@ -30,7 +32,16 @@ export interface ConsoleIssuerAnswer {
 }
 
 /** The issuer refused to confirm a session (an OAuth error answer, not an outage). */
-export class ConsoleIssuerRefusal extends Error {}
+export class ConsoleIssuerRefusal extends McpWardenError {
+  constructor(message: string) {
+    super(JsonRpcErrorCode.InternalError, message);
+  }
+
+  /** A failure of the framework's own, handled where it is thrown: never a client's answer. */
+  override get answersClient(): boolean {
+    return false;
+  }
+}
 
 /** How long a failed discovery is remembered before a sign-in may try again. */
 const RETRY_AFTER_MS = 10_000;

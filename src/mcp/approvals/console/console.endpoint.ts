@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { rawExchange } from '../../core/http/raw-exchange.js';
 import { ConsoleBodyReader } from './console-body.reader.js';
-import { ConsoleDesk } from './console-desk.service.js';
+import { ConsoleDecisions } from './console-decisions.service.js';
 import { renderMessagePage } from './console-page.renderer.js';
 import { reply } from './console-reply.js';
 import { consoleBase, queryParam, routeParam } from './console-request.js';
@@ -65,7 +65,7 @@ async function serve(
 export class ConsoleEndpoint {
   constructor(
     private readonly signIn: ConsoleSignIn,
-    private readonly desk: ConsoleDesk,
+    private readonly desk: ConsoleDecisions,
     private readonly bodies: ConsoleBodyReader,
   ) {}
 

@@ -3,7 +3,7 @@ import { MCP_SHARED_STORES, type McpSharedStores } from '../stores/shared-stores
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
 import { ConsoleBodyReader } from './console-body.reader.js';
 import { ConsoleCookieSealer } from './console-cookie.sealer.js';
-import { ConsoleDesk } from './console-desk.service.js';
+import { ConsoleDecisions } from './console-decisions.service.js';
 import { ConsoleEventsHub } from './console-events.hub.js';
 import { ConsoleHistory } from './console-history.ring.js';
 import { ConsoleOidcClient } from './console-oidc.client.js';
@@ -58,7 +58,7 @@ export function withOperatorConsole<T extends TransportParts>(parts: T): T {
       ConsoleSignIn,
       ConsoleEventsHub,
       ConsoleHistory,
-      ConsoleDesk,
+      ConsoleDecisions,
       ConsoleBodyReader,
       ConsoleEndpoint,
       McpConsoleRoutes,

@@ -5,6 +5,13 @@
  * is not one (or an official SDK error, see `sdk-errors.ts`) becomes a bare
  * -32603 so no internal text leaks.
  *
+ * The family (docs/architecture.md, "Errors"): the protocol errors a handler
+ * may throw (`McpInvalidParamsError`, `McpResourceNotFoundError`, …), which
+ * answer the client; and the framework's own failures (`McpDefinitionError`,
+ * `McpToolError`, `McpHttpError`, …), whose `answersClient` is false: each is
+ * handled where it is thrown, and one that reaches the dispatcher is answered
+ * with a bare -32603 like any other error.
+ *
  * Not called `McpError`: the official SDK exports a class of that name, and
  * users import both side by side.
  *
@@ -18,5 +25,14 @@ export class McpWardenError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
+  }
+
+  /**
+   * Whether the dispatcher answers a request with this error's code, message
+   * and data. False for the framework's internal failures, whose text is for
+   * the log or for the layer that handles them.
+   */
+  get answersClient(): boolean {
+    return true;
   }
 }

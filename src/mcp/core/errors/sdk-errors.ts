@@ -11,11 +11,12 @@ const SDK_ERROR_CLASSES = new Set(['McpError', 'ProtocolError']);
 
 /**
  * The protocol error a thrown value means to answer with: an `McpWardenError`
- * as it is, an official SDK protocol error as one (same code, message and
+ * that answers the client as it is, an official SDK protocol error as one (same code, message and
  * data), anything else undefined (which the caller treats as internal).
  */
 export function protocolErrorOf(error: unknown): McpWardenError | undefined {
-  return error instanceof McpWardenError ? error : fromSdkError(error);
+  if (error instanceof McpWardenError) return error.answersClient ? error : undefined;
+  return fromSdkError(error);
 }
 
 /** The error as an `McpWardenError` keeping its code, message and data, when it is an SDK protocol error. */

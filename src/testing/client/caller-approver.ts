@@ -18,7 +18,7 @@ interface OneShot {
  * order they were queued), then the standing handler. It records every
  * approval it was asked for.
  */
-export class McpApprovalDesk {
+export class McpCallerApprover {
   private handler: McpApprovalHandler = DECLINE_ALL;
   private readonly queue: OneShot[] = [];
   readonly asked: McpApprovalRequest[] = [];

@@ -35,7 +35,7 @@ const MAX_CURSOR_CHARS = 512;
  * adds the browser's part: the session, its CSRF token and the Origin.
  */
 @Injectable()
-export class ConsoleDesk {
+export class ConsoleDecisions {
   constructor(
     private readonly sessions: ConsoleSessions,
     private readonly hub: ConsoleEventsHub,
