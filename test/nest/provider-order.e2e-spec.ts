@@ -3,11 +3,13 @@ import { Test } from '@nestjs/testing';
 import {
   Authorizers,
   MCP_APPROVAL_STORE,
+  type McpApprovalStore,
   MCP_NONCE_STORE,
   McpModule,
   type McpModuleOptions,
   type McpNonceStore,
 } from '../../src/index.js';
+import { MemoryApprovalStore } from '../../src/mcp/approvals/stores/memory-approval.store.js';
 import { MCP_SHARED_STORES } from '../../src/mcp/approvals/stores/shared-stores.interface.js';
 import { MCP_CONSOLE_SESSION_STORE } from '../../src/mcp/approvals/console/console-session-store.interface.js';
 import { MCP_NOTIFICATION_RELAY } from '../../src/mcp/engine/notification-relay.interface.js';
@@ -155,6 +157,16 @@ describeWithService(
       const own = { ...clustered, nonceStore: new OwnNonceStore() };
       for (const order of Object.values(ORDERS)) {
         expect((await portsUnder(own, order)).nonceStore).toBe('OwnNonceStore');
+      }
+    });
+
+    it('an explicit approvals.store option wins over the shared one, in any order', async () => {
+      // A store of the application's own: the memory store's behaviour under another name.
+      class OwnApprovalStore extends MemoryApprovalStore {}
+      const store: McpApprovalStore = new OwnApprovalStore({ maxPending: 10, maxPerCaller: 2 });
+      const own = { ...clustered, approvals: { store } };
+      for (const order of Object.values(ORDERS)) {
+        expect((await portsUnder(own, order)).approvalStore).toBe('OwnApprovalStore');
       }
     });
   },

@@ -1,4 +1,5 @@
 import type { McpAuthorizationSettings } from '../authorization/authorization-settings.interface.js';
+import type { McpApprovalStore } from './stores/approval-store.interface.js';
 import type {
   McpApprovalsConsoleOptions,
   McpApprovalsWebhookOptions,
@@ -15,6 +16,8 @@ export interface ResolvedApprovalsOptions {
   readonly answerWithinMs: number;
   readonly console?: McpApprovalsConsoleOptions;
   readonly webhook?: McpApprovalsWebhookOptions;
+  /** The application's own approval store (`approvals.store`), when it gave one. */
+  readonly store?: McpApprovalStore;
 }
 
 /** The resolved options as approvals and the layers above them read them. */

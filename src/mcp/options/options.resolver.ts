@@ -81,6 +81,7 @@ function resolveApprovals(options: McpModuleOptions): ResolvedApprovalsOptions {
     ...resolved,
     ...(approvals.console ? { console: approvals.console } : {}),
     ...(approvals.webhook ? { webhook: approvals.webhook } : {}),
+    ...(approvals.store ? { store: approvals.store } : {}),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { McpApprovalStore } from '../stores/approval-store.interface.js';
+
 /**
  * Four-eyes approvals (`McpModuleOptions.approvals`, docs/operator-approvals.md).
  * @publicApi
@@ -9,6 +11,11 @@ export interface McpApprovalsOptions {
   webhook?: McpApprovalsWebhookOptions;
   /** Most pending operator asks kept at once (all callers). Default 10 000. */
   maxPending?: number;
+  /**
+   * Where operator asks are kept. It wins over cluster mode's Redis store, which wins over
+   * the in-memory default; every instance that serves the same asks must share it.
+   */
+  store?: McpApprovalStore;
   /**
    * How long a handshake-era call waits for an operator before it answers "approval
    * pending" (docs/operator-approvals.md): a tool result naming the console that tells the

@@ -9,9 +9,9 @@ import { McpOperatorDeskService } from './operator-desk.service.js';
 import { MCP_OPERATOR_DESK } from './operator-desk.interface.js';
 
 /**
- * Four-eyes approvals (docs/operator-approvals.md): the approval store (in memory, or
- * cluster mode's shared one), what the tools
- * handler waits on, and the desk operators decide through.
+ * Four-eyes approvals (docs/operator-approvals.md): the approval store (the application's
+ * own, else cluster mode's shared one, else in memory), what the ask router waits on, and the
+ * desk operators decide through.
  */
 export const OPERATOR_PROVIDERS: Provider[] = [
   {
@@ -21,6 +21,7 @@ export const OPERATOR_PROVIDERS: Provider[] = [
         maxPending: options.approvals.maxPending,
         maxPerCaller: options.limits.maxPendingPerPrincipal,
       };
+      if (options.approvals.store) return options.approvals.store;
       return shared ? shared.approvalStore(bounds) : new MemoryApprovalStore(bounds);
     },
     inject: [MCP_OPTIONS, MCP_SHARED_STORES],
