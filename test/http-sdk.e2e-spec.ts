@@ -147,7 +147,7 @@ const denial = (tool: string, decision: string, detail: string) => ({
 
 const transports: [string, (base: string) => Transport][] = [
   ['Streamable HTTP', (base) => new StreamableHTTPClientTransport(new URL(`${base}/mcp`))],
-  ['legacy HTTP+SSE', (base) => new SSEClientTransport(new URL(`${base}/sse`))],
+  ['HTTP+SSE pair', (base) => new SSEClientTransport(new URL(`${base}/sse`))],
 ];
 
 /** Every client transport on every adapter. */

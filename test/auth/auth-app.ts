@@ -27,7 +27,7 @@ import { promptClose } from '../support/idle-sockets.js';
  * The fixture of the identity suites: an MCP app over HTTP whose tools record
  * who called them (the tool context, a Nest guard, the authorizer), booted on
  * a port chosen before boot (the bearer audience names it), plus raw clients
- * for Streamable HTTP and the legacy HTTP+SSE pair.
+ * for Streamable HTTP and the HTTP+SSE pair.
  */
 
 export const ACCEPT_BOTH = 'application/json, text/event-stream';
@@ -263,23 +263,23 @@ export class AuthApp {
     return response.json();
   }
 
-  /** Opens a legacy `GET /sse` stream for `token` (the response may be a refusal). */
+  /** Opens an SSE pair `GET /sse` stream for `token` (the response may be a refusal). */
   openSse(token?: string, headers: Record<string, string> = {}): Promise<Response> {
     return this.fetch(`${this.prefix}/sse`, {
       headers: { accept: 'text/event-stream', ...bearer(token), ...headers },
     });
   }
 
-  /** Opens a legacy session: its stream and its announced `/messages?sessionId=` path. */
-  async legacy(token?: string): Promise<LegacySession> {
+  /** Opens an SSE pair session: its stream and its announced `/messages?sessionId=` path. */
+  async ssePair(token?: string): Promise<SsePairSession> {
     const response = await this.openSse(token);
     if (response.status !== 200) throw new Error(`GET /sse: HTTP ${response.status}`);
     const stream = new SseReader(response);
     const endpoint = await stream.next((event) => event.event === 'endpoint');
-    return new LegacySession(this, stream, endpoint.data);
+    return new SsePairSession(this, stream, endpoint.data);
   }
 
-  /** POSTs to a legacy messages path. */
+  /** POSTs to an SSE pair messages path. */
   postMessage(path: string, body: unknown, token?: string): Promise<Response> {
     return this.fetch(path, {
       method: 'POST',
@@ -294,8 +294,8 @@ export class AuthApp {
   }
 }
 
-/** A legacy HTTP+SSE session: the stream, and POSTs to its messages path. */
-export class LegacySession {
+/** A HTTP+SSE pair session: the stream, and POSTs to its messages path. */
+export class SsePairSession {
   constructor(
     private readonly t: AuthApp,
     readonly stream: SseReader,

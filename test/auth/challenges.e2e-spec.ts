@@ -128,11 +128,11 @@ describe('bearer refusals (401)', () => {
   );
 
   it.each(badTokens)(
-    'legacy HTTP+SSE: %s → 401 on GET /sse and on POST /messages; the tool never runs',
+    'HTTP+SSE pair: %s → 401 on GET /sse and on POST /messages; the tool never runs',
     async (_name, make) => {
       const token = await make();
       await expect401(await t.openSse(token), prm, { error: 'invalid_token' });
-      const session = await t.legacy(good);
+      const session = await t.ssePair(good);
       await expect401(await session.post(callTool(1, 'whoami'), token), prm, {
         error: 'invalid_token',
       });
@@ -188,8 +188,8 @@ describe('bearer refusals (401)', () => {
       await t.fetch(`/sse${query}`, { headers: { accept: 'text/event-stream' } }),
       prm,
     );
-    const legacy = await t.legacy(good);
-    const posted = await t.fetch(`${legacy.endpoint}&access_token=${encodeURIComponent(good)}`, {
+    const ssePair = await t.ssePair(good);
+    const posted = await t.fetch(`${ssePair.endpoint}&access_token=${encodeURIComponent(good)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(callTool(2, 'whoami')),
@@ -274,7 +274,7 @@ describe('the authenticate hook', () => {
     ['returns an issuer that is not a string', { 'x-api-key': 'number-issuer' }],
   ])('the hook %s → 401 with the challenge (fail closed)', async (_name, headers) => {
     await expect401(await t.post(callTool(1, 'whoami'), { headers }), prm);
-    // With no configured audience the resource is read off the request: on the legacy route the
+    // With no configured audience the resource is read off the request: on the SSE pair's route the
     // challenge names the metadata for that path, which is served too.
     const sse = await t.openSse(undefined, headers);
     expect(sse.status).toBe(401);

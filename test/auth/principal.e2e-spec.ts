@@ -83,11 +83,11 @@ describe('the principal in context', () => {
     for (const event of audit) expect(event.principal).toBe('alice');
   });
 
-  it('legacy HTTP+SSE: the same principal everywhere', async () => {
-    const legacy = await t.legacy(alice);
-    await legacy.request(rpc(1, 'initialize', initializeParams()), alice);
-    await legacy.request(rpc(2, 'tools/list'), alice);
-    const answer = await legacy.request(callTool(3, 'whoami'), alice);
+  it('HTTP+SSE pair: the same principal everywhere', async () => {
+    const ssePair = await t.ssePair(alice);
+    await ssePair.request(rpc(1, 'initialize', initializeParams()), alice);
+    await ssePair.request(rpc(2, 'tools/list'), alice);
+    const answer = await ssePair.request(callTool(3, 'whoami'), alice);
     expect(answer.result.content).toEqual([{ type: 'text', text: 'alice' }]);
     expectAlice();
     expect(audit.length).toBeGreaterThanOrEqual(2);
@@ -153,12 +153,12 @@ describe('nothing from the client can forge the principal', () => {
     expect(seen.runs).toEqual([]);
   });
 
-  it('legacy HTTP+SSE: the same forgeries change nothing', async () => {
-    const legacy = await t.legacy(alice);
-    await legacy.request(rpc(1, 'initialize', initializeParams()), alice);
+  it('HTTP+SSE pair: the same forgeries change nothing', async () => {
+    const ssePair = await t.ssePair(alice);
+    await ssePair.request(rpc(1, 'initialize', initializeParams()), alice);
     for (const [label, message] of forgeries(bob)) {
       resetSeen();
-      const answer = await legacy.request(message, alice);
+      const answer = await ssePair.request(message, alice);
       expect([label, answer.result.content]).toEqual([label, [{ type: 'text', text: 'alice' }]]);
       expectAlice();
     }

@@ -76,7 +76,7 @@ function postFrom(
 
 /**
  * Asserts a 429 with a -31429 JSON-RPC error whose id is `id`: the refused
- * request's on a Streamable HTTP POST (its body was read), null on a legacy one.
+ * request's on a Streamable HTTP POST (its body was read), null on an SSE pair one.
  */
 async function expectTooMany(response: Response, id: number | string | null = null) {
   expect(response.status).toBe(429);
@@ -107,13 +107,13 @@ describe('maxSessionsPerPrincipal', () => {
     expect(await t.initialize(alice)).toEqual(expect.any(String));
   });
 
-  it("legacy HTTP+SSE: alice's third stream → 429 while bob still opens one", async () => {
+  it("HTTP+SSE pair: alice's third stream → 429 while bob still opens one", async () => {
     const { app, alice, bob } = await bootWith({ maxSessionsPerPrincipal: 2 });
     t = app;
-    await t.legacy(alice);
-    await t.legacy(alice);
+    await t.ssePair(alice);
+    await t.ssePair(alice);
     await expectTooMany(await t.openSse(alice));
-    const bobs = await t.legacy(bob);
+    const bobs = await t.ssePair(bob);
     expect(bobs.sessionId).toEqual(expect.any(String));
   });
 
@@ -168,16 +168,16 @@ describe('callsPerSecondPerPrincipal', () => {
     expect(bobs.result).toEqual({});
   });
 
-  it('legacy HTTP+SSE: the same bucket refuses the burst on POST /messages; bob is unaffected', async () => {
+  it('HTTP+SSE pair: the same bucket refuses the burst on POST /messages; bob is unaffected', async () => {
     const { app, alice, bob } = await bootWith({ callsPerSecondPerPrincipal: 5 });
     t = app;
-    const aliceLegacy = await t.legacy(alice);
-    const bobLegacy = await t.legacy(bob);
+    const aliceSsePair = await t.ssePair(alice);
+    const bobSsePair = await t.ssePair(bob);
     let n = 0;
-    const refused = await burst(() => aliceLegacy.post(rpc(++n, 'ping'), alice), 40);
+    const refused = await burst(() => aliceSsePair.post(rpc(++n, 'ping'), alice), 40);
     expect(n).toBeGreaterThanOrEqual(9);
     await expectRateRefusal(refused);
-    expect((await bobLegacy.request(rpc(1, 'ping'), bob)).result).toEqual({});
+    expect((await bobSsePair.request(rpc(1, 'ping'), bob)).result).toEqual({});
   });
 
   it('anonymous callers are rate limited too', async () => {

@@ -72,16 +72,16 @@ describe('tokens from the issuer', () => {
     });
   });
 
-  it('the same token works over the legacy HTTP+SSE pair', async () => {
+  it('the same token works over the HTTP+SSE pair', async () => {
     const { accessToken: token } = await issuer.tokenByClientCredentials({
       scope: 'notes:read',
       resource: t.url,
     });
-    const legacy = await t.legacy(token);
-    await legacy.request(rpc(1, 'initialize', initializeParams()), token);
-    const listed = await legacy.request(rpc(2, 'tools/list'), token);
+    const ssePair = await t.ssePair(token);
+    await ssePair.request(rpc(1, 'initialize', initializeParams()), token);
+    const listed = await ssePair.request(rpc(2, 'tools/list'), token);
     expect(listed.result.tools.map((tool: { name: string }) => tool.name)).toContain('whoami');
-    const called = await legacy.request(callTool(3, 'whoami'), token);
+    const called = await ssePair.request(callTool(3, 'whoami'), token);
     expect(called.result.content).toEqual([{ type: 'text', text: 'mcp-service' }]);
   });
 });

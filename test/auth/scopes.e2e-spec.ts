@@ -91,22 +91,22 @@ describe('per-tool scopes over HTTP', () => {
     expect(seen.runs).toEqual(['admin_notes']);
   });
 
-  it('legacy HTTP+SSE: hidden from tools/list; the call is refused with insufficient_scope and never runs', async () => {
-    const legacy = await t.legacy(reader);
-    await legacy.request(rpc(1, 'initialize', initializeParams()), reader);
-    expect(names(await legacy.request(rpc(2, 'tools/list'), reader))).toEqual([
+  it('HTTP+SSE pair: hidden from tools/list; the call is refused with insufficient_scope and never runs', async () => {
+    const ssePair = await t.ssePair(reader);
+    await ssePair.request(rpc(1, 'initialize', initializeParams()), reader);
+    expect(names(await ssePair.request(rpc(2, 'tools/list'), reader))).toEqual([
       'drop_table',
       'whoami',
     ]);
     // The POST was answered 202 before dispatch, so the refusal is the JSON-RPC error on the stream.
-    const refused = await legacy.request(callTool(3, 'admin_notes'), reader);
+    const refused = await ssePair.request(callTool(3, 'admin_notes'), reader);
     expect(refused.error).toMatchObject({
       code: -31403,
       data: { error: 'insufficient_scope', scope: 'notes:admin' },
     });
     expect(seen.runs).toEqual([]);
 
-    const granted = await t.legacy(admin);
+    const granted = await t.ssePair(admin);
     expect((await granted.request(callTool(4, 'admin_notes'), admin)).result.content).toEqual([
       { type: 'text', text: 'admin ran' },
     ]);
@@ -135,14 +135,14 @@ describe('requiredScopes', () => {
     const good = await issuer.mintToken({ aud: t.url, sub: 'alice', scope: 'notes:read' });
     const writer = await issuer.mintToken({ aud: t.url, sub: 'alice', scope: 'notes:write' });
     const session = await t.initialize(good);
-    const legacy = await t.legacy(good);
+    const ssePair = await t.ssePair(good);
     const responses = [
       await t.post(rpc(0, 'initialize', initializeParams()), { token: writer }),
       await t.post(callTool(1, 'whoami'), { token: writer, session }),
       await t.send('GET', undefined, { token: writer, session }),
       await t.send('DELETE', undefined, { token: writer, session }),
       await t.openSse(writer),
-      await legacy.post(callTool(2, 'whoami'), writer),
+      await ssePair.post(callTool(2, 'whoami'), writer),
     ];
     for (const response of responses) {
       expect(response.status).toBe(403);

@@ -104,47 +104,47 @@ describe('Streamable HTTP sessions are bound to their principal', () => {
   });
 });
 
-describe('legacy HTTP+SSE sessions are bound to their principal', () => {
+describe('HTTP+SSE pair sessions are bound to their principal', () => {
   it("POST /messages?sessionId=<alice's> with bob's token → 404, the same answer as an unknown id", async () => {
-    const legacy = await t.legacy(alice);
-    const stolen = await refusal(await legacy.post(callTool(1, 'whoami'), bob));
+    const ssePair = await t.ssePair(alice);
+    const stolen = await refusal(await ssePair.post(callTool(1, 'whoami'), bob));
     const unknown = await refusal(
       await t.postMessage(`/messages?sessionId=${UNKNOWN}`, callTool(1, 'whoami'), bob),
     );
     expect(stolen.status).toBe(404);
     expect(stolen).toEqual(unknown);
     // Nothing reached alice's stream; her own next request is the first thing answered.
-    const answer = await legacy.request(callTool(2, 'whoami'), alice);
+    const answer = await ssePair.request(callTool(2, 'whoami'), alice);
     expect(answer.result.content).toEqual([{ type: 'text', text: 'alice' }]);
-    expect(legacy.stream.messages.map((m) => m.id)).toEqual([2]);
+    expect(ssePair.stream.messages.map((m) => m.id)).toEqual([2]);
     expect(seen.runs).toEqual(['whoami']);
   });
 
-  it("an approval answer from bob's legacy session for alice's parked call is ignored", async () => {
-    const aliceLegacy = await t.legacy(alice);
-    const bobLegacy = await t.legacy(bob);
-    await aliceLegacy.request(rpc(1, 'initialize', initializeParams({ elicitation: {} })), alice);
-    await bobLegacy.request(rpc(1, 'initialize', initializeParams({ elicitation: {} })), bob);
+  it("an approval answer from bob's SSE pair session for alice's parked call is ignored", async () => {
+    const aliceSsePair = await t.ssePair(alice);
+    const bobSsePair = await t.ssePair(bob);
+    await aliceSsePair.request(rpc(1, 'initialize', initializeParams({ elicitation: {} })), alice);
+    await bobSsePair.request(rpc(1, 'initialize', initializeParams({ elicitation: {} })), bob);
 
-    const parked = aliceLegacy.stream.message((m) => m.id === 42);
-    const posted = await aliceLegacy.post(callTool(42, 'drop_table'), alice);
+    const parked = aliceSsePair.stream.message((m) => m.id === 42);
+    const posted = await aliceSsePair.post(callTool(42, 'drop_table'), alice);
     expect(posted.status).toBe(202);
     await posted.arrayBuffer();
-    const ask = await aliceLegacy.stream.message((m) => m.method === 'elicitation/create');
+    const ask = await aliceSsePair.stream.message((m) => m.method === 'elicitation/create');
     const approval = {
       jsonrpc: '2.0',
       id: ask.id,
       result: { action: 'accept', content: { approve: true } },
     };
 
-    const fromBob = await bobLegacy.post(approval, bob);
+    const fromBob = await bobSsePair.post(approval, bob);
     expect(fromBob.status).toBe(202);
     await fromBob.arrayBuffer();
-    const onAlices = await aliceLegacy.post(approval, bob);
+    const onAlices = await aliceSsePair.post(approval, bob);
     expect(onAlices.status).toBe(404);
     await onAlices.arrayBuffer();
 
-    const own = await aliceLegacy.post(
+    const own = await aliceSsePair.post(
       { jsonrpc: '2.0', id: ask.id, result: { action: 'decline' } },
       alice,
     );

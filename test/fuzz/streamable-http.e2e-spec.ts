@@ -155,7 +155,7 @@ describe.each(HTTP_VARIANTS)('fuzz: Streamable HTTP endpoint on %s', (adapter) =
               'live+x': `${live}x`,
             }[x.session];
             if (session !== undefined) headers['mcp-session-id'] = session;
-            // The legacy pair has one method per route (others are the router's, not MCP's).
+            // The SSE pair has one method per route (others are the router's, not MCP's).
             const method =
               x.path === '/sse' ? 'GET' : x.path.startsWith('/messages') ? 'POST' : x.method;
             const sendsBody = !['GET', 'DELETE', 'OPTIONS'].includes(method);

@@ -224,7 +224,7 @@ describe.each(HTTP_VARIANTS)('SSE streams on %s', (adapter) => {
     await expectRefusal(await t.get(sessionId, { 'last-event-id': 'nonsense' }), 404);
   });
 
-  it('app.close() ends every open stream cleanly: the standalone, a POST stream, a legacy stream', async () => {
+  it('app.close() ends every open stream cleanly: the standalone, a POST stream, an SSE pair stream', async () => {
     const { sessionId } = await t.initialize();
     const standalone = await t.openStandalone(sessionId);
     await standalone.at(0);
@@ -232,16 +232,16 @@ describe.each(HTTP_VARIANTS)('SSE streams on %s', (adapter) => {
       await t.post(callTool(51, 'hold', withProgress('tok-51')), { 'mcp-session-id': sessionId }),
     );
     await hold.started.promise;
-    const legacy = new SseReader(
+    const ssePair = new SseReader(
       await t.fetch('/sse', { headers: { accept: 'text/event-stream' } }),
     );
-    await legacy.at(0);
+    await ssePair.at(0);
 
     // Closed by the server, not by the test: each stream ends without an error.
     const closed = t.app.close();
     expect(await standalone.ended).toEqual({});
     expect(await call.ended).toEqual({});
-    expect(await legacy.ended).toEqual({});
+    expect(await ssePair.ended).toEqual({});
     await closed;
   });
 });

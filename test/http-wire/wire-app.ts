@@ -12,7 +12,7 @@ import { deferred } from '../support/deferred.js';
 
 /*
  * The fixture app of the HTTP wire suites: Streamable HTTP (2025-11-25 session
- * rules), the legacy HTTP+SSE pair, the Origin/Host policy and the network boot
+ * rules), the HTTP+SSE pair, the Origin/Host policy and the network boot
  * guard, driven with raw fetch (and node:http where fetch cannot express the
  * request: a forged Host, no Accept).
  */

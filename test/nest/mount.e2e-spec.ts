@@ -104,7 +104,7 @@ describe.each(ADAPTERS)('the MCP endpoints are Nest routes (%s)', (adapter) => {
     expect(body.result.serverInfo.name).toBe('nest-native');
   });
 
-  it('the legacy SSE pair sits under the prefix and announces its messages path with it', async () => {
+  it('the HTTP+SSE pair sits under the prefix and announces its messages path with it', async () => {
     const response = await fetch(`${app.base}/api/sse`, {
       headers: { accept: 'text/event-stream' },
     });

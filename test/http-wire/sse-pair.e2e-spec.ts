@@ -3,7 +3,7 @@ import { initializeParams, type HttpTestApp, HTTP_VARIANTS } from '../support/ht
 import { SseReader } from '../support/http-sse.js';
 import { wireApp, expectRefusal } from './wire-app.js';
 
-describe.each(HTTP_VARIANTS)('legacy HTTP+SSE (GET /sse + POST /messages) on %s', (adapter) => {
+describe.each(HTTP_VARIANTS)('HTTP+SSE pair (GET /sse + POST /messages) on %s', (adapter) => {
   let t: HttpTestApp;
 
   beforeEach(async () => {

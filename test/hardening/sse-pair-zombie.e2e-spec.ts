@@ -8,9 +8,9 @@ import {
 } from '../support/http-app.js';
 import { FaultTools, HTTP_OPTIONS, runs } from '../faults/faults-app.js';
 
-/* A message for a legacy HTTP+SSE session that ended while its body arrived. */
+/* A message for a HTTP+SSE pair session that ended while its body arrived. */
 
-describe.each(HTTP_VARIANTS)('legacy HTTP+SSE on %s', (adapter) => {
+describe.each(HTTP_VARIANTS)('HTTP+SSE pair on %s', (adapter) => {
   let t: HttpTestApp;
   afterEach(() => t?.close());
 
