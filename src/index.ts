@@ -52,14 +52,14 @@ export type * from './mcp/definitions/interfaces/tool.interface.js';
 export type * from './mcp/definitions/interfaces/resource.interface.js';
 export type * from './mcp/definitions/interfaces/prompt.interface.js';
 export type * from './mcp/definitions/interfaces/mcp-context.interface.js';
-export type * from './mcp/definitions/display/display.interface.js';
+export type * from './mcp/definitions/metadata-fields/display.interface.js';
 
 // The server
 export { McpWarden, type McpServerStats } from './mcp/engine/mcp-warden.service.js';
 export type { McpMessageOrigin } from './mcp/engine/dispatch/message-origin.interface.js';
 export type { McpDispatchOutcome } from './mcp/engine/dispatch/dispatch-outcome.js';
 export { McpExecutionContext } from './mcp/definitions/pipeline/mcp-execution-context.js';
-export type { McpServerInfo } from './mcp/definitions/display/server-info.factory.js';
+export type { McpServerInfo } from './mcp/definitions/metadata-fields/server-info.factory.js';
 
 // Talking to clients outside a request
 export { McpClientEvents } from './mcp/engine/client-events/mcp-client-events.service.js';

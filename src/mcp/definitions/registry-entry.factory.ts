@@ -1,5 +1,5 @@
-import { displayFieldsOf } from './display/display-fields.js';
-import { resourceHintsOf } from './display/resource-annotations.js';
+import { displayFieldsOf } from './metadata-fields/display-fields.js';
+import { resourceHintsOf } from './metadata-fields/resource-annotations.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/protocol/mcp-types.js';
 import type {
   McpPromptEntry,

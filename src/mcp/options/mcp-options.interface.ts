@@ -3,7 +3,7 @@ import type {
   McpBearerAuthOptions,
 } from '../authentication/auth-options.interface.js';
 import type { McpApprovalsOptions } from '../approvals/operator/approvals-options.interface.js';
-import type { McpIcon } from '../definitions/display/display.interface.js';
+import type { McpIcon } from '../definitions/metadata-fields/display.interface.js';
 import type { McpLimits } from '../core/limits/mcp-limits.interface.js';
 import type { McpNonceStore } from '../core/stores/nonce-store.interface.js';
 import type { Authorizer, AuthorizerSource } from '../authorization/authorizer.interface.js';

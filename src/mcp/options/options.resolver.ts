@@ -1,4 +1,4 @@
-import { buildServerInfo } from '../definitions/display/server-info.factory.js';
+import { buildServerInfo } from '../definitions/metadata-fields/server-info.factory.js';
 import { resolveLimits } from '../core/limits/default-limits.js';
 import type { McpModuleOptions } from './mcp-options.interface.js';
 import type {

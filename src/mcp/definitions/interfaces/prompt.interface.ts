@@ -1,4 +1,4 @@
-import type { McpDisplayOptions } from '../display/display.interface.js';
+import type { McpDisplayOptions } from '../metadata-fields/display.interface.js';
 import type { GetPromptResult, PromptMessage } from '../../core/protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
 

@@ -1,4 +1,7 @@
-import type { McpDisplayOptions, McpResourceAnnotations } from '../display/display.interface.js';
+import type {
+  McpDisplayOptions,
+  McpResourceAnnotations,
+} from '../metadata-fields/display.interface.js';
 import type { ReadResourceResult } from '../../core/protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
 

@@ -4,7 +4,7 @@ import type {
   JsonSchemaObject,
   ToolAnnotations,
 } from '../../core/protocol/mcp-types.js';
-import type { McpDisplayOptions } from '../display/display.interface.js';
+import type { McpDisplayOptions } from '../metadata-fields/display.interface.js';
 import type { McpCompleter, McpCompleterRef, McpToolContext } from './mcp-context.interface.js';
 
 /**
