@@ -9,12 +9,15 @@
 // (a failed call, a crashed server) exits non-zero. It writes no results file unless --out.
 // --profile DIR: servers run with --cpu-prof into DIR (written when a server exits cleanly, as the
 // Warden servers do on SIGTERM); pair it with --only and --runs 1.
+// --against REF: every Warden and notes-service row also runs as built from the git ref REF (in a
+// temporary worktree), interleaved in the same run; each table shows the ratio to it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { AGAINST, prepareAgainst, twinsOf } from './lib/against.mjs';
 import { createBenchAuth } from './lib/bench-auth.mjs';
 import { catalog, serversFor } from './lib/catalog.mjs';
 import { withTimeout } from './lib/measure.mjs';
@@ -49,6 +52,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string' },
     profile: { type: 'string' },
+    against: { type: 'string' },
   },
 });
 
@@ -174,7 +178,8 @@ function describeMachine(startLoad) {
   }
   const load = (values) => values.map((v) => v.toFixed(2)).join(' ');
   return [
-    `- ${flags.quick ? 'quick smoke mode (numbers mean nothing)' : 'full mode'}, ${runs} interleaved run(s) per server, median shown; commit ${commit}`,
+    `- ${flags.quick ? 'quick smoke mode (numbers mean nothing)' : 'full mode'}, ${runs} interleaved run(s) per server, median shown; commit ${commit}` +
+      (flags.against ? `, against ${flags.against} (its rows marked "@ ${flags.against}")` : ''),
     `- Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; load average ${load(startLoad)} at start, ${load(os.loadavg())} at end (the driver shares the machine with the server, and anything else running)`,
     `- @modelcontextprotocol/sdk ${version('@modelcontextprotocol/sdk')}, @modelcontextprotocol/server ${version('@modelcontextprotocol/server')} + @modelcontextprotocol/node ${version('@modelcontextprotocol/node')}`,
     `- every figure is from ${flags.quick ? 'one process per server, shared by all workloads' : 'a fresh server process'}, after a warm-up; ratios are server ÷ baseline ` +
@@ -188,6 +193,8 @@ async function main() {
   const startLoad = os.loadavg();
   const dataDir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-'));
   const servers = catalog(dataDir, await createBenchAuth());
+  const against = flags.against ? prepareAgainst(flags.against, root, log) : undefined;
+  if (against) servers.push(...twinsOf(servers, root, against.dir, flags.against));
   const labels = Object.fromEntries(servers.map((s) => [s.id, s.label]));
   const sections = [];
   const medians = {};
@@ -214,13 +221,17 @@ async function main() {
       const rows = summarize(subjects, results);
       medians[workload.id] = Object.fromEntries(rows.map((row) => [row.server.id, row.median]));
       for (const t of workload.tables ?? [{ title: workload.title, metrics: workload.metrics }]) {
-        sections.push(table(t.title, t.metrics, rows, workload.baselines));
+        sections.push(
+          table(t.title, t.metrics, rows, workload.baselines, against && flags.against),
+        );
       }
     }
     // A server that died between measurements (quick mode keeps them all running) fails the run.
     if (crashed().length) throw crashed()[0];
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(`${dataDir}${AGAINST}`, { recursive: true, force: true });
+    against?.cleanup();
   }
   const targets = checkTargets(medians, labels);
   const date = new Date().toISOString().slice(0, 10);

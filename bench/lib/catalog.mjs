@@ -161,12 +161,22 @@ function clusterPrefix() {
   return `mcp-warden-bench:${process.pid}:`;
 }
 
-/** The servers a workload runs against: the ones it names, in that order, or every fitting one. */
+/**
+ * The servers a workload runs against: the ones it names, in that order, or every fitting one;
+ * with `--against`, each named row's twin follows it (bench/lib/against.mjs).
+ */
 export function serversFor(workload, servers) {
   if (workload.servers) {
     return workload.servers
-      .map((id) => servers.find((s) => s.id === id))
-      .map((s) => (workload.labels?.[s.id] ? { ...s, label: workload.labels[s.id] } : s));
+      .flatMap((id) => servers.filter((s) => s.id === id || s.twinOf === id))
+      .map((s) => {
+        const label = workload.labels?.[s.twinOf ?? s.id];
+        if (!label) return s;
+        return {
+          ...s,
+          label: s.twinOf ? `${label}${s.label.slice(s.label.lastIndexOf(' @ '))}` : label,
+        };
+      });
   }
   return servers.filter(
     (server) =>

@@ -29,9 +29,10 @@ export function summarize(servers, results) {
 
 /**
  * One Markdown table for `metrics` of `rows` (from summarize); the ratio columns divide by the
- * baseline roles, or by the rows of the servers `baselineIds` names.
+ * baseline roles, or by the rows of the servers `baselineIds` names. With `againstRef`, a last
+ * column divides each row by its twin built from that ref (bench/lib/against.mjs).
  */
-export function table(title, metrics, rows, baselineIds) {
+export function table(title, metrics, rows, baselineIds, againstRef) {
   const baselines = baselineIds
     ? baselineIds
         .map((id) => rows.find((row) => row.server.id === id))
@@ -47,6 +48,7 @@ export function table(title, metrics, rows, baselineIds) {
     ...metrics.map((m) => m.label),
     `runs: ${first.label} min–max`,
     ...baselines.map(([role]) => `vs ${role}${pair}`),
+    ...(againstRef ? [`vs ${againstRef}${againstPair(metrics)}`] : []),
   ];
   const lines = rows.map(({ server, runs, median: m }) => {
     const firsts = runs.map((run) => run[first.key]);
@@ -59,6 +61,7 @@ export function table(title, metrics, rows, baselineIds) {
           .map((metric) => ratio(m[metric.key], base.median[metric.key], metric.floor))
           .join(' / '),
       ),
+      ...(againstRef ? [versusTwin(server, m, rows, againstMetrics(metrics))] : []),
     ];
   });
   const row = (cells) => `| ${cells.join(' | ')} |`;
@@ -69,4 +72,22 @@ export function table(title, metrics, rows, baselineIds) {
     row(header.map((_, i) => (i === 0 ? '---' : '---:'))),
     ...lines.map(row),
   ].join('\n');
+}
+
+/* Against the ref, the server's CPU per call is compared too: it is the steadiest figure. */
+const againstMetrics = (metrics) =>
+  metrics.filter((metric) => metric.ratio !== false || metric.key === 'serverCpu');
+
+function againstPair(metrics) {
+  const compared = againstMetrics(metrics);
+  return compared.length > 1 ? ` (${compared.map((m) => m.short ?? m.label).join(' / ')})` : '';
+}
+
+/* A row divided by its twin from the `--against` ref (the metrics compared), or — without one. */
+function versusTwin(server, medians, rows, compared) {
+  const twin = rows.find((row) => row.server.twinOf === server.id);
+  if (!twin) return '—';
+  return compared
+    .map((metric) => ratio(medians[metric.key], twin.median[metric.key], metric.floor))
+    .join(' / ');
 }
