@@ -36,6 +36,7 @@ import {
   throughputHttp,
   throughputHttpAuth,
   throughputHttpOtel,
+  throughputHttpZod,
   throughputStdio,
 } from './workloads/throughput.mjs';
 import { throughputHttpModern } from './workloads/throughput-modern.mjs';
@@ -94,6 +95,7 @@ const WORKLOADS = [
   throughputHttp,
   throughputHttpAuth,
   throughputHttpOtel,
+  throughputHttpZod,
   throughputHttpModern,
   throughputCluster,
   throughputStdio,

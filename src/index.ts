@@ -49,6 +49,7 @@ export { McpResourceTemplate } from './mcp/definitions/decorators/mcp-resource-t
 export { McpPrompt } from './mcp/definitions/decorators/mcp-prompt.decorator.js';
 export { McpRegistry, type McpListKind } from './mcp/definitions/mcp-registry.service.js';
 export type * from './mcp/definitions/interfaces/tool.interface.js';
+export type { McpStandardSchema } from './mcp/definitions/schema/standard-schema.js';
 export type * from './mcp/definitions/interfaces/resource.interface.js';
 export type * from './mcp/definitions/interfaces/prompt.interface.js';
 export type * from './mcp/definitions/interfaces/mcp-context.interface.js';

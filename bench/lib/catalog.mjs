@@ -72,6 +72,12 @@ export function catalog(dataDir, auth) {
       'bench/servers/warden-http.mjs',
       { ...echo, env: { WARDEN_OTEL: '1' }, dedicated: true },
     ),
+    // The same server and tool contract with a zod schema instead of JSON Schema.
+    server('warden-zod-http', 'mcp-warden (zod tool)', undefined, 'bench/servers/warden-http.mjs', {
+      call: echoCall('echo_zod'),
+      guarded: echo.guarded,
+      dedicated: true,
+    }),
     server(
       'warden-express-http',
       'mcp-warden (through express)',

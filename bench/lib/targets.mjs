@@ -42,6 +42,15 @@ export function checkTargets(medians, labels) {
         `server CPU per call ${us(on.serverCpu)} vs ${us(off.serverCpu)}`,
     );
   }
+  const zod = medians['throughput-http-zod'];
+  if (zod?.['warden-zod-http'] && zod['warden-http']) {
+    const [schema, json] = [zod['warden-zod-http'], zod['warden-http']];
+    add(
+      schema.rate / json.rate >= 0.9,
+      `HTTP tools/call of a zod tool, 32 in flight: ${times(schema.rate / json.rate)} the same tool with a JSON Schema (≥ 0.9×); ` +
+        `server CPU per call ${us(schema.serverCpu)} vs ${us(json.serverCpu)}`,
+    );
+  }
   // The telemetry layer with an SDK recording has no bound: it is measured beside the same server
   // without one (with none registered, the throughput-http rows themselves carry its cost).
   const otel = medians['throughput-http-otel'];

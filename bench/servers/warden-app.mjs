@@ -1,5 +1,6 @@
 // What the Warden bench servers share: the `echo` and `guarded_echo` tools (JSON Schema) and
-// `echo_dto` (the same echo with a class-validator DTO, for the hostile-body workload), registered
+// `echo_dto` (the same echo with a class-validator DTO, for the hostile-body workload) and
+// `echo_zod` (the same echo with a zod schema, for throughput-http-zod), registered
 // at runtime through McpRegistry, behind a configured policy written the way the service writes its
 // own (src/app/policy/notes-tool.policy.ts), and the service's real read policy.
 import 'reflect-metadata';
@@ -12,6 +13,7 @@ export const echoToolPolicy = (name, args) => {
   switch (name) {
     case 'echo':
     case 'echo_dto':
+    case 'echo_zod':
       return { kind: 'allow' };
     case 'guarded_echo': {
       // Arguments are untrusted here (the seam runs before validation).
@@ -35,6 +37,13 @@ const textInput = {
  * servers (JSON Schema only), as most stdio servers do.
  */
 const EchoDto = process.env.WARDEN_DTO_TOOL === 'off' ? undefined : await echoDto();
+/* `{ text: string }` as a zod schema: the same contract as `textInput`, a Standard Schema. */
+const echoZod = process.env.WARDEN_DTO_TOOL === 'off' ? undefined : await zodInput();
+
+async function zodInput() {
+  const { z } = await import('zod');
+  return z.object({ text: z.string() });
+}
 
 async function echoDto() {
   const { IsString } = await import('class-validator');
@@ -55,6 +64,14 @@ function registerEchoTools(registry) {
       name: 'echo_dto',
       description: 'Echo the text (DTO-validated arguments)',
       inputSchema: EchoDto,
+      handler: ({ text }) => String(text),
+    });
+  }
+  if (echoZod) {
+    registry.registerTool({
+      name: 'echo_zod',
+      description: 'Echo the text (zod-validated arguments)',
+      inputSchema: echoZod,
       handler: ({ text }) => String(text),
     });
   }

@@ -74,6 +74,21 @@ export const throughputHttpOtel = {
   run: runHttp,
 };
 
+/**
+ * The same load against the same server calling `echo_zod` (its `{ text }` contract written as a
+ * zod schema, validated by zod) beside `echo` (the same contract as JSON Schema, validated by Ajv).
+ */
+export const throughputHttpZod = {
+  id: 'throughput-http-zod',
+  title: `tools/call throughput of a zod tool, ${IN_FLIGHT} in flight, Streamable HTTP (the same echo with a zod schema, beside its JSON Schema twin)`,
+  transport: 'http',
+  servers: ['warden-http', 'warden-zod-http'],
+  labels: { 'warden-http': 'mcp-warden (JSON Schema tool)' },
+  baselines: ['warden-http'],
+  metrics,
+  run: runHttp,
+};
+
 export const throughputStdio = {
   id: 'throughput-stdio',
   title: `tools/call throughput, ${IN_FLIGHT} pipelined, stdio`,

@@ -13,6 +13,7 @@ import { bootstrap as bootstrapFastify } from '../../examples/snippets/fastify-m
 import { callWithApproval } from '../../examples/snippets/harness.js';
 import { bootstrap as bootstrapExpress } from '../../examples/snippets/http-main.js';
 import { FeatureFlagTools } from '../../examples/snippets/runtime-tools.service.js';
+import { SchemaTools } from '../../examples/snippets/schema-tools.js';
 import { TicketsModule } from '../../examples/tickets/tickets.module.js';
 
 /* The guide's snippets (examples/snippets, shown in README.md and docs/), run, so they keep working. */
@@ -50,7 +51,7 @@ describe('guide snippets: tools, guards, filters, errors, runtime registration',
           readAuthorizer: Authorizers.allowAll(),
         }),
       ],
-      providers: [ErrorTools, ArchiveTools, FeatureFlagTools, ReportTools, AuditLog],
+      providers: [ErrorTools, ArchiveTools, FeatureFlagTools, ReportTools, AuditLog, SchemaTools],
     });
     client = await McpTestClient.connect(app, {
       capabilities: { elicitation: { form: {} }, sampling: {} },
@@ -60,6 +61,20 @@ describe('guide snippets: tools, guards, filters, errors, runtime registration',
     await client.close();
     await app.close();
     stderr.mockRestore();
+  });
+
+  it('serves the same tool written as a DTO, a JSON Schema and a zod schema', async () => {
+    for (const kind of ['dto', 'json', 'zod']) {
+      const tool = `set_priority_${kind}`;
+      const done = await client.callTool(tool, { id: 'T-7', priority: 'high' });
+      expect(done.structuredContent).toEqual({ id: 'T-7', priority: 'high' });
+      const refused = await client.callTool(tool, { id: 'nope', priority: 'high' });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(new RegExp(`^Invalid arguments for tool ${tool}: .*id`));
+    }
+    // Only zod's version has a default and a transform.
+    const zod = await client.callTool('set_priority_zod', { id: 'T-7', reason: '  late  ' });
+    expect(zod.structuredContent).toEqual({ id: 'T-7', priority: 'normal', reason: 'late' });
   });
 
   it('maps what a tool throws', async () => {

@@ -16,6 +16,7 @@ import { McpTestClient } from '../../src/testing/index.js';
 import { ConformanceModule } from '../fixtures/conformance/conformance.module.js';
 import { DiscoveredTools, ReturnShapeTools } from '../registry/registry-app.js';
 import { DeskTools } from '../testing/desk-app.js';
+import { StandardSchemaTools } from './standard-schema-tools.js';
 
 class Address {
   @IsString() city!: string;
@@ -49,6 +50,7 @@ const FIXTURES: [string, Type | DynamicModule][] = [
   ['the registry fixtures', withTools([DiscoveredTools, ReturnShapeTools])],
   ['the testing desk', withTools([DeskTools])],
   ['nested and array DTOs', withTools([NestedTools])],
+  ['zod, valibot and ArkType tools', withTools([StandardSchemaTools])],
 ];
 
 async function listedTools(module: Type | DynamicModule): Promise<Tool[]> {

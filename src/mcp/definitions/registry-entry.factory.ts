@@ -1,23 +1,45 @@
 import { displayFieldsOf } from './metadata-fields/display-fields.js';
 import { resourceHintsOf } from './metadata-fields/resource-annotations.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/protocol/mcp-types.js';
+import type {
+  JsonSchemaObject,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from '../core/protocol/mcp-types.js';
 import type {
   McpPromptEntry,
   McpResourceEntry,
   McpResourceTemplateEntry,
   McpToolEntry,
 } from './interfaces/registry-entry.interface.js';
-import type { McpPromptDefinition } from './interfaces/prompt.interface.js';
+import type {
+  McpPromptArgumentDefinition,
+  McpPromptDefinition,
+} from './interfaces/prompt.interface.js';
 import type {
   McpResourceDefinition,
   McpResourceTemplateDefinition,
 } from './interfaces/resource.interface.js';
-import type { McpToolDefinition } from './interfaces/tool.interface.js';
+import type { McpToolDefinition, McpToolOutput } from './interfaces/tool.interface.js';
 import { McpDefinitionError } from './registry.errors.js';
 import { DtoInputValidator } from './schema/dto-input.validator.js';
 import type { InputValidator } from './schema/input-validator.js';
 import { JsonSchemaInputValidator } from './schema/json-schema-input.validator.js';
-import { compileJsonSchema } from './schema/json-schema.compiler.js';
+import {
+  assertJsonSchema,
+  compileJsonSchema,
+  type OutputCheck,
+} from './schema/json-schema.compiler.js';
+import {
+  isStandardSchema,
+  jsonSchemaOf,
+  type McpStandardSchema,
+  validateStandard,
+  type StandardValidation,
+} from './schema/standard-schema.js';
+import { StandardSchemaInputValidator } from './schema/standard-schema-input.validator.js';
+import { isPromiseLike } from '../core/common/maybe-promise.js';
 import { UriTemplate } from './uri-template.js';
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -45,20 +67,11 @@ export function createToolEntry(def: McpToolDefinition, source: string): McpTool
     throw fail(`tool "${def.name}" needs a non-empty description`);
   }
   const input = createInputValidator(def.inputSchema, fail);
-  let output;
-  if (def.outputSchema !== undefined) {
-    if (!isObjectSchema(def.outputSchema)) throw fail('outputSchema must have type "object"');
-    const schema = def.outputSchema;
-    output = orFail(
-      () => compileJsonSchema(schema, 'structuredContent'),
-      'invalid JSON Schema',
-      fail,
-    );
-  }
+  const output = def.outputSchema === undefined ? undefined : createOutput(def.outputSchema, fail);
   const inputSchema = input.schema as Tool['inputSchema'];
   const tool: Tool = { name: def.name, description: def.description, inputSchema };
   Object.assign(tool, displayFieldsOf(def, fail));
-  if (def.outputSchema !== undefined) tool.outputSchema = def.outputSchema as Tool['outputSchema'];
+  if (output) tool.outputSchema = output.schema as Tool['outputSchema'];
   if (def.annotations !== undefined) tool.annotations = def.annotations;
   return {
     tool,
@@ -66,7 +79,7 @@ export function createToolEntry(def: McpToolDefinition, source: string): McpTool
     sensitive: def.annotations?.destructiveHint === true || def.sensitive === true,
     scopes: scopesOf(def.scopes, fail),
     input,
-    output,
+    output: output?.check,
     completions: { ...def.completions },
     invoke: def.handler as McpToolEntry['invoke'],
     source,
@@ -88,11 +101,40 @@ function createInputValidator(
   if (input === undefined) {
     return new JsonSchemaInputValidator({ type: 'object', additionalProperties: false });
   }
+  // First: an ArkType schema is a function, and a zod one an object, like the other two kinds.
+  if (isStandardSchema(input)) {
+    return orFail(() => new StandardSchemaInputValidator(input), 'invalid input schema', fail);
+  }
   if (typeof input === 'function') {
     return orFail(() => new DtoInputValidator(input), 'invalid input DTO', fail);
   }
   if (!isObjectSchema(input)) throw fail('input schema must be a JSON Schema with type "object"');
   return orFail(() => new JsonSchemaInputValidator(input), 'invalid JSON Schema', fail);
+}
+
+/* An output schema: listed as JSON Schema, and the check a result must pass before it is sent. */
+function createOutput(
+  schema: McpToolOutput,
+  fail: (problem: string) => Error,
+): { schema: JsonSchemaObject; check: OutputCheck } {
+  if (isStandardSchema(schema)) {
+    const listed = orFail(() => jsonSchemaOf(schema, 'output'), 'invalid output schema', fail);
+    if (!isObjectSchema(listed)) throw fail('outputSchema must describe an object');
+    orFail(() => assertJsonSchema(listed), 'invalid output schema', fail);
+    const check: OutputCheck = (value) => {
+      const outcome = validateStandard(schema, value, 'structuredContent');
+      const message = (done: StandardValidation) => (done.ok ? undefined : done.message);
+      return isPromiseLike(outcome) ? Promise.resolve(outcome).then(message) : message(outcome);
+    };
+    return { schema: listed, check };
+  }
+  if (!isObjectSchema(schema)) throw fail('outputSchema must have type "object"');
+  const check = orFail(
+    () => compileJsonSchema(schema, 'structuredContent'),
+    'invalid JSON Schema',
+    fail,
+  );
+  return { schema, check };
 }
 
 function orFail<T>(build: () => T, what: string, fail: (problem: string) => Error): T {
@@ -166,7 +208,16 @@ export function createPromptEntry(def: McpPromptDefinition, source: string): Mcp
   if (typeof def.description !== 'string' || def.description.trim() === '') {
     throw fail(`prompt "${def.name}" needs a non-empty description`);
   }
-  const args = def.arguments ?? [];
+  if (def.argsSchema !== undefined && def.arguments !== undefined) {
+    throw fail('set arguments or argsSchema, not both');
+  }
+  const schema = def.argsSchema;
+  if (schema !== undefined && !isStandardSchema(schema)) {
+    throw fail('argsSchema must be a Standard Schema validator (zod 4, valibot, ArkType)');
+  }
+  const args = schema
+    ? orFail(() => argumentsOf(schema), 'invalid argsSchema', fail)
+    : (def.arguments ?? []);
   const seen = new Set<string>();
   for (const arg of args) {
     if (typeof arg.name !== 'string' || arg.name === '' || seen.has(arg.name)) {
@@ -184,7 +235,22 @@ export function createPromptEntry(def: McpPromptDefinition, source: string): Mcp
       return listed;
     });
   }
-  return { prompt, arguments: args, invoke: lift(def.handler), source };
+  const entry: McpPromptEntry = { prompt, arguments: args, invoke: lift(def.handler), source };
+  if (!schema) return entry;
+  return { ...entry, validate: (values) => validateStandard(schema, values, 'arguments') };
+}
+
+/* A prompt's listed arguments, from the JSON Schema its argsSchema describes itself as. */
+function argumentsOf(schema: McpStandardSchema): McpPromptArgumentDefinition[] {
+  const json = jsonSchemaOf(schema, 'input');
+  if (!isObjectSchema(json)) throw new Error('the schema must describe an object');
+  const properties = (json.properties ?? {}) as Record<string, { description?: unknown }>;
+  const required = new Set(Array.isArray(json.required) ? (json.required as string[]) : []);
+  return Object.entries(properties).map(([name, property]) => {
+    const argument: McpPromptArgumentDefinition = { name, required: required.has(name) };
+    if (typeof property?.description === 'string') argument.description = property.description;
+    return argument;
+  });
 }
 
 function copyOptional<T extends object>(target: T, from: object, keys: string[]): void {

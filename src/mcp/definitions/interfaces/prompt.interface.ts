@@ -1,4 +1,5 @@
 import type { McpDisplayOptions } from '../metadata-fields/display.interface.js';
+import type { McpStandardSchema } from '../schema/standard-schema.js';
 import type { GetPromptResult, PromptMessage } from '../../core/protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
 
@@ -42,6 +43,13 @@ export interface McpPromptOptions extends McpDisplayOptions {
   name?: string;
   description: string;
   arguments?: McpPromptArgument[];
+  /**
+   * The arguments as a Standard Schema validator of an object (zod 4, valibot, ArkType), instead
+   * of `arguments`: its properties are listed as the prompt's arguments (with their descriptions,
+   * required unless optional), and `prompts/get` validates the arguments with it; the handler
+   * receives its output.
+   */
+  argsSchema?: McpStandardSchema;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../core/protocol/mcp-types.js';
 import type { InputValidator } from '../schema/input-validator.js';
-import type { JsonSchemaCheck } from '../schema/json-schema.compiler.js';
+import type { OutputCheck } from '../schema/json-schema.compiler.js';
+import type { StandardValidation } from '../schema/standard-schema.js';
 import type { UriTemplate } from '../uri-template.js';
 import type { McpCompleter, McpRequestContext, McpToolContext } from './mcp-context.interface.js';
 import type { McpPromptArgumentDefinition } from './prompt.interface.js';
@@ -12,7 +13,8 @@ export interface McpToolEntry {
   /** Scopes the caller's principal needs (empty: none). */
   readonly scopes: readonly string[];
   readonly input: InputValidator;
-  readonly output?: JsonSchemaCheck;
+  /** The check a result's `structuredContent` must pass (JSON Schema or Standard Schema). */
+  readonly output?: OutputCheck;
   readonly completions: Readonly<Record<string, McpCompleter>>;
   /** Runs the handler; returns its value, or a promise of it for an async handler. */
   readonly invoke: (args: unknown, ctx: McpToolContext) => unknown;
@@ -46,6 +48,10 @@ export interface McpResourceTemplateEntry {
 export interface McpPromptEntry {
   readonly prompt: Prompt;
   readonly arguments: readonly McpPromptArgumentDefinition[];
+  /** With `argsSchema`: validates the arguments, and gives what the handler receives. */
+  readonly validate?: (
+    args: Record<string, string>,
+  ) => StandardValidation | Promise<StandardValidation>;
   readonly invoke: (args: Record<string, string>, ctx: McpRequestContext) => Promise<unknown>;
   readonly source: string;
 }

@@ -5,15 +5,26 @@ import type {
   ToolAnnotations,
 } from '../../core/protocol/mcp-types.js';
 import type { McpDisplayOptions } from '../metadata-fields/display.interface.js';
+import type { McpStandardSchema } from '../schema/standard-schema.js';
 import type { McpCompleter, McpCompleterRef, McpToolContext } from './mcp-context.interface.js';
 
 /**
  * A tool's input: a class-validator DTO (its JSON Schema is derived; arguments
- * are validated and transformed into an instance) or a raw JSON Schema object
- * (listed verbatim and validated with a JSON Schema validator).
+ * are validated and transformed into an instance), a raw JSON Schema object
+ * (listed verbatim and validated with a JSON Schema validator), or a Standard
+ * Schema validator such as zod 4, valibot or ArkType (listed as the JSON Schema
+ * it describes itself as; arguments are validated, and transformed, by it).
  * @publicApi
  */
-export type McpToolInput = Type<object> | JsonSchemaObject;
+export type McpToolInput = Type<object> | JsonSchemaObject | McpStandardSchema;
+
+/**
+ * A tool's output schema: a JSON Schema object (type object) or a Standard Schema validator
+ * that describes an object. A result's `structuredContent` is checked against it before it is
+ * sent.
+ * @publicApi
+ */
+export type McpToolOutput = JsonSchemaObject | McpStandardSchema;
 
 /**
  * What a tool handler may return; docs/providers.md ("What a handler returns") says how each is sent.
@@ -30,14 +41,14 @@ export interface McpToolOptions extends McpDisplayOptions {
   name?: string;
   /** Required: what the tool does, for the model. */
   description: string;
-  /** The arguments' contract: a DTO class or a JSON Schema (type object). */
+  /** The arguments' contract: a DTO class, a JSON Schema (type object) or a Standard Schema. */
   inputSchema?: McpToolInput;
-  /** JSON Schema (type object) the tool's `structuredContent` must match. */
-  outputSchema?: JsonSchemaObject;
+  /** What the tool's `structuredContent` must match: a JSON Schema or a Standard Schema. */
+  outputSchema?: McpToolOutput;
   /** @deprecated Use `inputSchema`, as `registerTool()` does; kept for one release. */
   input?: McpToolInput;
   /** @deprecated Use `outputSchema`, as `registerTool()` does; kept for one release. */
-  output?: JsonSchemaObject;
+  output?: McpToolOutput;
   annotations?: ToolAnnotations;
   /** Marks the tool sensitive even without `destructiveHint`. */
   sensitive?: boolean;

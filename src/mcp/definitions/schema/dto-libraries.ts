@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
 import type * as ClassTransformer from 'class-transformer';
 import type * as ClassTransformerStorage from 'class-transformer/cjs/storage.js';
 import type * as ClassValidator from 'class-validator';
 import type * as ClassValidatorJsonSchema from 'class-validator-jsonschema';
+import { moduleRequire } from './optional-libraries.js';
 
 /** What DTO tools use of class-validator, class-transformer and class-validator-jsonschema. */
 export interface DtoLibraries {
@@ -15,16 +15,6 @@ export interface DtoLibraries {
 }
 
 let loaded: DtoLibraries | undefined;
-
-/*
- * The package's CommonJS build (for Jest's CommonJS runtime) has a `require`
- * of its own, and it must be that one: under Jest it is Jest's module
- * registry, which gave the app's DTOs their class-validator. Node's
- * `createRequire` would load a second copy with an empty metadata storage.
- */
-declare const require: NodeJS.Require | undefined;
-const moduleRequire = (): NodeJS.Require =>
-  typeof require === 'function' ? require : createRequire(import.meta.url);
 
 /**
  * The DTO machinery, loaded the first time a DTO tool is registered. The

@@ -7,6 +7,9 @@ import { describeJsonSchemaErrors } from './json-schema.errors.js';
 /** Returns a message describing why `value` does not match, or undefined when it does. */
 export type JsonSchemaCheck = (value: unknown) => string | undefined;
 
+/** An output check: a JSON Schema's (synchronous) or a Standard Schema's (maybe async). */
+export type OutputCheck = (value: unknown) => string | undefined | Promise<string | undefined>;
+
 type Dialect = { create: (options: Options) => Ajv; readonly meta: Ajv };
 
 /*
@@ -48,17 +51,22 @@ function dialectOf(schema: JsonSchemaObject): Dialect {
   return /draft-0[4-7]/.test(named) ? draft07 : draft2020;
 }
 
+/** Throws (with Ajv's message) unless `schema` is a valid JSON Schema of its dialect. */
+export function assertJsonSchema(schema: JsonSchemaObject): void {
+  const dialect = dialectOf(schema);
+  if (!dialect.meta.validateSchema(schema)) {
+    throw new Error(`schema is invalid: ${dialect.meta.errorsText(dialect.meta.errors)}`);
+  }
+}
+
 /**
  * Compiles a JSON Schema into a check, once. Throws (with Ajv's message) when
  * the schema itself is invalid, so a bad definition fails at registration.
  * `dataVar` names the root value in messages (`arguments`, `structuredContent`).
  */
 export function compileJsonSchema(schema: JsonSchemaObject, dataVar: string): JsonSchemaCheck {
-  const dialect = dialectOf(schema);
-  if (!dialect.meta.validateSchema(schema)) {
-    throw new Error(`schema is invalid: ${dialect.meta.errorsText(dialect.meta.errors)}`);
-  }
-  const validate = dialect.create(perDefinition).compile(schema);
+  assertJsonSchema(schema);
+  const validate = dialectOf(schema).create(perDefinition).compile(schema);
   return (value) =>
     validate(value) ? undefined : describeJsonSchemaErrors(validate.errors ?? [], dataVar);
 }

@@ -46,9 +46,17 @@ export class McpPromptsHandler {
       const names = missing.map((arg) => arg.name).join(', ');
       throw new McpInvalidParamsError(`Missing required arguments for prompt ${name}: ${names}`);
     }
+    let values: Record<string, string> = args;
+    if (entry.validate) {
+      const checked = await entry.validate(args);
+      if (!checked.ok) {
+        throw new McpInvalidParamsError(`Invalid arguments for prompt ${name}: ${checked.message}`);
+      }
+      values = checked.value as Record<string, string>;
+    }
     const context = new McpRequestContext(request);
     try {
-      return normalizePromptResult(await entry.invoke(args, context), entry.prompt.description);
+      return normalizePromptResult(await entry.invoke(values, context), entry.prompt.description);
     } catch (error) {
       throw answerableError(error, request);
     } finally {

@@ -86,7 +86,9 @@ export class McpToolInvoker {
       return toolErrorResult(`Tool ${name} produced a result larger than ${maxResultBytes} bytes`);
     }
     if (entry.output && !result.isError) {
-      const problem = entry.output(result.structuredContent);
+      const checked = entry.output(result.structuredContent);
+      // A Standard Schema may validate asynchronously; a JSON Schema check never does.
+      const problem = isPromiseLike(checked) ? await checked : checked;
       if (problem !== undefined) {
         this.logger.error(
           `Tool ${name} returned output that fails its outputSchema: ${problem}`,
