@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AGAINST, prepareAgainst, twinsOf } from './lib/against.mjs';
 import { createBenchAuth } from './lib/bench-auth.mjs';
@@ -194,9 +194,16 @@ async function main() {
     throw new Error('dist/ is missing: run `npm run build` first');
   const startLoad = os.loadavg();
   const dataDir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-'));
-  const servers = catalog(dataDir, await createBenchAuth());
+  const auth = await createBenchAuth();
+  const servers = catalog(dataDir, auth);
   const against = flags.against ? prepareAgainst(flags.against, root, log) : undefined;
-  if (against) servers.push(...twinsOf(servers, root, against.dir, flags.against));
+  if (against) {
+    // Only the rows the ref's own catalog has: a row added since calls a tool the ref lacks.
+    const theirs = await import(pathToFileURL(join(against.dir, 'bench/lib/catalog.mjs')).href);
+    const known = new Set(theirs.catalog(dataDir, auth).map((server) => server.id));
+    const shared = servers.filter((server) => known.has(server.id));
+    servers.push(...twinsOf(shared, root, against.dir, flags.against));
+  }
   const labels = Object.fromEntries(servers.map((s) => [s.id, s.label]));
   const sections = [];
   const medians = {};
