@@ -34,7 +34,7 @@ export function prepareAgainst(ref, root, log) {
       symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
     } else {
       log(`--against ${ref}: its lockfile differs, installing its own dependencies`);
-      run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts']);
+      run('npm', ['ci', '--no-audit', '--no-fund']);
     }
     log(`--against ${ref}: building`);
     run('npm', ['run', '--silent', 'build']);
