@@ -53,7 +53,8 @@ export function prepareAgainst(ref, root, log) {
 export function twinsOf(servers, root, dir, ref) {
   const moved = (path) => (path ? join(dir, relative(root, path)) : path);
   return servers
-    .filter((server) => !server.role && server.script.startsWith(root))
+    // Our own code only: the SDK servers and bare Node are the same at any ref.
+    .filter((server) => /^(warden|service)-/.test(server.id) && server.script.startsWith(root))
     .map((server) => {
       const env = { ...server.env };
       if (env.DATA_DIR) {

@@ -32,6 +32,16 @@ const servers = [
 ];
 
 describe('--against', () => {
+  it('leaves the SDK servers alone, baselines or not', () => {
+    const sdk = {
+      id: 'sdk2-modern-http',
+      label: 'sdk-2.x (2026-07-28)',
+      transport: 'http',
+      script: '/repo/bench/servers/sdk2-modern-http.mjs',
+    };
+    expect(twinsOf([sdk], root, '/tmp/ref', 'v1')).toEqual([]);
+  });
+
   it('twins every row of our own code, not the baselines, pointed at the ref’s checkout', () => {
     const twins = twinsOf(servers, root, '/tmp/ref', 'main~1');
     expect(
