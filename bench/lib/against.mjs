@@ -52,23 +52,25 @@ export function prepareAgainst(ref, root, log) {
  */
 export function twinsOf(servers, root, dir, ref) {
   const moved = (path) => (path ? join(dir, relative(root, path)) : path);
-  return servers
-    // Our own code only: the SDK servers and bare Node are the same at any ref.
-    .filter((server) => /^(warden|service)-/.test(server.id) && server.script.startsWith(root))
-    .map((server) => {
-      const env = { ...server.env };
-      if (env.DATA_DIR) {
-        env.DATA_DIR = `${env.DATA_DIR}${AGAINST}`;
-        mkdirSync(env.DATA_DIR, { recursive: true });
-      }
-      return {
-        ...server,
-        id: `${server.id}${AGAINST}`,
-        label: `${server.label} @ ${ref}`,
-        twinOf: server.id,
-        script: moved(server.script),
-        bundle: moved(server.bundle),
-        env,
-      };
-    });
+  return (
+    servers
+      // Our own code only: the SDK servers and bare Node are the same at any ref.
+      .filter((server) => /^(warden|service)-/.test(server.id) && server.script.startsWith(root))
+      .map((server) => {
+        const env = { ...server.env };
+        if (env.DATA_DIR) {
+          env.DATA_DIR = `${env.DATA_DIR}${AGAINST}`;
+          mkdirSync(env.DATA_DIR, { recursive: true });
+        }
+        return {
+          ...server,
+          id: `${server.id}${AGAINST}`,
+          label: `${server.label} @ ${ref}`,
+          twinOf: server.id,
+          script: moved(server.script),
+          bundle: moved(server.bundle),
+          env,
+        };
+      })
+  );
 }
