@@ -5,6 +5,7 @@
 // own (src/app/policy/notes-tool.policy.ts), and the service's real read policy.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
+import { z } from 'zod';
 import { McpModule, McpRegistry } from '../../dist/index.js';
 import { notesReadPolicy } from '../../dist/app/policy/notes-read.policy.js';
 
@@ -37,13 +38,13 @@ const textInput = {
  * servers (JSON Schema only), as most stdio servers do.
  */
 const EchoDto = process.env.WARDEN_DTO_TOOL === 'off' ? undefined : await echoDto();
-/* `{ text: string }` as a zod schema: the same contract as `textInput`, a Standard Schema. */
-const echoZod = process.env.WARDEN_DTO_TOOL === 'off' ? undefined : await zodInput();
-
-async function zodInput() {
-  const { z } = await import('zod');
-  return z.object({ text: z.string() });
-}
+/*
+ * `{ text: string }` as a zod schema: the same contract as `textInput`, a Standard Schema. zod is
+ * imported statically: the framework loads it anyway (the MCP types are zod schemas), and a
+ * dynamic import of it makes esbuild wrap zod for lazy initialisation, which its module cycles
+ * do not survive in the bundled rows.
+ */
+const echoZod = process.env.WARDEN_DTO_TOOL === 'off' ? undefined : z.object({ text: z.string() });
 
 async function echoDto() {
   const { IsString } = await import('class-validator');
