@@ -1,12 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import {
-  context,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Context,
-  type Tracer,
-} from '@opentelemetry/api';
+import { context, SpanStatusCode, trace, type Context, type Tracer } from '@opentelemetry/api';
 import type {
   McpAuditEvent,
   McpAuditSeam,
@@ -21,12 +14,12 @@ import {
   McpOutboundRequests,
   type OutboundRequestOptions,
 } from '../engine/outbound/mcp-outbound-requests.service.js';
-import { McpOutboundRequestError } from '../engine/outbound/outbound-request.errors.js';
 import type { McpApprovalTelemetry, McpApprovalWait } from '../approvals/approval-wait.js';
 import type { McpDecisionTelemetry } from '../authorization/audit/decision-telemetry.interface.js';
 import type { McpDispatchTelemetry } from '../engine/dispatch/dispatch-telemetry.interface.js';
 import { SpanApprovalWait } from './span-approval-wait.js';
-import { carryingContext, startServerSpan } from './trace-context.js';
+import { tracedClientRequest } from './client-request.span.js';
+import { startServerSpan } from './trace-context.js';
 import { NO_ANSWER, outcomeOf, type McpOperationOutcome } from './operation-outcome.js';
 import {
   methodLabel,
@@ -185,27 +178,8 @@ export class McpTelemetry
   ): Promise<unknown> {
     const related = options.relatedRequestId;
     const served = related === undefined ? undefined : this.served.get(connection)?.get(related);
-    const parent = served?.span ? trace.setSpan(context.active(), served.span) : context.active();
-    const span = this.tracer.startSpan(
-      method,
-      { kind: SpanKind.CLIENT, attributes: { [ATTR.methodName]: method } },
-      parent,
-    );
-    if (!span.isRecording()) return outbound.request(connection, method, params, options);
-    const carried = carryingContext(params, span, parent);
-    return outbound.request(connection, method, carried, options).then(
-      (result) => {
-        span.end();
-        return result;
-      },
-      (error: unknown) => {
-        const type = error instanceof McpOutboundRequestError ? error.reason : '_OTHER';
-        span.setAttribute(ATTR.errorType, type);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
-        span.end();
-        throw error;
-      },
-    );
+    const parent = served?.span;
+    return tracedClientRequest(this.tracer, parent, outbound, connection, method, params, options);
   }
 
   /** A parked call's answer, as it goes out (before its outcome settles). */
@@ -247,20 +221,14 @@ export class McpTelemetry
   /** Opens the child span that covers one approval wait for `tool`; end it with the verdict. */
   approvalWait(request: McpRequest, tool: string): McpApprovalWait {
     const parent = this.served.get(request.connection)?.get(request.id)?.span;
-    const span = this.tracer.startSpan(
-      'elicitation/create',
-      {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          [ATTR.methodName]: 'elicitation/create',
-          [ATTR.toolName]: tool,
-          ...(request.principal ? { [ATTR.principal]: request.principal.subject } : {}),
-        },
-      },
-      parent ? trace.setSpan(context.active(), parent) : context.active(),
-    );
     this.parked++;
-    return new SpanApprovalWait(span, () => this.parked--);
+    return SpanApprovalWait.start(
+      this.tracer,
+      parent,
+      tool,
+      request.principal,
+      () => this.parked--,
+    );
   }
 
   onModuleDestroy(): void {

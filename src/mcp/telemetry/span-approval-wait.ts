@@ -1,4 +1,12 @@
-import { context, SpanStatusCode, type Span } from '@opentelemetry/api';
+import {
+  context,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { McpPrincipal } from '../authentication/principal.interface.js';
 import type { McpApprovalWait } from '../approvals/approval-wait.js';
 import { carryingContext } from './trace-context.js';
 import { ATTR } from './telemetry.constants.js';
@@ -22,6 +30,29 @@ export class SpanApprovalWait implements McpApprovalWait {
     private readonly span: Span,
     private readonly done: () => void,
   ) {}
+
+  /** Opens the child span of `parent` (the call's) that covers one wait for `tool`. */
+  static start(
+    tracer: Tracer,
+    parent: Span | undefined,
+    tool: string,
+    principal: McpPrincipal | undefined,
+    done: () => void,
+  ): SpanApprovalWait {
+    const span = tracer.startSpan(
+      'elicitation/create',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          [ATTR.methodName]: 'elicitation/create',
+          [ATTR.toolName]: tool,
+          ...(principal ? { [ATTR.principal]: principal.subject } : {}),
+        },
+      },
+      parent ? trace.setSpan(context.active(), parent) : context.active(),
+    );
+    return new SpanApprovalWait(span, done);
+  }
 
   carrying(params: object): object {
     return this.span.isRecording() ? carryingContext(params, this.span, context.active()) : params;

@@ -1,8 +1,9 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { toJSONSchema } from 'zod';
 import { isPromiseLike } from '../../core/common/maybe-promise.js';
 import type { JsonSchemaObject } from '../../core/protocol/mcp-types.js';
 import { optionalLibrary } from './optional-libraries.js';
-import { dottedPath, MAX_LISTED_PROBLEMS } from './validation-message.js';
+import { dottedPath, listProblems } from './validation-message.js';
 
 /**
  * A Standard Schema v1 validator (zod 4, valibot, ArkType, …): a schema with a `~standard`
@@ -49,10 +50,7 @@ function zodJsonSchema(schema: McpStandardSchema, side: SchemaSide): JsonSchemaO
   if (!('_zod' in schema)) {
     throw new Error('a zod 3 schema cannot describe itself as JSON Schema: use zod 4 (`zod` ≥ 4)');
   }
-  const { toJSONSchema } = optionalLibrary<{
-    toJSONSchema(schema: unknown, options: object): JsonSchemaObject;
-  }>('zod', 'zod 4');
-  return toJSONSchema(schema, { target: 'draft-2020-12', io: side });
+  return toJSONSchema(schema as never, { target: 'draft-2020-12', io: side }) as JsonSchemaObject;
 }
 
 function valibotJsonSchema(schema: McpStandardSchema, side: SchemaSide): JsonSchemaObject {
@@ -100,17 +98,11 @@ function withoutPath(message: string, path: readonly string[]): string {
  * line once, at most `MAX_LISTED_PROBLEMS` of them and a count of the rest.
  */
 export function issuesMessage(issues: readonly StandardSchemaV1.Issue[], root: string): string {
-  const lines = [
-    ...new Set(
-      issues.map((issue) => {
-        const path = (issue.path ?? []).map((segment) =>
-          String(typeof segment === 'object' && segment !== null ? segment.key : segment),
-        );
-        return `${dottedPath(path, root)}: ${withoutPath(issue.message, path)}`;
-      }),
-    ),
-  ];
-  const listed = lines.slice(0, MAX_LISTED_PROBLEMS);
-  const rest = lines.length - listed.length;
-  return [...listed, ...(rest > 0 ? [`and ${rest} more`] : [])].join('\n');
+  const lines = issues.map((issue) => {
+    const path = (issue.path ?? []).map((segment) =>
+      String(typeof segment === 'object' && segment !== null ? segment.key : segment),
+    );
+    return `${dottedPath(path, root)}: ${withoutPath(issue.message, path)}`;
+  });
+  return listProblems(lines, '\n');
 }

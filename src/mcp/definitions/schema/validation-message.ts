@@ -27,8 +27,13 @@ export function unknownPropertyProblem(path: string): string {
  * once, at most `MAX_LISTED_PROBLEMS` of them and a count of the rest.
  */
 export function joinProblems(missing: readonly string[], others: readonly string[]): string {
-  const unique = [...new Set([...missing.map(requiredProblem), ...others])];
+  return listProblems([...missing.map(requiredProblem), ...others], '; ');
+}
+
+/** Each problem once, at most `MAX_LISTED_PROBLEMS` of them and a count of the rest. */
+export function listProblems(problems: readonly string[], separator: string): string {
+  const unique = [...new Set(problems)];
   const listed = unique.slice(0, MAX_LISTED_PROBLEMS);
   const rest = unique.length - listed.length;
-  return rest > 0 ? `${listed.join('; ')}; and ${rest} more` : listed.join('; ');
+  return [...listed, ...(rest > 0 ? [`and ${rest} more`] : [])].join(separator);
 }

@@ -1,3 +1,4 @@
+import { eraServes } from '../../core/protocol/era.constants.js';
 import { McpAuthorizationService } from '../../authorization/mcp-authorization.service.js';
 import type { McpModuleOptions } from '../../options/mcp-options.interface.js';
 import { resolveMcpOptions } from '../../options/options.resolver.js';
@@ -28,7 +29,7 @@ function request(fields: Partial<McpRequest>): McpRequest {
 }
 
 describe('McpModernEra', () => {
-  describe('serves()', () => {
+  describe('which methods each era serves (eraServes)', () => {
     it.each([
       'initialize',
       'ping',
@@ -36,23 +37,23 @@ describe('McpModernEra', () => {
       'resources/subscribe',
       'resources/unsubscribe',
     ])('does not serve the removed method %s in the modern era', (method) => {
-      expect(McpModernEra.serves(method, 'modern')).toBe(false);
-      expect(McpModernEra.serves(method, 'legacy')).toBe(true);
+      expect(eraServes(method, 'modern')).toBe(false);
+      expect(eraServes(method, 'legacy')).toBe(true);
     });
 
     it.each(['server/discover', 'subscriptions/listen'])(
       'serves %s in the modern era only',
       (method) => {
-        expect(McpModernEra.serves(method, 'modern')).toBe(true);
-        expect(McpModernEra.serves(method, 'legacy')).toBe(false);
+        expect(eraServes(method, 'modern')).toBe(true);
+        expect(eraServes(method, 'legacy')).toBe(false);
       },
     );
 
     it.each(['tools/call', 'tools/list', 'resources/read', 'prompts/get', 'completion/complete'])(
       'serves %s in both eras',
       (method) => {
-        expect(McpModernEra.serves(method, 'modern')).toBe(true);
-        expect(McpModernEra.serves(method, 'legacy')).toBe(true);
+        expect(eraServes(method, 'modern')).toBe(true);
+        expect(eraServes(method, 'legacy')).toBe(true);
       },
     );
   });

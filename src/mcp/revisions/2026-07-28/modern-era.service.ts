@@ -6,12 +6,7 @@ import type { McpAuthenticationSettings } from '../../authentication/authenticat
 import { JsonRpcErrorCode } from '../../core/protocol/error-codes.constants.js';
 import type { JsonRpcMessage } from '../../core/protocol/jsonrpc.js';
 import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js';
-import {
-  CACHEABLE_METHODS,
-  INPUT_REQUIRED_METHODS,
-  eraServes,
-  type McpEra,
-} from '../../core/protocol/era.constants.js';
+import { CACHEABLE_METHODS, INPUT_REQUIRED_METHODS } from '../../core/protocol/era.constants.js';
 import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 import { McpInputRounds } from './multi-round-trip/input-rounds.service.js';
 import { completeResult, type McpCacheHint } from './modern-result.js';
@@ -32,11 +27,6 @@ export class McpModernEra {
     private readonly authorization: McpAuthorizationService,
   ) {
     this.serverInfo = Object.freeze({ name: options.name, version: options.version });
-  }
-
-  /** Whether `method` exists in `era`: the modern era removed some methods and added others. */
-  static serves(method: string, era: McpEra): boolean {
-    return eraServes(method, era);
   }
 
   /**
