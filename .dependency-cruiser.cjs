@@ -9,6 +9,7 @@ const LAYERS = [
   ['authentication', ['authentication']],
   ['definitions', ['definitions']],
   ['authorization', ['authorization']],
+  ['policy', ['policy']],
   ['engine', ['engine']],
   ['approvals', ['approvals']],
   ['revisions', ['revisions']],

@@ -41,6 +41,22 @@ export type {
   McpAuditSeam,
 } from './mcp/authorization/audit/mcp-audit-event.interface.js';
 export type { McpToolDenial } from './mcp/authorization/tool-denial.js';
+export type { McpPolicyTrace } from './mcp/authorization/seam-policy.interface.js';
+
+// Policy as code (docs/policy.md)
+export { McpPolicies } from './mcp/policy/mcp-policies.js';
+export { McpPolicy } from './mcp/policy/mcp-policy.service.js';
+export { McpPolicyError } from './mcp/policy/policy.errors.js';
+export type {
+  McpCedarCall,
+  McpCedarEntity,
+  McpCedarPolicyOptions,
+  McpCedarTemplateLink,
+  McpCedarUid,
+  McpPolicyConfig,
+  McpPolicySource,
+} from './mcp/policy/policy-options.interface.js';
+export type { ReloadResult as McpPolicyReloadResult } from './mcp/policy/cedar/cedar-policy.engine.js';
 
 // Definitions
 export { McpTool } from './mcp/definitions/decorators/mcp-tool.decorator.js';

@@ -8,6 +8,8 @@
  * - the DTO machinery (class-validator, class-transformer, class-validator-jsonschema), which the
  *   framework loads with `require` the first time a DTO tool is registered: it must be the same
  *   instance an app's own DTOs were decorated with.
+ * - Cedar (`@cedar-policy/cedar-wasm`), loaded only with a `policy`: it reads its WebAssembly
+ *   file beside its own module, which a bundle would move.
  * Everything else (Nest, rxjs, the MCP packages, zod, Ajv, jose, express) is inlined.
  */
 export const BUNDLE_EXTERNALS = [
@@ -25,6 +27,8 @@ export const BUNDLE_EXTERNALS = [
   'class-transformer',
   'class-transformer/*',
   'class-validator-jsonschema',
+  '@cedar-policy/cedar-wasm',
+  '@cedar-policy/cedar-wasm/*',
 ];
 
 /**

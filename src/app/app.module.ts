@@ -12,12 +12,11 @@ import { NotesResources } from './notes/notes.resources.js';
 import { NotesStoreModule } from './notes/notes-store.module.js';
 import { NotesStore } from './notes/notes.store.js';
 import { NotesTools } from './notes/notes.tools.js';
-import { notesReadPolicy } from './policy/notes-read.policy.js';
-import { notesToolPolicy } from './policy/notes-tool.policy.js';
+import { notesPolicy } from './policy/notes.policy.js';
 import type { AppParts } from './operations/http-operations.parts.js';
 
 /**
- * The team-notes MCP service, wired with an explicit policy on both seams.
+ * The team-notes MCP service, its seams decided by the Cedar policies in `policies/`.
  * `parts` are what one entry point adds (the HTTP one: health, readiness and
  * metrics, see `httpOperations`).
  */
@@ -30,7 +29,7 @@ export class AppModule {
         McpModule.forRootAsync({
           // Beside the factory: the HTTP routes are declared before it runs.
           transport,
-          // The tool policy reads whose note a delete is about.
+          // The policy's entities hook reads whose note a delete is about.
           imports: [NotesStoreModule],
           inject: [NotesStore],
           useFactory: (notes: NotesStore) => ({
@@ -38,9 +37,8 @@ export class AppModule {
             version: '0.1.0',
             instructions: 'Team notes: search, create and (with approval) delete notes.',
             transport,
-            authorizer: notesToolPolicy(notes),
-            authorizerSource: 'configured',
-            readAuthorizer: notesReadPolicy,
+            // Cedar policies in policies/ decide both seams (docs/policy.md).
+            policy: notesPolicy(notes),
             // Instances that share it accept each other's modern requestState.
             stateSecret: process.env.MCP_STATE_SECRET,
             // REDIS_URL: instances sharing it behave as one server behind any load balancer.

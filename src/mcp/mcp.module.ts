@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { McpTransportKind } from './core/protocol/transport-kind.js';
 import { AUTHORIZER_PROVIDERS } from './authorization/authorizer.providers.js';
+import { POLICY_PROVIDERS } from './policy/policy.providers.js';
+import { McpPolicy } from './policy/mcp-policy.service.js';
 import { CLIENT_EVENTS_PROVIDERS } from './engine/client-events/client-events.providers.js';
 import { McpClientEvents } from './engine/client-events/mcp-client-events.service.js';
 import { McpUrlElicitations } from './engine/elicitation/mcp-url-elicitations.service.js';
@@ -88,6 +90,7 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       McpTransportCheck,
       ...REGISTRY_PROVIDERS,
       ...AUTHORIZER_PROVIDERS,
+      ...POLICY_PROVIDERS,
       ...SERVER_PROVIDERS,
       ...ERA_PROVIDERS,
       ...TELEMETRY_PROVIDERS,
@@ -105,6 +108,7 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       MCP_OPTIONS,
       McpWarden,
       McpRegistry,
+      McpPolicy,
       McpClientEvents,
       McpUrlElicitations,
       MCP_OPERATOR_DESK,

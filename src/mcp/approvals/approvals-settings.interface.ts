@@ -1,4 +1,4 @@
-import type { McpAuthorizationSettings } from '../authorization/authorization-settings.interface.js';
+import type { McpPolicySettings } from '../policy/policy-settings.interface.js';
 import type { McpApprovalStore } from './stores/approval-store.interface.js';
 import type {
   McpApprovalsConsoleOptions,
@@ -21,6 +21,6 @@ export interface ResolvedApprovalsOptions {
 }
 
 /** The resolved options as approvals and the layers above them read them. */
-export interface McpApprovalsSettings extends McpAuthorizationSettings {
+export interface McpApprovalsSettings extends McpPolicySettings {
   readonly approvals: ResolvedApprovalsOptions;
 }

@@ -16,5 +16,6 @@ export function contextOf(
     purpose,
   };
   if (request.principal) context.principal = request.principal;
+  if (request.era) context.era = request.era;
   return context;
 }

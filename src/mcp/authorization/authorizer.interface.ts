@@ -2,6 +2,7 @@ import type { McpPrincipal } from '../authentication/principal.interface.js';
 
 export type { McpTransportKind } from '../core/protocol/transport-kind.js';
 import type { McpTransportKind } from '../core/protocol/transport-kind.js';
+import type { McpEra } from '../core/protocol/era.constants.js';
 
 /**
  * What an authorizer decided for one call or read.
@@ -31,6 +32,11 @@ export interface AuthorizerContext {
   transport: McpTransportKind;
   /** The caller, when the transport authenticated one. */
   principal?: McpPrincipal;
+  /**
+   * The protocol era of the request: `'legacy'` (the handshake era) or `'modern'` (2026-07-28).
+   * The server sets it; absent in a context built by hand.
+   */
+  era?: McpEra;
   /**
    * Why the server asks. `'call'`: a request the client sent (`tools/call` on
    * the tool seam, the method itself on the read seam), with that request's

@@ -1,11 +1,12 @@
 import { MCP_OPTIONS } from '../core/options/options.constants.js';
 import type { McpAuthorizationSettings } from './authorization-settings.interface.js';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { isPromiseLike, type MaybePromise } from '../core/common/maybe-promise.js';
 import type { AuthorizerContext, AuthorizerDecision } from './authorizer.interface.js';
 import { withTimeout } from '../core/common/with-timeout.js';
 import { ALLOW, AUTHORIZER_FAILED, normalizeDecision } from './decision.normalizer.js';
 import { AuthorizerTimeoutBreaker } from './timeout-breaker.js';
+import { MCP_SEAM_POLICY, type McpSeamPolicy } from './seam-policy.interface.js';
 
 /** Detail of the deny given to a sensitive tool registered after boot with no authorizer. */
 export const SENSITIVE_TOOL_UNGUARDED = 'sensitive_tool_unguarded';
@@ -22,23 +23,37 @@ export class McpAuthorizationService {
   private readonly logger = new Logger('McpAuthorization');
   private readonly breaker: AuthorizerTimeoutBreaker;
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings) {
+  private readonly toolAuthorizer: McpAuthorizationSettings['authorizer'];
+  private readonly readAuthorizer: McpAuthorizationSettings['authorizer'];
+
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
+    @Optional() @Inject(MCP_SEAM_POLICY) private readonly policy: McpSeamPolicy | null = null,
+  ) {
     this.breaker = new AuthorizerTimeoutBreaker(options.limits.authorizerTimeoutMs);
+    // A policy stands in for both closures (giving both fails boot, docs/policy.md).
+    this.toolAuthorizer = policy
+      ? (name, args, context) => policy.decideTool(name, args, context)
+      : options.authorizer;
+    this.readAuthorizer = policy
+      ? (method, args, context) => policy.decideRead(method, args, context)
+      : options.readAuthorizer;
   }
 
-  /** True only when a tool authorizer is set and an operator chose it (`'configured'`). */
+  /** True when a policy decides, or a tool authorizer is set and an operator chose it. */
   authorizationConfigured(): boolean {
+    if (this.policy) return true;
     return this.options.authorizer !== undefined && this.options.authorizerSource === 'configured';
   }
 
-  /** True when the read seam has an authorizer. */
+  /** True when the read seam has an authorizer or a policy. */
   readAuthorizationConfigured(): boolean {
-    return this.options.readAuthorizer !== undefined;
+    return this.readAuthorizer !== undefined;
   }
 
-  /** Whether any tool authorizer is set (which lifts the sensitive-tool checks). */
+  /** Whether any tool authorizer or policy is set (which lifts the sensitive-tool checks). */
   hasToolAuthorizer(): boolean {
-    return this.options.authorizer !== undefined;
+    return this.toolAuthorizer !== undefined;
   }
 
   /**
@@ -54,7 +69,7 @@ export class McpAuthorizationService {
     if (sensitive && !this.hasToolAuthorizer()) {
       return { kind: 'deny', reason: SENSITIVE_TOOL_UNGUARDED };
     }
-    return this.evaluate('tool', this.options.authorizer, name, args, context);
+    return this.evaluate('tool', this.toolAuthorizer, name, args, context);
   }
 
   /**
@@ -70,6 +85,7 @@ export class McpAuthorizationService {
   ): MaybePromise<boolean> {
     // Set here, not by each caller: no visibility check can reach a policy looking like a call.
     const visibility: AuthorizerContext = { ...context, purpose: 'visibility' };
+    if (this.policy) return this.visibleByPolicy(name, visibility);
     const decision = this.decideTool(name, {}, visibility, sensitive);
     return isPromiseLike(decision)
       ? decision.then((settled) => settled.kind !== 'deny')
@@ -82,7 +98,21 @@ export class McpAuthorizationService {
     args: Record<string, unknown>,
     context: AuthorizerContext,
   ): MaybePromise<AuthorizerDecision> {
-    return this.evaluate('read', this.options.readAuthorizer, method, args, context);
+    return this.evaluate('read', this.readAuthorizer, method, args, context);
+  }
+
+  /* A policy answers visibility itself (DESIGN §6.3); its failure hides, as a deny would. */
+  private visibleByPolicy(name: string, context: AuthorizerContext): MaybePromise<boolean> {
+    try {
+      const visible = this.policy!.toolVisible(name, context);
+      return isPromiseLike(visible)
+        ? withTimeout(visible, this.options.limits.authorizerTimeoutMs, () => false).catch(
+            () => false,
+          )
+        : visible;
+    } catch {
+      return false;
+    }
   }
 
   private evaluate(
@@ -103,7 +133,7 @@ export class McpAuthorizationService {
     }
     return isPromiseLike(decision)
       ? this.settle(seam, name, decision, key)
-      : normalizeDecision(decision);
+      : this.normalize(decision);
   }
 
   /* An async decision, bounded by `limits.authorizerTimeoutMs`. */
@@ -119,12 +149,17 @@ export class McpAuthorizationService {
         this.options.limits.authorizerTimeoutMs,
         () => TIMED_OUT,
       );
-      if (settled !== TIMED_OUT) return normalizeDecision(settled);
+      if (settled !== TIMED_OUT) return this.normalize(settled);
       this.breaker.trip(key);
       return settled;
     } catch (error) {
       return this.failed(seam, name, error);
     }
+  }
+
+  /* A policy's decisions are the framework's own, trace included; a closure's are checked. */
+  private normalize(decision: AuthorizerDecision): AuthorizerDecision {
+    return this.policy ? decision : normalizeDecision(decision);
   }
 
   private failed(seam: string, name: string, error: unknown): AuthorizerDecision {

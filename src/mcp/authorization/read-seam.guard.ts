@@ -3,6 +3,7 @@ import { isPromiseLike } from '../core/common/maybe-promise.js';
 import type { McpSeamRequest } from './seam-request.interface.js';
 import { McpAuditService } from './audit/mcp-audit.service.js';
 import type { AuthorizerDecision } from './authorizer.interface.js';
+import type { TracedDecision } from './seam-policy.interface.js';
 import { contextOf } from './authorizer-context.js';
 import { McpAuthorizationService } from './mcp-authorization.service.js';
 import { McpReadDeniedError } from './read-denied.error.js';
@@ -42,7 +43,15 @@ export class ReadSeamGuard implements CanActivate {
         : decision.kind === 'ask'
           ? INTERACTIVE_APPROVAL_UNSUPPORTED
           : undefined;
-    this.audit.record(request, 'read', method, decision.kind, detail);
+    this.audit.record(
+      request,
+      'read',
+      method,
+      decision.kind,
+      detail,
+      undefined,
+      (decision as TracedDecision).trace,
+    );
     if (decision.kind !== 'allow') throw new McpReadDeniedError(method, detail!);
     return true;
   }

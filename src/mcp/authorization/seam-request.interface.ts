@@ -1,6 +1,7 @@
 import type { McpPrincipal } from '../authentication/principal.interface.js';
 import type { RequestId } from '../core/protocol/jsonrpc.js';
 import type { McpTransportKind } from '../core/protocol/transport-kind.js';
+import type { McpEra } from '../core/protocol/era.constants.js';
 import type { ToolSeamVerdict } from './tool-seam-verdict.interface.js';
 
 /**
@@ -17,6 +18,8 @@ export interface McpSeamRequest<P = Record<string, unknown>> {
   readonly transport: McpTransportKind;
   /** The caller, when the transport authenticated one. */
   readonly principal?: McpPrincipal;
+  /** The request's protocol era. */
+  readonly era?: McpEra;
   /** Set by the tool seam guard on `tools/call`; read by the handler that owns the call. */
   toolSeam?: ToolSeamVerdict;
 }

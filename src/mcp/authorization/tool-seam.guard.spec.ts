@@ -41,7 +41,7 @@ describe('ToolSeamGuard', () => {
     expect(seen).toEqual([
       'wipe',
       { x: '<raw>' },
-      { connId: 'c1', transport: 'http', purpose: 'call', principal },
+      { connId: 'c1', transport: 'http', era: 'legacy', purpose: 'call', principal },
     ]);
   });
 

@@ -5,6 +5,7 @@ import type { McpToolEntry } from '../definitions/interfaces/registry-entry.inte
 import { McpRegistry } from '../definitions/mcp-registry.service.js';
 import { McpAuditService } from './audit/mcp-audit.service.js';
 import type { AuthorizerDecision } from './authorizer.interface.js';
+import type { TracedDecision } from './seam-policy.interface.js';
 import { McpAuthorizationService } from './mcp-authorization.service.js';
 import { contextOf } from './authorizer-context.js';
 
@@ -51,7 +52,15 @@ export class ToolSeamGuard implements CanActivate {
         : decision.kind === 'ask'
           ? decision.prompt
           : undefined;
-    this.audit.record(request, 'tool', request.params.name, decision.kind, detail);
+    this.audit.record(
+      request,
+      'tool',
+      request.params.name,
+      decision.kind,
+      detail,
+      undefined,
+      (decision as TracedDecision).trace,
+    );
     request.toolSeam = { decision, entry };
     return true;
   }

@@ -7,6 +7,7 @@ import type { McpIcon } from '../definitions/metadata-fields/display.interface.j
 import type { McpLimits } from '../core/limits/mcp-limits.interface.js';
 import type { McpNonceStore } from '../core/stores/nonce-store.interface.js';
 import type { Authorizer, AuthorizerSource } from '../authorization/authorizer.interface.js';
+import type { McpPolicyConfig } from '../policy/policy-options.interface.js';
 import type { McpTransportKind } from '../core/protocol/transport-kind.js';
 
 /**
@@ -67,6 +68,11 @@ export interface McpModuleOptions {
   authorizerSource?: AuthorizerSource;
   /** The read seam (list, read, get, subscribe and completion methods). */
   readAuthorizer?: Authorizer;
+  /**
+   * Policy as code for both seams, in place of `authorizer` and `readAuthorizer` (giving it
+   * with either fails boot): `McpPolicies.cedar({...})` (docs/policy.md).
+   */
+  policy?: McpPolicyConfig;
   /**
    * How long a parked call waits for the client's approval, how long a
    * modern `requestState` stays valid, and how long an operator ask lives

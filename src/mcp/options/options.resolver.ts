@@ -1,6 +1,7 @@
 import { buildServerInfo } from '../definitions/metadata-fields/server-info.factory.js';
 import { resolveLimits } from '../core/limits/default-limits.js';
 import type { McpModuleOptions } from './mcp-options.interface.js';
+import { McpPolicyError } from '../policy/policy.errors.js';
 import type {
   McpResolvedOptions,
   ResolvedApprovalsOptions,
@@ -19,6 +20,12 @@ const DEFAULT_ANSWER_WITHIN_MS = 20_000;
 
 /** Applies every default, once. Invalid numbers fall back to their default rather than failing open. */
 export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions {
+  if (options.policy && (options.authorizer || options.readAuthorizer)) {
+    throw new McpPolicyError(
+      'MCP server refuses to boot: `policy` decides both seams, so it cannot be given with ' +
+        '`authorizer` or `readAuthorizer` (two deciders would make neither the source of truth)',
+    );
+  }
   const resolved: McpResolvedOptions = {
     name: options.name,
     version: options.version,
@@ -27,6 +34,7 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
     authorizer: options.authorizer,
     authorizerSource: options.authorizerSource ?? 'default',
     readAuthorizer: options.readAuthorizer,
+    policy: options.policy,
     elicitationTimeoutMs: positive(options.elicitationTimeoutMs, DEFAULT_ELICITATION_TIMEOUT_MS),
     stateSecret: options.stateSecret || undefined,
     nonceStore: options.nonceStore,

@@ -8,6 +8,8 @@ export interface ConsoleAskView {
   /** The caller's subject, or its quota key when anonymous. */
   readonly caller: string;
   readonly preview: string;
+  /** The policies that asked, comma-separated; empty when a closure asked. */
+  readonly policies: string;
   readonly createdAt: number;
   readonly expiresAt: number;
 }
@@ -20,6 +22,7 @@ export interface ConsoleDecisionView {
   readonly approved: boolean;
   readonly operator: string;
   readonly reason?: string;
+  readonly policies: string;
   readonly decidedAt: number;
 }
 
@@ -30,6 +33,7 @@ export function askView(ask: McpOperatorAsk): ConsoleAskView {
     prompt: ask.prompt,
     caller: callerOf(ask),
     preview: ask.preview,
+    policies: ask.policies?.join(', ') ?? '',
     createdAt: ask.createdAt,
     expiresAt: ask.expiresAt,
   };
@@ -46,6 +50,7 @@ export function decisionView(record: McpOperatorAskRecord): ConsoleDecisionView 
     approved: decision.approved,
     operator: decision.operator,
     reason: decision.reason,
+    policies: record.policies?.join(', ') ?? '',
     decidedAt: decision.decidedAt,
   };
 }

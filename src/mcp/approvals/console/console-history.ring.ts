@@ -24,6 +24,8 @@ export interface ConsoleHistoryEntry {
   readonly operator?: string;
   /** The operator's reason, or the audit event's detail. */
   readonly detail?: string;
+  /** The policies that asked, when a policy did. */
+  readonly policies?: string;
 }
 
 /**
@@ -59,6 +61,7 @@ export class ConsoleHistory implements OnModuleInit, OnModuleDestroy {
           caller: decision.caller,
           operator: decision.operator,
           detail: decision.reason,
+          policies: decision.policies || undefined,
         });
       }),
       this.audit.events$.subscribe((event) => {
@@ -69,6 +72,7 @@ export class ConsoleHistory implements OnModuleInit, OnModuleDestroy {
             tool: event.name,
             caller: event.principal,
             detail: event.detail,
+            policies: event.policies?.join(', '),
           });
         }
       }),

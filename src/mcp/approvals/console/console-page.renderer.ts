@@ -43,6 +43,8 @@ export function askCard(ask?: ConsoleAskView): Html {
         <dd class="caller">${ask?.caller}</dd>
         <dt>Arguments</dt>
         <dd><pre class="preview">${ask?.preview}</pre></dd>
+        <dt>Policy</dt>
+        <dd class="policies">${ask?.policies || '—'}</dd>
         <dt>Time left</dt>
         <dd>
           <span class="left" role="timer" aria-live="off"
@@ -119,6 +121,7 @@ export function renderHistoryPage(
         <td>${entry.tool}</td>
         <td>${entry.caller}</td>
         <td>${entry.operator}</td>
+        <td>${entry.policies}</td>
         <td>${entry.detail}</td>
       </tr>`,
   );
@@ -141,6 +144,7 @@ export function renderHistoryPage(
                     <th scope="col">Tool</th>
                     <th scope="col">Caller</th>
                     <th scope="col">Operator</th>
+                    <th scope="col">Policy</th>
                     <th scope="col">Reason or detail</th>
                   </tr>
                 </thead>

@@ -64,6 +64,7 @@ export const CONSOLE_SCRIPT = String.raw`'use strict';
     card.querySelector('.prompt').textContent = ask.prompt;
     card.querySelector('.caller').textContent = ask.caller;
     card.querySelector('.preview').textContent = ask.preview;
+    card.querySelector('.policies').textContent = ask.policies || '\u2014';
     card.querySelector('label').htmlFor = 'r-' + ask.id;
     card.querySelector('.reason').id = 'r-' + ask.id;
     tick(card);

@@ -1,5 +1,6 @@
 import { ApplicationConfig } from '@nestjs/core';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { McpPolicyTrace, TracedDecision } from '../../authorization/seam-policy.interface.js';
 import { randomBytes } from 'node:crypto';
 import { operatorAskUrl } from './operator-ask.url.js';
 import { samePrincipal } from '../../authentication/principal-identity.js';
@@ -93,7 +94,15 @@ export class McpOperatorApprovals {
     if (!ask) {
       const fresh = this.newAsk(request, tool, prompt);
       if (await this.store.add(fresh, binding)) {
-        this.audit.record(request, 'operator', tool, 'ask', fresh.prompt);
+        this.audit.record(
+          request,
+          'operator',
+          tool,
+          'ask',
+          fresh.prompt,
+          undefined,
+          traceOf(request),
+        );
         ask = fresh;
       } else {
         // Full, or the same call made at the same time recorded its ask first: wait on that.
@@ -237,6 +246,7 @@ export class McpOperatorApprovals {
         key: quotaKeyOf(principal, request.httpRequest, request.connection.id),
       },
       preview: argumentPreview(args),
+      ...policiesOf(request),
       createdAt: now,
       expiresAt: now + this.options.elicitationTimeoutMs,
     };
@@ -272,3 +282,20 @@ function sameCaller(record: McpOperatorAskRecord, request: McpRequest): boolean 
   if (!principal) return record.caller.subject === undefined;
   return samePrincipal(record.caller, principal);
 }
+
+/* The seam's policy trace, when a policy asked (an operator sees which rule sent the ask). */
+function traceOf(request: McpRequest): McpPolicyTrace | undefined {
+  return (request.toolSeam?.decision as TracedDecision | undefined)?.trace;
+}
+
+/* Bounded, like every field of an ask: a few ids, each cut. */
+function policiesOf(request: McpRequest): { policies?: readonly string[] } {
+  const policies = traceOf(request)?.policies;
+  if (!policies || policies.length === 0) return {};
+  return {
+    policies: policies.slice(0, MAX_POLICY_IDS).map((id) => id.slice(0, MAX_POLICY_ID_CHARS)),
+  };
+}
+
+const MAX_POLICY_IDS = 8;
+const MAX_POLICY_ID_CHARS = 200;

@@ -19,6 +19,8 @@ export interface McpOperatorAsk {
    * keys, items and bytes the bounds left out, if any (see `argumentPreview`).
    */
   readonly preview: string;
+  /** With a `policy`: the ids of the policies that asked (docs/policy.md). */
+  readonly policies?: readonly string[];
   /** When the ask was recorded, ms since the epoch. */
   readonly createdAt: number;
   /** When it times out unanswered (`createdAt + elicitationTimeoutMs`), ms since the epoch. */

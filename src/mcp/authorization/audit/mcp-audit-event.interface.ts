@@ -30,4 +30,10 @@ export interface McpAuditEvent {
   detail?: string;
   /** The operator who decided (seam `operator`, docs/operator-approvals.md). */
   operator?: string;
+  /** With a `policy`: the ids of the policies that determined the decision (docs/policy.md). */
+  policies?: readonly string[];
+  /** With a `policy`: the digest of the policy set that decided. */
+  policyVersion?: string;
+  /** With a shadow policy set: what it would have decided, never enforced. */
+  shadow?: { decision: 'allow' | 'ask' | 'deny'; policies: readonly string[] };
 }

@@ -6,6 +6,7 @@ import {
   type McpDecisionTelemetry,
 } from './decision-telemetry.interface.js';
 import type { McpAuditEvent, McpAuditSeam } from './mcp-audit-event.interface.js';
+import type { McpPolicyTrace } from '../seam-policy.interface.js';
 
 /** The stream of audit events; exposed to users as `McpWarden.audit$`. */
 @Injectable()
@@ -26,6 +27,7 @@ export class McpAuditService {
     decision: McpAuditEvent['decision'],
     detail?: string,
     operator?: string,
+    trace?: McpPolicyTrace,
   ): void {
     this.telemetry.decision(request, seam, name, decision, detail);
     if (!this.subject.observed) return;
@@ -43,6 +45,11 @@ export class McpAuditService {
     if (request.principal) event.principal = request.principal.subject;
     if (detail !== undefined) event.detail = detail;
     if (operator !== undefined) event.operator = operator;
+    if (trace) {
+      event.policies = trace.policies;
+      event.policyVersion = trace.policyVersion;
+      if (trace.shadow) event.shadow = trace.shadow;
+    }
     this.subject.next(event);
   }
 }

@@ -1,0 +1,30 @@
+/* Enough for the distinct requests a busy server repeats; a bound, so memory cannot grow. */
+const MAX_ENTRIES = 4_096;
+/* Requests with long arguments are not worth a key that size. */
+const MAX_KEY_CHARS = 2_048;
+
+/**
+ * Decisions already taken by one applied policy set. Cedar is a pure function of the request,
+ * its entities and the set, so an exact repeat of all three has the same answer: the key is
+ * their whole serialized form. A new set starts a new cache, so a reload never serves an old
+ * answer. Least recently used entries go first.
+ */
+export class DecisionCache<T> {
+  private readonly entries = new Map<string, T>();
+
+  get(key: string): T | undefined {
+    const hit = this.entries.get(key);
+    if (hit === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit;
+  }
+
+  set(key: string, value: T): void {
+    if (key.length > MAX_KEY_CHARS) return;
+    if (this.entries.size >= MAX_ENTRIES) {
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
+    this.entries.set(key, value);
+  }
+}

@@ -1,0 +1,189 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { Subscription } from 'rxjs';
+import type {
+  AuthorizerContext,
+  AuthorizerDecision,
+} from '../authorization/authorizer.interface.js';
+import type { McpSeamPolicy, TracedDecision } from '../authorization/seam-policy.interface.js';
+import type { MaybePromise } from '../core/common/maybe-promise.js';
+import type { McpRegistry } from '../definitions/mcp-registry.service.js';
+import type { CedarWasm } from './cedar/cedar.loader.js';
+import {
+  CedarPolicyEngine,
+  type EngineVerdict,
+  type ReloadResult,
+} from './cedar/cedar-policy.engine.js';
+import { watchedPath } from './cedar/policy-sources.js';
+import type { PolicyTool } from './cedar/schema.generator.js';
+import { McpPolicyMetrics } from './policy-metrics.js';
+import type { McpPolicyConfig } from './policy-options.interface.js';
+
+/* Editors write a file in several steps; one reload follows the last of them. */
+const WATCH_SETTLE_MS = 100;
+
+/**
+ * The applied policy (docs/policy.md): decides both seams through the `McpSeamPolicy` port,
+ * follows the registry's tools, reloads on demand or when its files change. Injectable as
+ * `McpPolicy` when the app sets `policy`.
+ * @publicApi
+ */
+export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('McpPolicy');
+  private engine?: CedarPolicyEngine;
+  private ready?: Promise<CedarPolicyEngine>;
+  private toolChanges?: Subscription;
+  private watchers: FSWatcher[] = [];
+  private settle?: NodeJS.Timeout;
+  private readonly metrics = new McpPolicyMetrics(() => this.engine?.version);
+
+  /** @internal Made by the module, with Cedar already loaded. */
+  constructor(
+    private readonly cedar: CedarWasm,
+    private readonly config: McpPolicyConfig,
+    private readonly serverName: string,
+    private readonly registry: McpRegistry,
+  ) {}
+
+  /** The digest of the applied policy set (`policyVersion`). */
+  get version(): string {
+    return this.engine?.version ?? '';
+  }
+
+  /** The Cedar schema generated from the registry, as Cedar text. */
+  schema(): string {
+    return this.engine?.schemaText() ?? '';
+  }
+
+  /**
+   * Reads the sources again and applies them when they validate; otherwise keeps the applied
+   * set, logs Cedar's diagnostics and counts the failure.
+   */
+  async reload(): Promise<ReloadResult> {
+    const engine = await this.started();
+    const result = await engine.reload();
+    if (result.applied) {
+      this.logger.log(`Applied policy set ${result.version}`);
+    } else {
+      this.metrics.reloadFailed();
+      this.logger.error(
+        `Refused a policy reload; ${result.version} stays applied:\n  ${result.errors?.join('\n  ')}`,
+      );
+    }
+    return result;
+  }
+
+  /** Validates and applies the policies against the discovered tools; invalid ones fail boot. */
+  async onApplicationBootstrap(): Promise<void> {
+    this.ready = CedarPolicyEngine.create(
+      this.cedar,
+      this.serverName,
+      this.config.options,
+      this.tools(),
+      {
+        warn: (message) => this.logger.warn(message),
+        error: (message) => this.logger.error(message),
+      },
+    );
+    this.engine = await this.ready;
+    this.toolChanges = this.registry.changes$.subscribe((kind) => {
+      if (kind === 'tools') void this.engine!.toolsChanged(this.tools());
+    });
+    if (this.config.options.watch) this.watch();
+  }
+
+  onModuleDestroy(): void {
+    this.toolChanges?.unsubscribe();
+    for (const watcher of this.watchers) watcher.close();
+    clearTimeout(this.settle);
+    this.metrics.close();
+  }
+
+  decideTool(name: string, args: Record<string, unknown>, context: AuthorizerContext) {
+    return this.decide('tool', name, args, context);
+  }
+
+  decideRead(method: string, args: Record<string, unknown>, context: AuthorizerContext) {
+    return this.decide('read', method, args, context);
+  }
+
+  toolVisible(name: string, context: AuthorizerContext): MaybePromise<boolean> {
+    if (!this.engine) return this.started().then((engine) => engine.visible(name, context));
+    return this.engine.visible(name, context);
+  }
+
+  private decide(
+    seam: 'tool' | 'read',
+    name: string,
+    args: Record<string, unknown>,
+    context: AuthorizerContext,
+  ): MaybePromise<TracedDecision> {
+    if (!this.engine) {
+      return this.started().then((engine) =>
+        this.traced(name, engine.decide(seam, name, args, context)),
+      );
+    }
+    return this.traced(name, this.engine.decide(seam, name, args, context));
+  }
+
+  private traced(name: string, verdict: MaybePromise<EngineVerdict>): MaybePromise<TracedDecision> {
+    return verdict instanceof Promise
+      ? verdict.then((settled) => this.trace(name, settled))
+      : this.trace(name, verdict);
+  }
+
+  private trace(name: string, { verdict, version, shadow }: EngineVerdict): TracedDecision {
+    this.metrics.evaluationErrors(verdict.errors);
+    if (!shadow) {
+      return { ...verdict.decision, trace: { policies: verdict.policies, policyVersion: version } };
+    }
+    const enforced = verdict.decision.kind;
+    if (shadow.decision.kind !== enforced)
+      this.metrics.disagreement(name, `${enforced}_${shadow.decision.kind}`);
+    return {
+      ...verdict.decision,
+      trace: {
+        policies: verdict.policies,
+        policyVersion: version,
+        shadow: {
+          decision: shadow.decision.kind as AuthorizerDecision['kind'],
+          policies: shadow.policies,
+        },
+      },
+    };
+  }
+
+  /* A request before bootstrap finished waits for it rather than pass unjudged. */
+  private started(): Promise<CedarPolicyEngine> {
+    if (this.engine) return Promise.resolve(this.engine);
+    if (!this.ready) return Promise.reject(new Error('the policy is not applied yet'));
+    return this.ready;
+  }
+
+  private tools(): PolicyTool[] {
+    return this.registry.tools().map((entry) => ({
+      name: entry.tool.name,
+      inputSchema: entry.tool.inputSchema as Record<string, unknown>,
+    }));
+  }
+
+  private watch(): void {
+    const paths = [
+      this.config.options.policies,
+      this.config.options.templates,
+      this.config.options.shadow,
+    ]
+      .map(watchedPath)
+      .filter((path): path is string => path !== undefined);
+    if (paths.length === 0) {
+      this.logger.warn('`watch` has no file or folder to follow: the policies are inline text');
+      return;
+    }
+    const changed = () => {
+      clearTimeout(this.settle);
+      this.settle = setTimeout(() => void this.reload(), WATCH_SETTLE_MS);
+      this.settle.unref();
+    };
+    this.watchers = paths.map((path) => watch(path, { persistent: false }, changed));
+  }
+}
