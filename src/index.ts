@@ -56,7 +56,7 @@ export type {
   McpPolicyConfig,
   McpPolicySource,
 } from './mcp/policy/policy-options.interface.js';
-export type { ReloadResult as McpPolicyReloadResult } from './mcp/policy/cedar/cedar-policy.engine.js';
+export type { McpPolicyReloadResult } from './mcp/policy/cedar/cedar-policy.engine.js';
 
 // Definitions
 export { McpTool } from './mcp/definitions/decorators/mcp-tool.decorator.js';

@@ -1,30 +1,13 @@
 // What the Warden bench servers share: the `echo` and `guarded_echo` tools (JSON Schema) and
 // `echo_dto` (the same echo with a class-validator DTO, for the hostile-body workload) and
 // `echo_zod` (the same echo with a zod schema, for throughput-http-zod), registered
-// at runtime through McpRegistry, behind a configured policy written the way the service writes its
-// own (src/app/policy/notes-tool.policy.ts), and the service's real read policy.
+// at runtime through McpRegistry, behind the bench's policy (echo-policy.mjs): closures by
+// default, the equivalent Cedar set with WARDEN_POLICY=cedar.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { z } from 'zod';
 import { McpModule, McpRegistry } from '../../dist/index.js';
-import { notesReadPolicy } from '../../dist/app/policy/notes-read.policy.js';
-
-/** Allow `echo` and `echo_dto`, ask a human before `guarded_echo`, deny anything else (closed by default). */
-export const echoToolPolicy = (name, args) => {
-  switch (name) {
-    case 'echo':
-    case 'echo_dto':
-    case 'echo_zod':
-      return { kind: 'allow' };
-    case 'guarded_echo': {
-      // Arguments are untrusted here (the seam runs before validation).
-      const text = typeof args.text === 'string' ? args.text : '(unspecified)';
-      return { kind: 'ask', prompt: `Echo ${text}?` };
-    }
-    default:
-      return { kind: 'deny', reason: 'tool_not_in_policy' };
-  }
-};
+import { echoPolicyOptions } from './echo-policy.mjs';
 
 const textInput = {
   type: 'object',
@@ -85,6 +68,11 @@ function registerEchoTools(registry) {
   return true;
 }
 
+/** The tools the policy lets run without asking: the echoes this process registers. */
+function allowedTools() {
+  return ['echo', ...(EchoDto ? ['echo_dto'] : []), ...(echoZod ? ['echo_zod'] : [])];
+}
+
 class WardenBenchModule {}
 Module({})(WardenBenchModule);
 
@@ -94,6 +82,7 @@ Module({})(WardenBenchModule);
  * WARDEN_AUTH (JSON `{ issuer, audience, jwks }`, see bench/lib/bench-auth.mjs) turns on the
  * built-in bearer auth with those local keys: every request must carry a token they verify.
  * WARDEN_REDIS_URL (with WARDEN_CLUSTER_PREFIX) turns on cluster mode on that Redis.
+ * WARDEN_POLICY=cedar decides both seams with the Cedar twin of the closures.
  */
 export function wardenBenchModule(transport, limits) {
   return {
@@ -103,9 +92,7 @@ export function wardenBenchModule(transport, limits) {
         name: 'warden-echo',
         version: '1.0.0',
         transport,
-        authorizer: echoToolPolicy,
-        authorizerSource: 'configured',
-        readAuthorizer: notesReadPolicy,
+        ...echoPolicyOptions(process.env.WARDEN_POLICY, allowedTools()),
         // One bench client drives every call and session: per-caller quotas would measure
         // themselves, so they are raised with the table bound.
         limits: {

@@ -16,4 +16,9 @@ export type {
 } from './client/mcp-test-client.options.js';
 export type * from './client/mcp-test-client.types.js';
 export { createMcpTestingApp } from './create-mcp-testing-app.js';
+export { runPolicyCases } from './run-policy-cases.js';
+export type {
+  McpPolicyCase,
+  McpPolicyCaseResult,
+} from '../mcp/policy/cases/policy-case.interface.js';
 export * from './internals.js';

@@ -12,12 +12,14 @@ import type { CedarWasm } from './cedar/cedar.loader.js';
 import {
   CedarPolicyEngine,
   type EngineVerdict,
-  type ReloadResult,
+  type McpPolicyReloadResult,
 } from './cedar/cedar-policy.engine.js';
 import { watchedPath } from './cedar/policy-sources.js';
 import type { PolicyTool } from './cedar/schema.generator.js';
 import { McpPolicyMetrics } from './policy-metrics.js';
-import type { McpPolicyConfig } from './policy-options.interface.js';
+import { runCases } from './cases/policy-cases.js';
+import type { McpPolicyCase, McpPolicyCaseResult } from './cases/policy-case.interface.js';
+import type { McpCedarEntity, McpPolicyConfig } from './policy-options.interface.js';
 
 /* Editors write a file in several steps; one reload follows the last of them. */
 const WATCH_SETTLE_MS = 100;
@@ -59,7 +61,7 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
    * Reads the sources again and applies them when they validate; otherwise keeps the applied
    * set, logs Cedar's diagnostics and counts the failure.
    */
-  async reload(): Promise<ReloadResult> {
+  async reload(): Promise<McpPolicyReloadResult> {
     const engine = await this.started();
     const result = await engine.reload();
     if (result.applied) {
@@ -105,6 +107,20 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
 
   decideRead(method: string, args: Record<string, unknown>, context: AuthorizerContext) {
     return this.decide('read', method, args, context);
+  }
+
+  /**
+   * Runs decision cases against the live registry and set (`runPolicyCases` in
+   * `mcp-warden/testing`): the app's `entities` hook runs, then each case's own facts are added.
+   * @internal
+   */
+  async runCases(cases: readonly McpPolicyCase[]): Promise<McpPolicyCaseResult[]> {
+    const engine = await this.started();
+    return runCases(
+      cases,
+      (seam, name, args, context, extra) => engine.decide(seam, name, args, context, extra),
+      this.serverName,
+    );
   }
 
   toolVisible(name: string, context: AuthorizerContext): MaybePromise<boolean> {

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AuthorizerContext } from '../../authorization/authorizer.interface.js';
 import type { MaybePromise } from '../../core/common/maybe-promise.js';
 import { McpPolicyError } from '../policy.errors.js';
-import type { McpCedarPolicyOptions } from '../policy-options.interface.js';
+import type { McpCedarEntity, McpCedarPolicyOptions } from '../policy-options.interface.js';
 import type { CedarWasm } from './cedar.loader.js';
 import { CedarEvaluator, type PolicyState } from './cedar-evaluator.js';
 import { buildRequest, type CedarRequest } from './cedar-request.js';
@@ -27,8 +27,11 @@ export interface EngineVerdict {
   readonly shadow?: CedarVerdict;
 }
 
-/** What a reload did (`McpPolicy.reload()`). */
-export interface ReloadResult {
+/**
+ * What a reload did (`McpPolicy.reload()`).
+ * @publicApi
+ */
+export interface McpPolicyReloadResult {
   applied: boolean;
   version: string;
   errors?: string[];
@@ -112,8 +115,9 @@ export class CedarPolicyEngine {
     name: string,
     args: Readonly<Record<string, unknown>>,
     context: AuthorizerContext,
+    extra?: readonly McpCedarEntity[],
   ): MaybePromise<EngineVerdict> {
-    const request = this.request(seam, name, args, context);
+    const request = this.request(seam, name, args, context, extra);
     return request instanceof Promise
       ? request.then((settled) => this.evaluate(settled))
       : this.evaluate(request);
@@ -129,7 +133,7 @@ export class CedarPolicyEngine {
   }
 
   /** Re-reads the sources and applies them when they validate; one reload at a time. */
-  reload(): Promise<ReloadResult> {
+  reload(): Promise<McpPolicyReloadResult> {
     const run = this.queue.then(() => this.reloadNow());
     this.queue = run.catch(() => undefined);
     return run;
@@ -167,7 +171,7 @@ export class CedarPolicyEngine {
     return run;
   }
 
-  private async reloadNow(): Promise<ReloadResult> {
+  private async reloadNow(): Promise<McpPolicyReloadResult> {
     let texts: SetTexts;
     try {
       texts = await textsOfAsync(this.options);
@@ -199,16 +203,20 @@ export class CedarPolicyEngine {
     name: string,
     args: Readonly<Record<string, unknown>>,
     context: AuthorizerContext,
+    extra?: readonly McpCedarEntity[],
   ): CedarRequest | Promise<CedarRequest> {
-    return buildRequest(
-      seam,
-      name,
-      args,
-      context,
-      this.serverName,
-      this.options,
-      this.options.entities,
-    );
+    const hook = this.options.entities;
+    // A decision case adds its own facts after the app's hook (see cases/policy-cases.ts).
+    const entities: typeof hook =
+      extra === undefined
+        ? hook
+        : (principal, ctx, call) => {
+            const found = hook?.(principal, ctx, call) ?? [];
+            return found instanceof Promise
+              ? found.then((settled) => [...settled, ...extra])
+              : [...found, ...extra];
+          };
+    return buildRequest(seam, name, args, context, this.serverName, this.options, entities);
   }
 
   private evaluate(request: CedarRequest): EngineVerdict {

@@ -1,0 +1,91 @@
+// The Warden bench servers' policy, written twice: as the closures a server passes as
+// `authorizer` and `readAuthorizer`, and as the Cedar set that decides the same (the
+// throughput-http-cedar rows compare the two on the same server). The closures are written the
+// way the notes service wrote its own before it moved to Cedar; the read rules are the service's
+// (policies/notes-reads.cedar), inlined, so the bench does not depend on the service's files.
+import { McpPolicies } from '../../dist/index.js';
+
+/** Allow `echo` and `echo_dto`, ask a human before `guarded_echo`, deny anything else (closed by default). */
+export const echoToolPolicy = (name, args) => {
+  switch (name) {
+    case 'echo':
+    case 'echo_dto':
+    case 'echo_zod':
+      return { kind: 'allow' };
+    case 'guarded_echo': {
+      // Arguments are untrusted here (the seam runs before validation).
+      const text = typeof args.text === 'string' ? args.text : '(unspecified)';
+      return { kind: 'ask', prompt: `Echo ${text}?` };
+    }
+    default:
+      return { kind: 'deny', reason: 'tool_not_in_policy' };
+  }
+};
+
+const READ_METHODS = new Set([
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'subscriptions/listen',
+]);
+
+/** Metadata and prompts are readable; resources only under the `notes://` scheme. */
+export const echoReadPolicy = (method, args) => {
+  if (method === 'resources/read') {
+    return typeof args.uri === 'string' && args.uri.startsWith('notes://')
+      ? { kind: 'allow' }
+      : { kind: 'deny', reason: 'outside_notes' };
+  }
+  return READ_METHODS.has(method)
+    ? { kind: 'allow' }
+    : { kind: 'deny', reason: 'method_not_in_policy' };
+};
+
+/**
+ * The same two closures as Cedar, for the tools `allowed` (always `echo`, and `echo_dto` and
+ * `echo_zod` when registered: strict validation refuses a rule naming an action that does not
+ * exist). The forbid gives a name no rule opens the closure's reason; every read method is an
+ * `mcp/read` action, so the read closure's `method_not_in_policy` has no counterpart to reach.
+ * `{input.text}` reads `(unspecified)` for a non-string text, as the closure does (Cedar's prompt
+ * cuts a value at 100 characters, the closure does not).
+ */
+export function echoCedarText(allowed) {
+  const actions = (names) => names.map((name) => `Mcp::Action::"${name}"`).join(', ');
+  return `
+@id("echo-tools-allow")
+permit (principal, action in [${actions(allowed)}], resource);
+
+@id("guarded-echo-asks")
+@ask("Echo {input.text}?")
+permit (principal, action == Mcp::Action::"guarded_echo", resource);
+
+@id("tool-not-in-policy")
+@reason("tool_not_in_policy")
+forbid (principal, action, resource)
+unless { action in [${actions([...allowed, 'guarded_echo', 'mcp/read'])}] };
+
+@id("reads-open")
+permit (principal, action in Mcp::Action::"mcp/read", resource);
+
+@id("reads-outside-notes-deny")
+@reason("outside_notes")
+forbid (principal, action == Mcp::Action::"resources/read", resource is Mcp::Resource)
+unless { resource.uri like "notes://*" };
+`;
+}
+
+/** The `McpModule.forRoot` options that install one form or the other. */
+export function echoPolicyOptions(form, allowed) {
+  if (form === 'cedar')
+    return { policy: McpPolicies.cedar({ policies: { text: echoCedarText(allowed) } }) };
+  return {
+    authorizer: echoToolPolicy,
+    authorizerSource: 'configured',
+    readAuthorizer: echoReadPolicy,
+  };
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+/*
+ * The `mcp-warden` command (docs/policy.md, "Testing policies"): policies are reviewed and
+ * tested like code, in CI, without booting the app. Exit status 0 when everything passes, 1
+ * with each failure named, 2 for a usage error.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { runPolicyCommand, type PolicyCommand } from './policy.command.js';
+
+const USAGE = `Usage:
+  mcp-warden policy schema   --tools <tools-list.json> [--namespace Mcp]
+  mcp-warden policy validate <dir|file> --tools <tools-list.json>
+  mcp-warden policy test     <dir|file> --tools <tools-list.json> --cases <cases.yaml|json> [--server <name>]
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      tools: { type: 'string' },
+      cases: { type: 'string' },
+      namespace: { type: 'string' },
+      server: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [group, command, source] = positionals;
+  if (values.help || group !== 'policy' || !isCommand(command)) {
+    process.stderr.write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (values.namespace !== undefined && values.namespace !== 'Mcp') {
+    process.stderr.write(
+      'mcp-warden: only the Mcp namespace is generated (DESIGN of the vocabulary)\n',
+    );
+    return 2;
+  }
+  if (!values.tools || (command !== 'schema' && !source) || (command === 'test' && !values.cases)) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const tools = JSON.parse(await readFile(values.tools, 'utf8')) as { tools?: unknown };
+  if (!Array.isArray(tools.tools)) {
+    process.stderr.write(
+      `mcp-warden: ${values.tools} is not a tools/list result ({ "tools": [...] })\n`,
+    );
+    return 2;
+  }
+  const policies = source
+    ? (await stat(source)).isDirectory()
+      ? { dir: source }
+      : { file: source }
+    : { text: '' };
+  return runPolicyCommand({
+    command,
+    tools: tools.tools as PolicyCommand['tools'],
+    policies,
+    cases: values.cases,
+    server: values.server ?? 'server',
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  });
+}
+
+function isCommand(value: string | undefined): value is PolicyCommand['command'] {
+  return value === 'schema' || value === 'validate' || value === 'test';
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`mcp-warden: ${(error as Error)?.message ?? String(error)}\n`);
+    process.exitCode = 2;
+  },
+);
