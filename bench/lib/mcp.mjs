@@ -66,6 +66,21 @@ const echoed = (message) =>
 /** `echo` (or `guarded_echo`): the answer must carry the text back. */
 export const echoCall = (name = 'echo') => call(name, { text: TEXT }, echoed);
 
+/**
+ * `echo` with a new text on every call (`hello-<request id>`), so no two requests a policy sees
+ * are the same (a decision cache never hits); the answer must carry that text back.
+ */
+export function variedEchoCall(name = 'echo') {
+  const ok = (message) =>
+    (message?.result?.content?.[0]?.text ?? '').startsWith(`${TEXT}-`) &&
+    message.result.isError !== true;
+  const head = `,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":{"text":"${TEXT}-`;
+  return {
+    ...call(name, { text: TEXT }, ok),
+    line: (id) => `{"jsonrpc":"2.0","id":${id}${head}${id}"}}}`,
+  };
+}
+
 /** The notes service's search over an empty DATA_DIR: any successful result. */
 export const searchNotesCall = () =>
   call(

@@ -19,7 +19,7 @@ import type { PolicyTool } from './cedar/schema.generator.js';
 import { McpPolicyMetrics } from './policy-metrics.js';
 import { runCases } from './cases/policy-cases.js';
 import type { McpPolicyCase, McpPolicyCaseResult } from './cases/policy-case.interface.js';
-import type { McpCedarEntity, McpPolicyConfig } from './policy-options.interface.js';
+import type { McpPolicyConfig } from './policy-options.interface.js';
 
 /* Editors write a file in several steps; one reload follows the last of them. */
 const WATCH_SETTLE_MS = 100;
