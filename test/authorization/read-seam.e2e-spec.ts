@@ -38,7 +38,7 @@ describe('authorization', () => {
         t = await createMcpApp({ readAuthorizer: authorizer, transport: 'stdio' }, [ReadFixtures]);
         const response = await t.request(method, params, 'reader');
         expect(response.error).toBeUndefined();
-        const context = { connId: 'reader', transport: 'stdio', purpose: 'call' };
+        const context = { connId: 'reader', transport: 'stdio', era: 'legacy', purpose: 'call' };
         // Completion also asks whether the caller may see what its ref names (prompts/get here).
         const visibility =
           method === 'completion/complete'

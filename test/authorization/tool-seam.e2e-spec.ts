@@ -157,12 +157,12 @@ describe('authorization', () => {
         {
           name: 'read_note',
           args: raw,
-          context: { connId: 'default', transport: 'unknown', purpose: 'call' },
+          context: { connId: 'default', transport: 'unknown', era: 'legacy', purpose: 'call' },
         },
       ]);
     });
 
-    it('builds the context {connId, transport, purpose} on the server (transport from options); nothing the client sends gets in', async () => {
+    it('builds the context {connId, transport, era, purpose} on the server (transport from options); nothing the client sends gets in', async () => {
       const { authorizer, calls } = recorder();
       t = await createMcpApp({ authorizer, transport: 'stdio' }, [NoteTools]);
       await t.initialize('conn-7', { experimental: { connId: { forged: {} } } });
@@ -176,15 +176,25 @@ describe('authorization', () => {
         'conn-7',
       );
       const call = calls.find((c) => c.name === 'read_note')!;
-      expect(call.context).toEqual({ connId: 'conn-7', transport: 'stdio', purpose: 'call' });
-      expect(Object.keys(call.context).sort()).toEqual(['connId', 'purpose', 'transport']);
+      expect(call.context).toEqual({
+        connId: 'conn-7',
+        transport: 'stdio',
+        era: 'legacy',
+        purpose: 'call',
+      });
+      expect(Object.keys(call.context).sort()).toEqual(['connId', 'era', 'purpose', 'transport']);
     });
 
     it("defaults the context transport to 'unknown'", async () => {
       const { authorizer, calls } = recorder();
       t = await createMcpApp({ authorizer }, [NoteTools]);
       await t.callTool('read_note', { id: 'n1' }, 'conn-9');
-      expect(calls[0].context).toEqual({ connId: 'conn-9', transport: 'unknown', purpose: 'call' });
+      expect(calls[0].context).toEqual({
+        connId: 'conn-9',
+        transport: 'unknown',
+        era: 'legacy',
+        purpose: 'call',
+      });
     });
 
     it('runs the seam before input validation: a denied call with invalid args gets the deny', async () => {

@@ -130,6 +130,19 @@ describe('Cedar: asks, anonymous callers and reads', () => {
   });
 });
 
+describe('Cedar: arguments Cedar cannot hold', () => {
+  it('an integer beyond 2^53 is denied, never left out for a forbid to miss', async () => {
+    const app = await booted();
+    const client = await McpTestClient.connect(app, { principal: ALICE });
+    // transfer-limit would error on a left-out amount and not apply; the permit would allow.
+    expect(
+      (await client.callTool('transfer', { amount: 1e20, to: 'x' })).structuredContent,
+    ).toEqual(denial('transfer', 'input_not_representable'));
+    await client.close();
+    await app.close();
+  });
+});
+
 describe('Cedar: boot refusals', () => {
   it('policy with authorizer or readAuthorizer fails boot, saying why', async () => {
     for (const closure of [
@@ -252,6 +265,11 @@ describe('Cedar: tools registered at run time', () => {
       );
     });
     expect((await client.listTools()).map((tool) => tool.name)).not.toContain('late');
+    // A reload of the same set keeps it closed: it was never validated against it.
+    expect((await app.get(McpPolicy).reload()).applied).toBe(true);
+    expect((await client.callTool('late', { amount: '1' })).structuredContent).toEqual(
+      denial('late', 'policy_invalid_for_tool'),
+    );
     // The tools the set was validated against keep their decisions.
     expect((await client.callTool('search', { q: 'x' })).content).toEqual([
       { type: 'text', text: 'searched x' },

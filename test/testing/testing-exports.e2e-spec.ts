@@ -11,6 +11,7 @@ describe('mcp-warden/testing exports', () => {
       'SsePairSessions',
       'createMcpTestingApp',
       'relatedRequestOf',
+      'runPolicyCases',
     ]);
   });
 

@@ -3,7 +3,7 @@ import type { CedarWasm } from './cedar.loader.js';
 import type { CedarRequest } from './cedar-request.js';
 import { DecisionCache } from './decision.cache.js';
 import { verdictOf, type CedarVerdict } from './decision.mapper.js';
-import { cedarValue, type CedarType } from './input-types.js';
+import { cedarValue, UNREPRESENTABLE, type CedarType } from './input-types.js';
 import type { ActionSets, RuntimeSets } from './runtime-sets.js';
 import { ENTITY, MCP_READ, TOOLS_CALL } from './vocabulary.js';
 
@@ -11,6 +11,9 @@ import { ENTITY, MCP_READ, TOOLS_CALL } from './vocabulary.js';
 export const POLICY_FAILED = 'policy_failed';
 /** Detail of the deny for a tool the applied policy set could not be validated against. */
 export const POLICY_INVALID_FOR_TOOL = 'policy_invalid_for_tool';
+
+/** Detail of the deny for an argument Cedar cannot hold exactly (fail closed, input-types.ts). */
+export const INPUT_NOT_REPRESENTABLE = 'input_not_representable';
 
 /** One applied policy set: preparsed sets, the input types, and its own decision cache. */
 export interface PolicyState {
@@ -45,13 +48,22 @@ export class CedarEvaluator {
       };
     }
     const sets = state.sets.forAction(request.action) ?? state.sets.unknown;
-    const input =
+    const converted =
       request.seam === 'tool'
-        ? ((cedarValue(
+        ? cedarValue(
             state.inputs.get(request.action) ?? { type: 'Record', attributes: {} },
             request.args,
-          ) ?? {}) as Record<string, CedarValueJson>)
+          )
         : undefined;
+    if (converted === UNREPRESENTABLE) {
+      return {
+        decision: { kind: 'deny', reason: INPUT_NOT_REPRESENTABLE },
+        policies: [],
+        errors: 0,
+      };
+    }
+    const input =
+      request.seam === 'tool' ? ((converted ?? {}) as Record<string, CedarValueJson>) : undefined;
     const context: Record<string, CedarValueJson> = input
       ? { input, session: request.session }
       : { session: request.session };

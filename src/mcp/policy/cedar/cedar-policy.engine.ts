@@ -192,7 +192,8 @@ export class CedarPolicyEngine {
     }
     // One synchronous swap: a decision reads either the old states or the new ones.
     this.texts = texts;
-    this.enforced = built.state;
+    // The schema did not change: tools it could not be validated against stay closed.
+    this.enforced = { ...built.state, blocked: this.enforced.blocked };
     this.shadowTexts = shadowTexts;
     this.shadowState = shadow;
     return { applied: true, version: this.version };

@@ -106,17 +106,28 @@ function skip(untyped: UntypedProperty[], tool: string, property: string, why: s
 }
 
 /**
+ * A value of the declared JSON type that Cedar cannot hold exactly (an integer beyond 2^53, a
+ * number with more than four decimals). Leaving it out would let a forbid that reads it error
+ * and not apply while input validation accepts the call: such a call is denied instead.
+ */
+export const UNREPRESENTABLE = Symbol('unrepresentable');
+
+/**
  * The arguments as Cedar values of `type`: what does not fit its declared type is left out
  * (the seam runs before input validation, so arguments are untrusted). A policy reading a
  * left-out attribute errors, and by Cedar's semantics an erroring policy does not apply; the
  * call itself is then refused by input validation.
  */
-export function cedarValue(type: CedarType, value: unknown): CedarValueJson | undefined {
+export function cedarValue(
+  type: CedarType,
+  value: unknown,
+): CedarValueJson | typeof UNREPRESENTABLE | undefined {
   switch (type.type) {
     case 'String':
       return typeof value === 'string' ? value : undefined;
     case 'Long':
-      return Number.isSafeInteger(value) ? (value as number) : undefined;
+      if (Number.isSafeInteger(value)) return value as number;
+      return Number.isInteger(value) ? UNREPRESENTABLE : undefined;
     case 'Boolean':
       return typeof value === 'boolean' ? value : undefined;
     case 'Extension':
@@ -126,7 +137,7 @@ export function cedarValue(type: CedarType, value: unknown): CedarValueJson | un
       const items: CedarValueJson[] = [];
       for (const item of value) {
         const converted = cedarValue((type as { element: CedarType }).element, item);
-        if (converted === undefined) return undefined;
+        if (converted === undefined || converted === UNREPRESENTABLE) return converted;
         items.push(converted);
       }
       return items;
@@ -138,6 +149,7 @@ export function cedarValue(type: CedarType, value: unknown): CedarValueJson | un
       for (const [name, attribute] of Object.entries((type as { attributes: object }).attributes)) {
         if (!Object.hasOwn(source, name)) continue;
         const converted = cedarValue(attribute as CedarType, source[name]);
+        if (converted === UNREPRESENTABLE) return UNREPRESENTABLE;
         if (converted !== undefined) record[name] = converted;
       }
       return record;
@@ -148,11 +160,12 @@ export function cedarValue(type: CedarType, value: unknown): CedarValueJson | un
 }
 
 /* Cedar's decimal holds four decimal places exactly; a number it would round is left out. */
-function decimalOf(value: unknown): CedarValueJson | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+function decimalOf(value: unknown): CedarValueJson | typeof UNREPRESENTABLE | undefined {
+  if (typeof value !== 'number') return undefined;
+  if (!Number.isFinite(value)) return UNREPRESENTABLE;
   const scaled = value * 10_000;
   if (!Number.isSafeInteger(Math.round(scaled)) || Math.abs(scaled - Math.round(scaled)) > 1e-6) {
-    return undefined;
+    return UNREPRESENTABLE;
   }
   return { __extn: { fn: 'decimal', arg: value.toFixed(4) } };
 }
