@@ -31,8 +31,11 @@ export function childEnv(extra = {}) {
   return env;
 }
 
-/** Runs a command to its end; rejects with its output on a non-zero exit or a timeout. */
-export function run(command, args, { cwd, env = childEnv(), timeoutMs = STEP_TIMEOUT_MS }) {
+/**
+ * Runs a command to its end; resolves with its exit status and output (a step that expects a
+ * failure checks the status itself), rejects on a timeout or a signal.
+ */
+export function runToEnd(command, args, { cwd, env = childEnv(), timeoutMs = STEP_TIMEOUT_MS }) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
@@ -50,12 +53,19 @@ export function run(command, args, { cwd, env = childEnv(), timeoutMs = STEP_TIM
       clearTimeout(timer);
       children.delete(child);
       const output = `${stdout}${stderr}`;
-      if (code === 0) resolvePromise({ stdout, stderr });
-      else if (signal)
-        reject(new CheckError(`${command} timed out or was killed (${signal})`, output));
-      else reject(new CheckError(`${command} ${args.join(' ')} exited ${code}`, output));
+      if (signal) reject(new CheckError(`${command} timed out or was killed (${signal})`, output));
+      else resolvePromise({ code, stdout, stderr });
     });
   });
+}
+
+/** Runs a command to its end; rejects with its output on a non-zero exit or a timeout. */
+export async function run(command, args, options) {
+  const { code, stdout, stderr } = await runToEnd(command, args, options);
+  if (code !== 0) {
+    throw new CheckError(`${command} ${args.join(' ')} exited ${code}`, `${stdout}${stderr}`);
+  }
+  return { stdout, stderr };
 }
 
 /** Fails on a warning Node printed while a step ran (e.g. about loading ES modules). */

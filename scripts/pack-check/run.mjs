@@ -8,7 +8,7 @@
  *
  * 1. `npm pack` builds the tarball (prepack: a clean build, ESM and CommonJS) into a temp dir
  *    and checks its file list: library files only (no src/, test/, bench/, scripts/, .ci/,
- *    dist/app/, no source maps or spec files), with every `exports` target present.
+ *    dist/app/, no source maps or spec files), with every `exports` and `bin` target present.
  * 2. The consumer matrix (matrix.mjs): Nest 11 (CommonJS, Jest + ts-jest) and Nest 12 (ESM,
  *    Vitest), each on Express and Fastify, laid out from their CLI's files (apps/) with the
  *    shared sources (app-src/: an `@McpTool()` provider with a DTO, an app middleware, the
@@ -16,6 +16,9 @@
  *    mcp-warden on this Node), no nested copy of a peer, `tsc -p tsconfig.build.json`; then on
  *    each of its Node versions:
  *    - one copy: `require()` and `import()` of both entry points give the same classes;
+ *    - policy CLI (policy-cli.mjs): the installed `mcp-warden` bin on a copy of policies/ (the
+ *      worked example): `policy schema`, `validate` and `test` pass; a typo'd action and a
+ *      flipped case each exit 1, named;
  *    - HTTP: the built app, booted with bearer auth, answers the 401 challenge, serves the
  *      protected resource metadata, Streamable HTTP, the SSE pair and the operator console's
  *      routes, with its middleware run;
@@ -44,6 +47,7 @@ import { requireRuntime } from '../../tools/runtimes/paths.mjs';
 import { checkSingleCopies, layOutApp } from './app-layout.mjs';
 import { bearerSetup, driveHttpApp } from './http-drive.mjs';
 import { MATRIX } from './matrix.mjs';
+import { checkPolicyCli, layOutPolicies } from './policy-cli.mjs';
 import { CheckError, checkNoWarnings, childEnv, run } from './processes.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -87,7 +91,7 @@ async function packTarball(dir) {
   return { tarball, name, files };
 }
 
-/** Every `exports`/`main`/`types` target of the package.json, as tarball paths. */
+/** Every `exports`/`main`/`types`/`bin` target of the package.json, as tarball paths. */
 function declaredTargets(pkg) {
   const targets = new Map();
   const add = (key, target) =>
@@ -96,6 +100,8 @@ function declaredTargets(pkg) {
       : Object.values(target).forEach((nested) => add(key, nested));
   add('main', pkg.main);
   add('types', pkg.types);
+  // `bin` is a path or a map of command names to paths; a missing one breaks `npx mcp-warden`.
+  if (pkg.bin) add('bin', pkg.bin);
   for (const [subpath, entry] of Object.entries(pkg.exports ?? {})) add(subpath, entry);
   return targets;
 }
@@ -126,8 +132,11 @@ function testCommand(app, node) {
     : [node, ['node_modules/vitest/vitest.mjs', 'run']];
 }
 
-/** One app on one Node: one copy, HTTP, its own tests. */
-async function checkOnNode(app, dir, nodeName, bearer) {
+/**
+ * One app on one Node: one copy, the policy CLI, HTTP, its own tests.
+ * @param {import('./policy-cli.mjs').PolicyExpectations} policies
+ */
+async function checkOnNode(app, dir, nodeName, bearer, policies) {
   const node = nodeBinary(nodeName);
   const env = childEnv({ PATH: `${dirname(node)}:${process.env.PATH}` });
   const { stdout: version } = await run(node, ['--version'], { cwd: dir, env });
@@ -136,6 +145,8 @@ async function checkOnNode(app, dir, nodeName, bearer) {
   try {
     report.step = 'one copy';
     checkNoWarnings(report.step, (await run(node, ['one-copy.cjs'], { cwd: dir, env })).stderr);
+    report.step = 'policy CLI';
+    await checkPolicyCli(dir, env, policies);
     report.step = 'HTTP';
     checkNoWarnings(report.step, await driveHttpApp(dir, node, bearer));
     report.step = `${app.runner} tests`;
@@ -144,7 +155,9 @@ async function checkOnNode(app, dir, nodeName, bearer) {
     checkNoWarnings(report.step, tests.stderr);
     report.ok = true;
     report.detail =
-      'one copy for require() and import(); 401 challenge, resource metadata, Streamable ' +
+      'one copy for require() and import(); ' +
+      `mcp-warden policy schema, validate and test (${policies.cases} cases) pass, ` +
+      'a typo and a flipped case fail, named; 401 challenge, resource metadata, Streamable ' +
       'HTTP, the SSE pair and the console under /api with the app middleware; ' +
       `${app.runner} spec passed`;
   } catch (error) {
@@ -167,9 +180,11 @@ async function checkApp(app, work, tarball, bearer) {
     }));
   let step = 'layout';
   let nest;
+  let policies;
   try {
     layOutApp(app, dir, tarball);
     writeFileSync(join(dir, 'one-copy.cjs'), ONE_COPY);
+    policies = layOutPolicies(dir);
     step = 'npm install';
     const install = await run(
       'npm',
@@ -190,7 +205,7 @@ async function checkApp(app, work, tarball, bearer) {
   }
   const reports = [];
   for (const nodeName of app.nodes) {
-    const report = await checkOnNode(app, dir, nodeName, bearer);
+    const report = await checkOnNode(app, dir, nodeName, bearer, policies);
     report.detail = `Nest ${nest}, ${app.kind}: ${report.detail}`;
     reports.push(report);
   }
