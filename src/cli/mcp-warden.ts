@@ -11,7 +11,14 @@ import { runPolicyCommand, type PolicyCommand } from './policy.command.js';
 const USAGE = `Usage:
   mcp-warden policy schema   --tools <tools-list.json> [--namespace Mcp]
   mcp-warden policy validate <dir|file> --tools <tools-list.json>
-  mcp-warden policy test     <dir|file> --tools <tools-list.json> --cases <cases.yaml|json> [--server <name>]
+  mcp-warden policy test     <dir|file> --tools <tools-list.json> --cases <cases.yaml|json>
+
+Options that mirror McpPolicies.cedar({...}):
+  --claim <attribute>=<claim>   a principal attribute from a token claim (repeatable)
+  --groups-claim <claim>        the claim that lists the caller's groups
+  --templates <dir|file>        Cedar templates
+  --links <links.json>          their links ([{ templateId, newId, values }])
+  --server <name>               the server's name (Mcp::Server id); default "server"
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -23,6 +30,10 @@ async function main(argv: string[]): Promise<number> {
       cases: { type: 'string' },
       namespace: { type: 'string' },
       server: { type: 'string' },
+      claim: { type: 'string', multiple: true },
+      'groups-claim': { type: 'string' },
+      templates: { type: 'string' },
+      links: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -48,20 +59,34 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  const policies = source
-    ? (await stat(source)).isDirectory()
-      ? { dir: source }
-      : { file: source }
-    : { text: '' };
+  const claims: Record<string, string> = {};
+  for (const pair of values.claim ?? []) {
+    const [attribute, claim] = pair.split('=');
+    if (!attribute || !claim) {
+      process.stderr.write(`mcp-warden: --claim takes <attribute>=<claim>, not ${pair}\n`);
+      return 2;
+    }
+    claims[attribute] = claim;
+  }
   return runPolicyCommand({
     command,
     tools: tools.tools as PolicyCommand['tools'],
-    policies,
+    options: {
+      policies: source ? await sourceOf(source) : { text: '' },
+      ...(values.templates ? { templates: await sourceOf(values.templates) } : {}),
+      ...(values.links ? { links: JSON.parse(await readFile(values.links, 'utf8')) } : {}),
+      ...(values['groups-claim'] ? { groupsClaim: values['groups-claim'] } : {}),
+      ...(Object.keys(claims).length > 0 ? { claims } : {}),
+    },
     cases: values.cases,
     server: values.server ?? 'server',
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
   });
+}
+
+async function sourceOf(path: string): Promise<{ dir: string } | { file: string }> {
+  return (await stat(path)).isDirectory() ? { dir: path } : { file: path };
 }
 
 function isCommand(value: string | undefined): value is PolicyCommand['command'] {

@@ -3,13 +3,14 @@ import { loadCedar } from '../mcp/policy/cedar/cedar.loader.js';
 import { CedarPolicyEngine } from '../mcp/policy/cedar/cedar-policy.engine.js';
 import type { PolicyTool } from '../mcp/policy/cedar/schema.generator.js';
 import { McpPolicyError } from '../mcp/policy/policy.errors.js';
-import type { McpPolicySource } from '../mcp/policy/policy-options.interface.js';
+import type { McpCedarPolicyOptions } from '../mcp/policy/policy-options.interface.js';
 
 /** One `mcp-warden policy …` run, its inputs already read. */
 export interface PolicyCommand {
   readonly command: 'schema' | 'validate' | 'test';
   readonly tools: readonly PolicyTool[];
-  readonly policies: McpPolicySource;
+  /** The policy options the command mirrors (no hook: cases carry their own facts). */
+  readonly options: Omit<McpCedarPolicyOptions, 'entities' | 'watch' | 'shadow'>;
   readonly cases?: string;
   readonly server: string;
   readonly out: (line: string) => void;
@@ -24,16 +25,10 @@ export async function runPolicyCommand(run: PolicyCommand): Promise<number> {
   const cedar = await loadCedar();
   let engine: CedarPolicyEngine;
   try {
-    engine = await CedarPolicyEngine.create(
-      cedar,
-      run.server,
-      { policies: run.policies },
-      run.tools,
-      {
-        warn: (message) => run.err(`warning: ${message}`),
-        error: (message) => run.err(message),
-      },
-    );
+    engine = await CedarPolicyEngine.create(cedar, run.server, run.options, run.tools, {
+      warn: (message) => run.err(`warning: ${message}`),
+      error: (message) => run.err(message),
+    });
   } catch (error) {
     if (!(error instanceof McpPolicyError)) throw error;
     for (const diagnostic of error.diagnostics) run.err(diagnostic);

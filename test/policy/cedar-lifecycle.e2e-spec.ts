@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import { Injectable, type INestApplication } from '@nestjs/common';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { McpTestClient } from '../../src/testing/index.js';
 import { bootOutcome } from '../support/boot-outcome.js';
 import { registerMetrics } from '../telemetry/otel-harness.js';
 import { Test } from '@nestjs/testing';
-import { McpModule } from '../../src/index.js';
+import { McpModule, McpTool } from '../../src/index.js';
 import { POLICIES, PolicyTools, policyApp, policyOptions } from './policy-app.js';
 
 /*
@@ -130,6 +130,34 @@ describe('Cedar: asks, anonymous callers and reads', () => {
   });
 });
 
+@Injectable()
+class SensitiveTools {
+  @McpTool({ description: 'Drops everything.', sensitive: true })
+  drop() {
+    return 'dropped';
+  }
+}
+
+describe('Cedar: evaluation errors', () => {
+  it('a policy that errors does not apply, and the error is counted', async () => {
+    const before = errorsCounted(await meters.collect());
+    const app = await booted();
+    const client = await McpTestClient.connect(app, { principal: ALICE });
+    // A string amount is left out of context.input: transfer-limit errors reading it and does
+    // not apply (Cedar's semantics); input validation then refuses the call.
+    const result = await client.callTool('transfer', { amount: 'lots', to: 'x' });
+    expect(result.isError).toBe(true);
+    expect(errorsCounted(await meters.collect())).toBe(before + 1);
+    await client.close();
+    await app.close();
+  });
+});
+
+function errorsCounted(collected: Map<string, { dataPoints: { value: unknown }[] }>): number {
+  const points = collected.get('mcp_warden.policy.errors')?.dataPoints ?? [];
+  return points.reduce((sum, point) => sum + Number(point.value), 0);
+}
+
 describe('Cedar: arguments Cedar cannot hold', () => {
   it('an integer beyond 2^53 is denied, never left out for a forbid to miss', async () => {
     const app = await booted();
@@ -182,8 +210,21 @@ describe('Cedar: boot refusals', () => {
   });
 
   it('a policy set satisfies the network boot check and the sensitive-tool refusal', async () => {
-    const app = await boot(McpPolicies.cedar(policyOptions()));
-    await app.init();
+    // A sensitive tool over HTTP with the boot guard armed: without closures, the policy counts.
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        McpModule.forRoot({
+          name: 'policy-test',
+          version: '1.0.0',
+          transport: 'http',
+          requireAuthorization: true,
+          policy: McpPolicies.cedar(policyOptions()),
+        }),
+      ],
+      providers: [PolicyTools, SensitiveTools],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
     const warden = app.get(McpWarden);
     expect(warden.authorizationConfigured()).toBe(true);
     expect(warden.readAuthorizationConfigured()).toBe(true);
