@@ -117,6 +117,16 @@ describe('the notes service /metrics (no auth, loopback)', () => {
     expect(gauge(families, 'mcp_warden_client_requests_pending')).toBe(0);
   });
 
+  it('serves the applied policy set as mcp_warden_policy_info{version}', async () => {
+    const { text } = await scrape(base);
+    const info = family(await parse(text), 'mcp_warden_policy_info');
+    expect(info.type).toBe('gauge');
+    const points = info.data as PromData[];
+    expect(points).toHaveLength(1);
+    expect(points[0].labels.version).toMatch(/^[0-9a-f]{16}$/);
+    expect(Number(points[0].value)).toBe(1);
+  });
+
   it('names the service on its metrics (target_info service_name), not unknown_service', async () => {
     const { text } = await scrape(base);
     const info = family(await parse(text), 'target_info');
