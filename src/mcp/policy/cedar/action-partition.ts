@@ -44,9 +44,12 @@ export function scopeOnly(policy: PolicyJson): PolicyJson | undefined {
   return policy.conditions.length === 0 ? policy : undefined;
 }
 
-/** Whether a policy's conditions read `action` (its set then needs the action's entity). */
-export function readsAction(policy: PolicyJson): boolean {
-  return JSON.stringify(policy.conditions).includes('"Var":"action"');
+/**
+ * Whether a policy's conditions read a variable: `action` (its set then needs the action's
+ * entity) or `context` (its set's decisions then depend on the arguments).
+ */
+export function readsVar(policy: PolicyJson, name: 'action' | 'context'): boolean {
+  return JSON.stringify(policy.conditions).includes(`"Var":"${name}"`);
 }
 
 function actionId(uid: EntityUidJson | undefined): string | undefined {

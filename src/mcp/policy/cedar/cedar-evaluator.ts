@@ -48,25 +48,31 @@ export class CedarEvaluator {
       };
     }
     const sets = state.sets.forAction(request.action) ?? state.sets.unknown;
-    const converted =
-      request.seam === 'tool'
-        ? cedarValue(
-            state.inputs.get(request.action) ?? { type: 'Record', attributes: {} },
-            request.args,
-          )
-        : undefined;
-    if (converted === UNREPRESENTABLE) {
-      return {
-        decision: { kind: 'deny', reason: INPUT_NOT_REPRESENTABLE },
-        policies: [],
-        errors: 0,
-      };
+    // A set no policy of which reads the context decides the same for any arguments: they are
+    // neither converted nor sent.
+    let context: Record<string, CedarValueJson> = {};
+    let input: Record<string, CedarValueJson> = {};
+    if (sets.context) {
+      const converted =
+        request.seam === 'tool'
+          ? cedarValue(
+              state.inputs.get(request.action) ?? { type: 'Record', attributes: {} },
+              request.args,
+            )
+          : undefined;
+      if (converted === UNREPRESENTABLE) {
+        return {
+          decision: { kind: 'deny', reason: INPUT_NOT_REPRESENTABLE },
+          policies: [],
+          errors: 0,
+        };
+      }
+      input = (converted ?? {}) as Record<string, CedarValueJson>;
+      context =
+        request.seam === 'tool'
+          ? { input, session: request.session }
+          : { session: request.session };
     }
-    const input =
-      request.seam === 'tool' ? ((converted ?? {}) as Record<string, CedarValueJson>) : undefined;
-    const context: Record<string, CedarValueJson> = input
-      ? { input, session: request.session }
-      : { session: request.session };
     const entities = this.entitiesOf(request, sets);
     const key = `d\u0000${request.action}\u0000${JSON.stringify(entities)}\u0000${JSON.stringify(context)}`;
     const cached = state.cache.get(key);
@@ -76,7 +82,7 @@ export class CedarEvaluator {
       return { decision: { kind: 'deny', reason: POLICY_FAILED }, policies: [], errors: 0 };
     }
     const tags = (request.entities[1]?.tags ?? {}) as Record<string, unknown>;
-    const verdict = verdictOf(response, state.sets.annotations, input ?? {}, tags);
+    const verdict = verdictOf(response, state.sets.annotations, input, tags);
     state.cache.set(key, verdict);
     return verdict;
   }

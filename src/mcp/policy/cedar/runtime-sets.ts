@@ -1,6 +1,6 @@
 import type { Annotations, PolicyJson, TemplateLink } from '@cedar-policy/cedar-wasm/nodejs';
 import type { CedarWasm } from './cedar.loader.js';
-import { actionsOf, readsAction, scopeOnly, withoutActionScope } from './action-partition.js';
+import { actionsOf, readsVar, scopeOnly, withoutActionScope } from './action-partition.js';
 import type { CompiledSet } from './policy-set.compiler.js';
 
 /** The preparsed policy sets one action is decided with. */
@@ -11,6 +11,12 @@ export interface ActionSets {
   readonly visible: string;
   /** Whether a policy reads `action` in a condition: its entity then goes with the request. */
   readonly actionEntity: boolean;
+  /**
+   * Whether the decision depends on `context`: a policy reads it, or an `@ask` prompt fills in
+   * an argument. When none does, the context is left out of the request and of the cache key,
+   * so calls that differ only in their arguments share one decision.
+   */
+  readonly context: boolean;
   /** False for the set of actions the schema does not have. */
   readonly known: boolean;
 }
@@ -53,13 +59,15 @@ export async function prepareRuntimeSets(
   ) => {
     const staticPolicies: Record<string, PolicyJson> = {};
     const templates: Record<string, PolicyJson> = {};
-    let actionEntity = false;
+    const reads = { action: false, context: false };
     for (const policy of set.policies.values()) {
       const matches = members.get(policy.id)!;
       if (matches !== 'all' && (action === undefined || !matches.has(action))) continue;
       const picked = pick(action === undefined ? policy.json : withoutActionScope(policy.json));
       if (!picked) continue;
-      actionEntity ||= readsAction(picked);
+      reads.action ||= readsVar(picked, 'action');
+      reads.context ||=
+        readsVar(picked, 'context') || /\{input\./.test(picked.annotations?.ask ?? '');
       (policy.template ? templates : staticPolicies)[policy.id] = picked;
     }
     const templateLinks: TemplateLink[] = set.links.filter((link) => templates[link.templateId]);
@@ -69,22 +77,30 @@ export async function prepareRuntimeSets(
         `Cedar refused a checked set: ${answer.errors.map((e) => e.message).join('; ')}`,
       );
     }
-    return actionEntity;
+    return reads;
   };
 
   const sets = new Map<string, ActionSets>();
   for (const action of groups.keys()) {
     const decide = `${slot}:decide:${action}`;
     const visible = `${slot}:visible:${action}`;
-    const actionEntity = preparse(decide, (policy) => policy, action);
+    const reads = preparse(decide, (policy) => policy, action);
     preparse(visible, scopeOnly, action);
-    sets.set(action, { decide, visible, actionEntity, known: true });
+    sets.set(action, {
+      decide,
+      visible,
+      actionEntity: reads.action,
+      context: reads.context,
+      known: true,
+    });
     await pause();
   }
+  const unknownReads = preparse(`${slot}:decide:*`, (policy) => policy);
   const unknown: ActionSets = {
     decide: `${slot}:decide:*`,
     visible: `${slot}:visible:*`,
-    actionEntity: preparse(`${slot}:decide:*`, (policy) => policy),
+    actionEntity: unknownReads.action,
+    context: unknownReads.context,
     known: false,
   };
   preparse(unknown.visible, scopeOnly);
