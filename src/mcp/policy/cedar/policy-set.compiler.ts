@@ -35,6 +35,7 @@ export interface SetTexts {
 
 /* Validation is per policy; chunks keep a large set from holding the event loop in one call. */
 const VALIDATE_CHUNK = 100;
+const PARSE_CHUNK = 50;
 
 /**
  * Parses every text, names each policy (`@id("…")`, else `<file>:<index>`), and validates the
@@ -49,12 +50,11 @@ export async function compilePolicySet(
 ): Promise<CompileResult> {
   const errors: string[] = [];
   const policies = new Map<string, CompiledPolicy>();
-  for (const [texts_, template] of [
+  for (const [sources, template] of [
     [texts.policies, false],
     [texts.templates ?? [], true],
   ] as const) {
-    for (const source of texts_) parseText(cedar, source, template, policies, errors);
-    await pause();
+    for (const source of sources) await parseText(cedar, source, template, policies, errors, pause);
   }
   if (errors.length > 0) return { ok: false, errors };
   const links = [...(texts.links ?? [])];
@@ -81,13 +81,14 @@ export async function compilePolicySet(
   return { ok: true, set: { policies, links, version: digestOf(policies, links) }, warnings };
 }
 
-function parseText(
+async function parseText(
   cedar: CedarWasm,
   source: PolicyText,
   template: boolean,
   into: Map<string, CompiledPolicy>,
   errors: string[],
-): void {
+  pause: () => Promise<void>,
+): Promise<void> {
   const file: PolicyOrigin = { file: source.name, text: source.text, offset: 0 };
   const parts = cedar.policySetTextToParts(source.text);
   if (parts.type === 'failure') {
@@ -102,7 +103,9 @@ function parseText(
     errors.push(`${source.name}: a policy without slots belongs in \`policies\``);
   }
   let cursor = 0;
-  texts.forEach((text, index) => {
+  for (const [index, text] of texts.entries()) {
+    // Converting a policy to JSON is the costly step of a parse: yield between slices of them.
+    if (index > 0 && index % PARSE_CHUNK === 0) await pause();
     const found = source.text.indexOf(text, cursor);
     const offset = found >= 0 ? Buffer.byteLength(source.text.slice(0, found)) : 0;
     if (found >= 0) cursor = found + text.length;
@@ -110,15 +113,16 @@ function parseText(
     const parsed = template ? cedar.templateToJson(text) : cedar.policyToJson(text);
     if (parsed.type === 'failure') {
       for (const error of parsed.errors) errors.push(describeError(origin, error));
-      return;
+      continue;
     }
     const id = parsed.json.annotations?.id ?? `${source.name}:${index}`;
     if (into.has(id)) {
       errors.push(`${source.name}: policy id "${id}" is used twice`);
-      return;
+      continue;
     }
     into.set(id, { id, template, text, json: parsed.json, origin });
-  });
+  }
+  await pause();
 }
 
 function validateChunk(

@@ -85,6 +85,7 @@ export async function prepareRuntimeSets(
     const decide = `${slot}:decide:${action}`;
     const visible = `${slot}:visible:${action}`;
     const reads = preparse(decide, (policy) => policy, action);
+    await pause();
     preparse(visible, scopeOnly, action);
     sets.set(action, {
       decide,
