@@ -158,6 +158,95 @@ function errorsCounted(collected: Map<string, { dataPoints: { value: unknown }[]
   return points.reduce((sum, point) => sum + Number(point.value), 0);
 }
 
+describe('Cedar: failures deny', () => {
+  it.each([
+    [
+      'the entities hook throws',
+      () => {
+        throw new Error('directory down');
+      },
+    ],
+    ['the entities hook rejects', () => Promise.reject(new Error('directory down'))],
+    // Cedar has no null: the engine refuses the request itself.
+    [
+      'the engine refuses an entity',
+      () => [{ uid: { type: 'Mcp::Role', id: 'r' }, attrs: { bad: null } }],
+    ],
+  ])('%s: policy_failed', async (_name, entities) => {
+    const app = await booted(
+      McpPolicies.cedar({ ...policyOptions(), entities: entities as never }),
+    );
+    const client = await McpTestClient.connect(app, { principal: ALICE });
+    expect((await client.callTool('search', { q: 'x' })).structuredContent).toEqual(
+      denial('search', 'policy_failed'),
+    );
+    await client.close();
+    await app.close();
+  });
+});
+
+describe('Cedar: what it cannot type', () => {
+  @Injectable()
+  class UnionTools {
+    @McpTool({
+      description: 'Takes a union.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          when: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+          n: { type: 'integer' },
+        },
+      },
+    })
+    pick() {
+      return 'picked';
+    }
+  }
+
+  async function bootUnion(text: string) {
+    const warnings: string[] = [];
+    const logger = {
+      log: () => undefined,
+      error: () => undefined,
+      warn: (message: unknown) => void warnings.push(String(message)),
+      debug: () => undefined,
+      verbose: () => undefined,
+    };
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        McpModule.forRoot({
+          name: 'union',
+          version: '1',
+          policy: McpPolicies.cedar({ policies: { text } }),
+        }),
+      ],
+      providers: [UnionTools],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger });
+    return { app, warnings, failure: await bootOutcome(app) };
+  }
+
+  it('leaves a oneOf property out with one warning naming the tool and property', async () => {
+    const { app, warnings, failure } = await bootUnion(
+      '@id("p") permit (principal, action == Mcp::Action::"pick", resource) when { context.input has n && context.input.n > 1 };',
+    );
+    expect(failure).toBeUndefined();
+    expect(warnings.filter((warning) => warning.includes('"when"'))).toEqual([
+      expect.stringMatching(
+        /tool "pick" property "when" is left out of context\.input \(`oneOf` has no Cedar type\)/,
+      ),
+    ]);
+    await app.close();
+  });
+
+  it('a policy that reads it fails validation', async () => {
+    const { failure } = await bootUnion(
+      '@id("p") permit (principal, action == Mcp::Action::"pick", resource) when { context.input.when == "now" };',
+    );
+    expect(String(failure?.message)).toMatch(/policy "p": .*when/);
+  });
+});
+
 describe('Cedar: arguments Cedar cannot hold', () => {
   it('an integer beyond 2^53 is denied, never left out for a forbid to miss', async () => {
     const app = await booted();

@@ -15,6 +15,7 @@ import {
   type McpPolicyReloadResult,
 } from './cedar/cedar-policy.engine.js';
 import { watchedPath } from './cedar/policy-sources.js';
+import { POLICY_FAILED } from './cedar/cedar-evaluator.js';
 import type { PolicyTool } from './cedar/schema.generator.js';
 import { McpPolicyMetrics } from './policy-metrics.js';
 import { runCases } from './cases/policy-cases.js';
@@ -134,18 +135,29 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
     args: Record<string, unknown>,
     context: AuthorizerContext,
   ): MaybePromise<TracedDecision> {
-    if (!this.engine) {
-      return this.started().then((engine) =>
-        this.traced(name, engine.decide(seam, name, args, context)),
-      );
-    }
-    return this.traced(name, this.engine.decide(seam, name, args, context));
+    const run = (engine: CedarPolicyEngine): MaybePromise<TracedDecision> => {
+      let verdict: MaybePromise<EngineVerdict>;
+      try {
+        verdict = engine.decide(seam, name, args, context);
+      } catch (error) {
+        return this.failed(name, error);
+      }
+      return verdict instanceof Promise
+        ? verdict.then(
+            (settled) => this.trace(name, settled),
+            (error: unknown) => this.failed(name, error),
+          )
+        : this.trace(name, verdict);
+    };
+    return this.engine ? run(this.engine) : this.started().then(run);
   }
 
-  private traced(name: string, verdict: MaybePromise<EngineVerdict>): MaybePromise<TracedDecision> {
-    return verdict instanceof Promise
-      ? verdict.then((settled) => this.trace(name, settled))
-      : this.trace(name, verdict);
+  /* The entities hook failed: nothing is known about this call, so it is denied (fail closed). */
+  private failed(name: string, error: unknown): TracedDecision {
+    this.logger.error(
+      `The policy's entities hook failed for ${name}: ${(error as Error)?.stack ?? error}`,
+    );
+    return { kind: 'deny', reason: POLICY_FAILED };
   }
 
   private trace(name: string, { verdict, version, shadow }: EngineVerdict): TracedDecision {
