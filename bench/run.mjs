@@ -35,10 +35,13 @@ import { setupHttp } from './workloads/setup.mjs';
 import {
   throughputHttp,
   throughputHttpAuth,
+  throughputHttpCedar,
+  throughputHttpCedarVaried,
   throughputHttpOtel,
   throughputHttpZod,
   throughputStdio,
 } from './workloads/throughput.mjs';
+import { policyDecisionCpu, policyReloadStall } from './workloads/policy.mjs';
 import { throughputHttpModern } from './workloads/throughput-modern.mjs';
 import { throughputCluster } from './workloads/throughput-cluster.mjs';
 import { coldStartHttp, coldStartStdio } from './workloads/cold-start.mjs';
@@ -70,6 +73,8 @@ const SIZES = flags.quick
       elicitation: { count: 20 },
       hostile: { reps: 1 },
       consolePush: { samples: 10 },
+      policyDecision: { batches: 2, size: 200 },
+      policyReloads: 1,
       coldStarts: 1,
       timeoutMs: 30_000,
     }
@@ -83,6 +88,8 @@ const SIZES = flags.quick
       elicitation: { count: 1_000, seconds: 5 },
       hostile: { reps: 5 },
       consolePush: { samples: 200 },
+      policyDecision: { batches: 15, size: 2_000 },
+      policyReloads: 5,
       coldStarts: 5,
       timeoutMs: 180_000,
     };
@@ -96,6 +103,8 @@ const WORKLOADS = [
   throughputHttpAuth,
   throughputHttpOtel,
   throughputHttpZod,
+  throughputHttpCedar,
+  throughputHttpCedarVaried,
   throughputHttpModern,
   throughputCluster,
   throughputStdio,
@@ -105,6 +114,8 @@ const WORKLOADS = [
   elicitationHttp,
   soakHostile,
   consolePush,
+  policyDecisionCpu,
+  policyReloadStall,
   // Last: its monitor stays on in quick mode's shared servers once started.
   hostileBodyHttp,
 ].filter((w) => !flags.only || flags.only.split(',').some((name) => w.id.startsWith(name)));

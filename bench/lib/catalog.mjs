@@ -4,7 +4,7 @@
 // name it (`workload.servers`), which may relabel a row for their table (`workload.labels`);
 // `era: 'modern'` marks a row the modern-era workload drives in the 2026-07-28 era.
 import { fileURLToPath } from 'node:url';
-import { deleteNoteCall, echoCall, searchNotesCall } from './mcp.mjs';
+import { deleteNoteCall, echoCall, searchNotesCall, variedEchoCall } from './mcp.mjs';
 import { BENCH_REDIS_URL } from './redis-check.mjs';
 
 const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
@@ -78,6 +78,40 @@ export function catalog(dataDir, auth) {
       guarded: echo.guarded,
       dedicated: true,
     }),
+    // The same server deciding with the Cedar twin of its closure policy (WARDEN_POLICY=cedar,
+    // servers/echo-policy.mjs): the same call every time (after the first, the decision cache
+    // answers). The varied row sends a new text every call to the twin with `echo`'s rule reading
+    // that text (cedar-input): no rule of the plain twin reads it, so there every text would share
+    // one cached decision; here the cache never hits, and Cedar evaluates each call.
+    server(
+      'warden-cedar-http',
+      'mcp-warden (Cedar policy)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...echo, env: { WARDEN_POLICY: 'cedar' }, dedicated: true },
+    ),
+    server(
+      'warden-cedar-varied-http',
+      'mcp-warden (Cedar policy reading the argument, a new one every call)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...echo, call: variedEchoCall(), env: { WARDEN_POLICY: 'cedar-input' }, dedicated: true },
+    ),
+    // The policy on its own, in process (workloads/policy.mjs): the scripts are the rows.
+    server(
+      'warden-cedar-decide',
+      'mcp-warden (Cedar policy, in process)',
+      undefined,
+      'bench/policy/decide-cpu.mjs',
+      { dedicated: true },
+    ),
+    server(
+      'warden-cedar-reload',
+      'mcp-warden (1,000 Cedar policies, in process)',
+      undefined,
+      'bench/policy/reload-stall.mjs',
+      { dedicated: true },
+    ),
     server(
       'warden-express-http',
       'mcp-warden (through express)',
@@ -136,18 +170,38 @@ export function catalog(dataDir, auth) {
   /**
    * The cold-start rows (bench/workloads/cold-start.mjs): the bench's Warden server with the
    * SDK servers' tools only (JSON Schema `echo` and `guarded_echo`: no DTO tool, so no
-   * class-validator), as tsc built it and bundled; and the service's shipped bundle.
+   * class-validator), as tsc built it and bundled (over stdio, also bundled with the Cedar twin of
+   * its policy); and the service's shipped bundle.
    */
   function coldStartRows(transport, echoCalls, serviceRow) {
     const lean = { ...echoCalls, transport, env: { WARDEN_DTO_TOOL: 'off' }, dedicated: true };
     const entry = `bench/servers/warden-${transport}.mjs`;
     const launcher = transport === 'stdio' ? 'dist/bundle/main-stdio.mjs' : 'dist/bundle/main.mjs';
+    // Cedar stays out of the bundle (scripts/bundle/externals.mjs): it loads from node_modules.
+    const cedarEnv = { ...lean.env, WARDEN_POLICY: 'cedar' };
+    const cedar =
+      transport === 'stdio'
+        ? [
+            server(
+              'warden-stdio-cedar-bundled',
+              'mcp-warden (bundled, Cedar policy)',
+              undefined,
+              entry,
+              {
+                ...lean,
+                env: cedarEnv,
+                bundle: path(entry),
+              },
+            ),
+          ]
+        : [];
     return [
       server(`warden-${transport}-lean`, 'mcp-warden (as built)', undefined, entry, lean),
       server(`warden-${transport}-bundled`, 'mcp-warden (bundled)', undefined, entry, {
         ...lean,
         bundle: path(entry),
       }),
+      ...cedar,
       server(`service-${transport}-bundled`, 'notes service (bundled)', undefined, launcher, {
         ...serviceRow,
         transport,

@@ -67,17 +67,19 @@ const echoed = (message) =>
 export const echoCall = (name = 'echo') => call(name, { text: TEXT }, echoed);
 
 /**
- * `echo` with a new text on every call (`hello-<request id>`), so no two requests a policy sees
- * are the same (a decision cache never hits); the answer must carry that text back.
+ * `echo` with a new text on every call (`hello-<n>`, n counting up for the whole bench run, so
+ * not even a server kept between measurements sees a text twice): no two requests a policy sees
+ * are the same, so a decision cache never hits. The answer must carry a text of that form back.
  */
 export function variedEchoCall(name = 'echo') {
   const ok = (message) =>
     (message?.result?.content?.[0]?.text ?? '').startsWith(`${TEXT}-`) &&
     message.result.isError !== true;
   const head = `,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":{"text":"${TEXT}-`;
+  let n = 0;
   return {
     ...call(name, { text: TEXT }, ok),
-    line: (id) => `{"jsonrpc":"2.0","id":${id}${head}${id}"}}}`,
+    line: (id) => `{"jsonrpc":"2.0","id":${id}${head}${++n}"}}}`,
   };
 }
 

@@ -22,6 +22,71 @@ describe('bench targets', () => {
     for (const line of lines) expect(line).toMatch(/^- \*\*measured\*\*: /);
   });
 
+  describe('the Cedar policy targets', () => {
+    const cedarLabels = { 'warden-http': 'mcp-warden', 'warden-cedar-http': 'cedar' };
+
+    it('a Cedar policy is met at 0.85× the closures and not met below; a new argument every call is measured', () => {
+      const at = (rate) => ({
+        'throughput-http-cedar': { 'warden-cedar-http': row(rate), 'warden-http': row(1000) },
+      });
+      expect(checkTargets(at(850), cedarLabels)).toEqual([
+        expect.stringMatching(/^- \*\*met\*\*: /),
+      ]);
+      expect(checkTargets(at(849), cedarLabels)).toEqual([
+        expect.stringMatching(/^- \*\*not met\*\*: /),
+      ]);
+      const varied = {
+        'throughput-http-cedar-varied': {
+          'warden-cedar-varied-http': row(400),
+          'warden-http': row(1000),
+        },
+      };
+      expect(checkTargets(varied, cedarLabels)).toEqual([
+        expect.stringMatching(/^- \*\*measured\*\*: .*0\.40× the same server/),
+      ]);
+    });
+
+    it('a cached decision is met within 15 µs; the evaluated one is measured', () => {
+      const cpu = (cachedUs) => ({
+        'policy-decision-cpu': {
+          'warden-cedar-decide': { cachedUs, cachedInputUs: 10, variedUs: 90 },
+        },
+      });
+      const [cached, varied] = checkTargets(cpu(15), cedarLabels);
+      expect(cached).toMatch(/^- \*\*met\*\*: .*15\.0 µs/);
+      expect(varied).toMatch(/^- \*\*measured\*\*: .*90\.0 µs.*cached: 10\.0 µs/);
+      expect(checkTargets(cpu(15.1), cedarLabels)[0]).toMatch(/^- \*\*not met\*\*: /);
+    });
+
+    it('a reload stall is met within 50 ms and not met past it', () => {
+      const stall = (maxStallMs) => ({
+        'policy-reload-stall': {
+          'warden-cedar-reload': { maxStallMs, maxGapMs: maxStallMs, reloadMs: 300, bootMs: 900 },
+        },
+      });
+      expect(checkTargets(stall(50), cedarLabels)).toEqual([
+        expect.stringMatching(/^- \*\*met\*\*: .*the reload took 300 ms/),
+      ]);
+      expect(checkTargets(stall(51), cedarLabels)).toEqual([
+        expect.stringMatching(/^- \*\*not met\*\*: /),
+      ]);
+    });
+
+    it('the bundled Cedar cold start has a 1.3× time bound and no RSS bound', () => {
+      const cold = (firstResult) => ({
+        'cold-start-stdio': {
+          'sdk2-stdio': { firstResult: 100, rss: 50 },
+          'warden-stdio-cedar-bundled': { firstResult, rss: 100 },
+        },
+      });
+      const labelled = { 'warden-stdio-cedar-bundled': 'cedar bundled' };
+      expect(checkTargets(cold(130), labelled)).toEqual([
+        expect.stringMatching(/^- \*\*met\*\*: .*\(≤ 1\.3×\), RSS 2\.00× \(measured, no bound\)/),
+      ]);
+      expect(checkTargets(cold(131), labelled)[0]).toMatch(/^- \*\*not met\*\*: /);
+    });
+  });
+
   it("the soak's honest p99 is met below 50 ms and not met at or above it", () => {
     const soak = (p99) => ({ 'soak-hostile': { 'warden-http': { p50: 1, p99, calls: 100 } } });
     expect(checkTargets(soak(49.9), labels)).toEqual([expect.stringMatching(/^- \*\*met\*\*: /)]);

@@ -15,7 +15,7 @@
 // with the same advantage: started through a launcher that turns the compile cache on
 // (bench/servers/compile-cache-launcher.mjs).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -137,13 +137,25 @@ function runtimeOf(wanted) {
 /** The bundles of the bench's own Warden servers, built once per bench invocation. */
 let bundles;
 async function bundled(script, transport) {
-  bundles ??= { dir: mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-bundle-')), built: new Map() };
+  bundles ??= { dir: bundleDir(), built: new Map() };
   if (!bundles.built.has(script)) {
     const name = `${bundles.built.size}-${script.replace(/.*\//, '').replace(/\.m?js$/, '')}`;
     const built = bundleServer({ entry: script, outDir: bundles.dir, name, transport });
     bundles.built.set(script, built);
   }
   return (await bundles.built.get(script)).launcher;
+}
+
+/*
+ * A deployed bundle sits beside its node_modules, where its externals resolve; these bundles sit
+ * in a temporary folder, so the one external a bench server loads (Cedar, with a policy) is
+ * linked in from this checkout's node_modules.
+ */
+function bundleDir() {
+  const dir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-bundle-'));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(join(ROOT, 'node_modules/@cedar-policy'), join(dir, 'node_modules/@cedar-policy'));
+  return dir;
 }
 
 process.on('exit', () => bundles && rmSync(bundles.dir, { recursive: true, force: true }));
@@ -193,6 +205,7 @@ export const coldStartStdio = coldStart(
     'sdk2-stdio',
     'warden-stdio-lean',
     'warden-stdio-bundled',
+    'warden-stdio-cedar-bundled',
     'service-stdio',
     'service-stdio-bundled',
   ],

@@ -89,6 +89,40 @@ export const throughputHttpZod = {
   run: runHttp,
 };
 
+/**
+ * The same load against the same server deciding with the Cedar twin of its closure policy
+ * (servers/echo-policy.mjs), beside it with the closures. Every call is the same, so after the
+ * first the decision cache answers; every answer must be the echo, so a Cedar set that did not
+ * allow `echo` fails the run.
+ */
+export const throughputHttpCedar = {
+  id: 'throughput-http-cedar',
+  title: `tools/call throughput with a Cedar policy, ${IN_FLIGHT} in flight, Streamable HTTP (the same calls each time: the decision cache answers)`,
+  transport: 'http',
+  servers: ['warden-http', 'warden-cedar-http'],
+  labels: { 'warden-http': 'mcp-warden (closure policy)' },
+  baselines: ['warden-http'],
+  metrics,
+  run: runHttp,
+};
+
+/**
+ * As throughput-http-cedar, but every call carries a text no call before it did, to the twin
+ * whose `echo` rule reads that text (WARDEN_POLICY=cedar-input): the decision cache never hits
+ * and Cedar evaluates every call. (The plain twin reads no argument of `echo`, so there every
+ * text shares one decision.) The closure row sends its usual fixed text.
+ */
+export const throughputHttpCedarVaried = {
+  id: 'throughput-http-cedar-varied',
+  title: `tools/call throughput with a Cedar policy, ${IN_FLIGHT} in flight, Streamable HTTP (a new argument every call: Cedar evaluates each)`,
+  transport: 'http',
+  servers: ['warden-http', 'warden-cedar-varied-http'],
+  labels: { 'warden-http': 'mcp-warden (closure policy)' },
+  baselines: ['warden-http'],
+  metrics,
+  run: runHttp,
+};
+
 export const throughputStdio = {
   id: 'throughput-stdio',
   title: `tools/call throughput, ${IN_FLIGHT} pipelined, stdio`,
