@@ -74,7 +74,7 @@ export class CedarEvaluator {
           : { session: request.session };
     }
     const entities = this.entitiesOf(request, sets);
-    const key = `d\u0000${request.action}\u0000${JSON.stringify(entities)}\u0000${JSON.stringify(context)}`;
+    const key = `d\u0000${request.action}\u0000${request.entitiesKey}\u0000${JSON.stringify(context)}`;
     const cached = state.cache.get(key);
     if (cached !== undefined) return cached as CedarVerdict;
     const response = this.authorize(sets.decide, request, entities, context);
@@ -95,7 +95,7 @@ export class CedarEvaluator {
     if (state.blocked.has(request.action)) return false;
     const sets = state.sets.forAction(request.action) ?? state.sets.unknown;
     const entities = this.entitiesOf(request, sets);
-    const key = `v\u0000${request.action}\u0000${JSON.stringify(entities)}`;
+    const key = `v\u0000${request.action}\u0000${request.entitiesKey}`;
     const cached = state.cache.get(key);
     if (cached !== undefined) return cached as boolean;
     const response = this.authorize(sets.visible, request, entities, {});

@@ -1,5 +1,6 @@
 import type { CedarValueJson, EntityJson } from '@cedar-policy/cedar-wasm/nodejs';
 import type { AuthorizerContext } from '../../authorization/authorizer.interface.js';
+import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import type { McpCedarCall, McpCedarEntity } from '../policy-options.interface.js';
 import { principalEntity, type ClaimMapping } from './principal-entity.js';
 import { ENTITY, RESOURCE_READS, PROMPT_READS } from './vocabulary.js';
@@ -13,6 +14,8 @@ export interface CedarRequest {
   readonly session: { transport: string; era: string };
   /** Principal first, resource second, then the app's own. */
   readonly entities: readonly EntityJson[];
+  /** The entities, serialized: what the decision cache keys them by. */
+  readonly entitiesKey: string;
 }
 
 /** The app's hook for extra entities, as `McpCedarPolicyOptions.entities`. */
@@ -37,40 +40,85 @@ export function buildRequest(
   hook: EntitiesHook | undefined,
 ): CedarRequest | Promise<CedarRequest> {
   const purpose = context.purpose ?? 'call';
-  const principal = principalEntity(context.principal, mapping);
+  const principal = principalOf(context.principal, mapping);
   const resource = resourceEntity(seam, action, args, serverName);
   const session = { transport: context.transport, era: context.era ?? 'legacy' };
   const base = { seam, action, purpose, args, session } as const;
-  if (!hook) return { ...base, entities: [principal, resource] };
+  if (!hook) {
+    return {
+      ...base,
+      entities: [principal.entity, resource.entity],
+      entitiesKey: `${principal.json}\u0000${resource.json}`,
+    };
+  }
   const call: McpCedarCall = {
     action,
     arguments: args,
-    resource: resource.uid as McpCedarCall['resource'],
+    resource: resource.entity.uid as McpCedarCall['resource'],
     purpose,
   };
   const extra = hook(context.principal, context, call);
-  const finish = (added: readonly McpCedarEntity[]): CedarRequest => ({
-    ...base,
-    entities: merge(principal, resource, added ?? []),
-  });
+  const finish = (added: readonly McpCedarEntity[]): CedarRequest => {
+    const entities = merge(principal.entity, resource.entity, added ?? []);
+    return { ...base, entities, entitiesKey: JSON.stringify(entities) };
+  };
   return isThenable(extra) ? Promise.resolve(extra).then(finish) : finish(extra);
 }
+
+/** An entity and its serialized form (the decision cache's key reads the latter). */
+interface Serialized {
+  readonly entity: EntityJson;
+  readonly json: string;
+}
+
+function serialized(entity: EntityJson): Serialized {
+  return { entity, json: JSON.stringify(entity) };
+}
+
+/*
+ * A principal is built once per verified principal object (they are read-only), not per call:
+ * a caller's calls then cost neither the entity nor its serialization again.
+ */
+const principals = new WeakMap<object, Serialized & { readonly mapping: ClaimMapping }>();
+let anonymous: Serialized | undefined;
+
+function principalOf(principal: McpPrincipal | undefined, mapping: ClaimMapping): Serialized {
+  if (!principal) return (anonymous ??= serialized(principalEntity(undefined, mapping)));
+  const known = principals.get(principal);
+  if (known && known.mapping === mapping) return known;
+  const made = { ...serialized(principalEntity(principal, mapping)), mapping };
+  principals.set(principal, made);
+  return made;
+}
+
+/* The server is the resource of every call and most reads: one entity per server name. */
+const servers = new Map<string, Serialized>();
 
 function resourceEntity(
   seam: 'tool' | 'read',
   action: string,
   args: Readonly<Record<string, unknown>>,
   serverName: string,
-): EntityJson {
+): Serialized {
   if (seam === 'read' && RESOURCE_READS.has(action)) {
     const uri = typeof args.uri === 'string' ? args.uri : '';
-    return { uid: { type: ENTITY.resource, id: uri }, attrs: { uri }, parents: [] };
+    return serialized({ uid: { type: ENTITY.resource, id: uri }, attrs: { uri }, parents: [] });
   }
   if (seam === 'read' && PROMPT_READS.has(action)) {
     const name = typeof args.name === 'string' ? args.name : '';
-    return { uid: { type: ENTITY.prompt, id: name }, attrs: { name }, parents: [] };
+    return serialized({ uid: { type: ENTITY.prompt, id: name }, attrs: { name }, parents: [] });
   }
-  return { uid: { type: ENTITY.server, id: serverName }, attrs: { name: serverName }, parents: [] };
+  let server = servers.get(serverName);
+  if (!server) {
+    server = serialized({
+      uid: { type: ENTITY.server, id: serverName },
+      attrs: { name: serverName },
+      parents: [],
+    });
+    // Server names are few (one per McpModule); the bound keeps a misuse from growing it.
+    if (servers.size < 64) servers.set(serverName, server);
+  }
+  return server;
 }
 
 function merge(

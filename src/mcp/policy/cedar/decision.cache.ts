@@ -7,17 +7,14 @@ const MAX_KEY_CHARS = 2_048;
  * Decisions already taken by one applied policy set. Cedar is a pure function of the request,
  * its entities and the set, so an exact repeat of all three has the same answer: the key is
  * their whole serialized form. A new set starts a new cache, so a reload never serves an old
- * answer. Least recently used entries go first.
+ * answer. The oldest entries go first; a hit does not reorder, which would cost a delete and
+ * an insert on the hot path.
  */
 export class DecisionCache<T> {
   private readonly entries = new Map<string, T>();
 
   get(key: string): T | undefined {
-    const hit = this.entries.get(key);
-    if (hit === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, hit);
-    return hit;
+    return this.entries.get(key);
   }
 
   set(key: string, value: T): void {
