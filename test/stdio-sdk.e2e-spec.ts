@@ -354,6 +354,9 @@ describe('notes service over stdio, driven by the SDK client', () => {
       seam: 'tool',
       name: 'search_notes',
       decision: 'allow',
+      // The Cedar policy that decided, and the digest of the set (docs/policy.md).
+      policies: ['notes-open-tools'],
+      policyVersion: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
     expect(events).toContainEqual(
       expect.objectContaining({
@@ -362,6 +365,7 @@ describe('notes service over stdio, driven by the SDK client', () => {
         name: 'unlisted_audit_tool',
         decision: 'deny',
         detail: 'tool_not_in_policy',
+        policies: ['unknown-action-denies'],
       }),
     );
     expect(events).toContainEqual(
@@ -371,6 +375,7 @@ describe('notes service over stdio, driven by the SDK client', () => {
         name: 'resources/read',
         decision: 'deny',
         detail: 'outside_notes',
+        policies: ['reads-outside-notes-deny'],
       }),
     );
   });

@@ -26,7 +26,7 @@ export class McpUnguardedSensitiveToolsError extends McpWardenError {
     super(
       JsonRpcErrorCode.InternalError,
       `MCP server refuses to boot: sensitive tools [${names.join(', ')}] are registered ` +
-        'but no tool authorizer is set (set `authorizer` in McpModule options)',
+        'but no tool authorizer is set (set `policy` or `authorizer` in McpModule options)',
     );
   }
 
