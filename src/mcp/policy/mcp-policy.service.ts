@@ -95,6 +95,7 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
     if (this.config.options.watch) this.watch();
   }
 
+  /** Stops following the registry and the policy files (Nest calls it at shutdown). */
   onModuleDestroy(): void {
     this.toolChanges?.unsubscribe();
     for (const watcher of this.watchers) watcher.close();
@@ -102,10 +103,12 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
     this.metrics.close();
   }
 
+  /** The tool seam's decision for a call of `name` (the seams call it; see `McpSeamPolicy`). */
   decideTool(name: string, args: Record<string, unknown>, context: AuthorizerContext) {
     return this.decide('tool', name, args, context);
   }
 
+  /** The read seam's decision for `method` (the seams call it; see `McpSeamPolicy`). */
   decideRead(method: string, args: Record<string, unknown>, context: AuthorizerContext) {
     return this.decide('read', method, args, context);
   }
@@ -124,6 +127,7 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
     );
   }
 
+  /** Whether the caller may see the tool in `tools/list` (DESIGN §6.3, docs/policy.md). */
   toolVisible(name: string, context: AuthorizerContext): MaybePromise<boolean> {
     if (!this.engine) return this.started().then((engine) => engine.visible(name, context));
     return this.engine.visible(name, context);
