@@ -9,7 +9,7 @@ import { buildRequest, type CedarRequest } from './cedar-request.js';
 import { DecisionCache } from './decision.cache.js';
 import type { CedarVerdict } from './decision.mapper.js';
 import { compilePolicySet, type SetTexts } from './policy-set.compiler.js';
-import { readSource, readSourceSync } from './policy-sources.js';
+import { readSource } from './policy-sources.js';
 import { prepareRuntimeSets } from './runtime-sets.js';
 import { generateSchema, type GeneratedSchema, type PolicyTool } from './schema.generator.js';
 import { MCP_READ, READ_ACTIONS, TOOLS_CALL } from './vocabulary.js';
@@ -77,13 +77,13 @@ export class CedarPolicyEngine {
   ): Promise<CedarPolicyEngine> {
     const engine = new CedarPolicyEngine(cedar, serverName, options, events);
     engine.schema = engine.generate(tools);
-    engine.texts = textsOf(options, 'policies', readSourceSync);
+    engine.texts = await textsOf(options);
     const enforced = await engine.build(engine.texts, 'e');
     if ('errors' in enforced)
       throw new McpPolicyError('The Cedar policies are invalid', enforced.errors);
     engine.enforced = enforced.state;
     if (options.shadow) {
-      engine.shadowTexts = { policies: readSourceSync(options.shadow, 'shadow') };
+      engine.shadowTexts = { policies: await readSource(options.shadow, 'shadow') };
       const shadow = await engine.build(engine.shadowTexts, 's');
       if ('errors' in shadow) {
         throw new McpPolicyError('The Cedar shadow policies are invalid', shadow.errors);
@@ -174,7 +174,7 @@ export class CedarPolicyEngine {
   private async reloadNow(): Promise<McpPolicyReloadResult> {
     let texts: SetTexts;
     try {
-      texts = await textsOfAsync(this.options);
+      texts = await textsOf(this.options);
     } catch (error) {
       return { applied: false, version: this.version, errors: [String((error as Error).message)] };
     }
@@ -273,23 +273,8 @@ export class CedarPolicyEngine {
   }
 }
 
-function textsOf(
-  options: McpCedarPolicyOptions,
-  _kind: 'policies',
-  read: typeof readSourceSync,
-): SetTexts {
-  return {
-    policies: read(options.policies, 'policies'),
-    templates: options.templates ? read(options.templates, 'templates') : undefined,
-    links: options.links?.map((link) => ({
-      templateId: link.templateId,
-      newId: link.newId,
-      values: { ...link.values },
-    })),
-  };
-}
-
-async function textsOfAsync(options: McpCedarPolicyOptions): Promise<SetTexts> {
+/* Boot, reload and the CLI read the sources the same way: without blocking. */
+async function textsOf(options: McpCedarPolicyOptions): Promise<SetTexts> {
   return {
     policies: await readSource(options.policies, 'policies'),
     templates: options.templates ? await readSource(options.templates, 'templates') : undefined,

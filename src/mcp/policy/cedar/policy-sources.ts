@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { McpPolicySource } from '../policy-options.interface.js';
@@ -9,18 +8,7 @@ export interface PolicyText {
   readonly text: string;
 }
 
-/** The texts of a source, read now (boot, the CLI). */
-export function readSourceSync(source: McpPolicySource, inlineName = 'inline'): PolicyText[] {
-  if ('text' in source) return [{ name: inlineName, text: source.text }];
-  if ('file' in source)
-    return [{ name: basename(source.file), text: readFileSync(source.file, 'utf8') }];
-  return cedarFiles(readdirSync(source.dir)).map((file) => ({
-    name: file,
-    text: readFileSync(join(source.dir, file), 'utf8'),
-  }));
-}
-
-/** The texts of a source, read without blocking (a reload). */
+/** The texts of a source, read without blocking (boot, a reload, the CLI). */
 export async function readSource(
   source: McpPolicySource,
   inlineName = 'inline',
