@@ -32,7 +32,7 @@ import { makeDataDir, removeDataDir } from './support/stdio-child.js';
 /*
  * The official SDK client (1.x) against a test app over both HTTP transports
  * (Streamable HTTP at /mcp, the deprecated HTTP+SSE pair at /sse + /messages),
- * then against the built notes service (dist/app/main.js; `npm run build`).
+ * then against the built notes service (dist/bundle/main.mjs; `npm run build`).
  */
 
 /** Tool runs, in order, so a test can tell whether a tool body executed. */
@@ -383,7 +383,7 @@ describe.each(scenarios)('the SDK client over $name on $adapter', ({ adapter, ma
   });
 });
 
-describe('the built notes service over HTTP (dist/app/main.js)', () => {
+describe('the built notes service over HTTP (dist/bundle/main.mjs)', () => {
   let dataDir: string;
   let service: HttpServiceChild;
   let client: Client | undefined;

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { MAIN_STDIO, StreamText, makeDataDir, removeDataDir } from './support/stdio-child.js';
 
 /*
- * The built notes service (dist/app/main-stdio.js) driven by the official SDK
+ * The built notes service (dist/bundle/main-stdio.mjs) driven by the official SDK
  * client over stdio. Run `npm run build` first.
  */
 

@@ -6,7 +6,7 @@ import { createMcpApp, type McpTestApp } from './support/mcp-test-app.js';
 import { StdioChild, makeDataDir, removeDataDir } from './support/stdio-child.js';
 
 /*
- * The stdio wire: the built notes service (dist/app/main-stdio.js, run
+ * The stdio wire: the built notes service (dist/bundle/main-stdio.mjs, run
  * `npm run build` first) spawned over raw pipes, then the transport class on
  * in-memory streams.
  */

@@ -186,7 +186,7 @@ function coldStart(transport, servers, sample) {
     async run(server, sizes) {
       const target = await entryOf(server, transport);
       // The first start of each warms the file cache (and the compile cache, where there is one).
-      await sample(target);
+      if (sizes.coldStartWarmup) await sample(target);
       const samples = [];
       for (let i = 0; i < sizes.coldStarts; i++) samples.push(await sample(target));
       return {

@@ -34,8 +34,14 @@ export const soakHostile = {
     { key: 'p99', label: 'probe p99 (ms)', short: 'p99', unit: 'ms' },
     { key: 'calls', label: 'probe calls', short: 'calls', unit: '' },
   ],
-  async run() {
-    const report = await soak(['--short', '--hostile', '--json']);
+  async run(_server, sizes) {
+    const report = await soak([
+      '--short',
+      '--hostile',
+      '--json',
+      '--duration-ms',
+      String(sizes.soakDurationMs),
+    ]);
     const { p50, p99 } = report.probe.latency;
     return { p50, p99, calls: report.probe.answered };
   },

@@ -6,7 +6,7 @@ import { sdkAnswers, type SdkAnswers } from './sdk-v2-support.js';
 
 /*
  * The official SDK v2 client over stdio against the built notes service
- * (dist/app/main-stdio.js; `npm run build` first), pinned to 2026-07-28 and
+ * (dist/bundle/main-stdio.mjs; `npm run build` first), pinned to 2026-07-28 and
  * in auto mode. The service asks a human before `delete_note`.
  */
 

@@ -11,7 +11,7 @@ import {
 
 /*
  * The modern era over stdio, raw lines, against the built notes service
- * (dist/app/main-stdio.js; `npm run build` first): the era is decided per
+ * (dist/bundle/main-stdio.mjs; `npm run build` first): the era is decided per
  * line, so modern requests and a handshake-era session share the process;
  * the server never writes a JSON-RPC request for a modern request (questions
  * ride input-required results); listen streams are tagged and end cleanly.

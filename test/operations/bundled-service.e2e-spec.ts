@@ -1,8 +1,13 @@
-import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { HttpServiceChild } from '../support/http-service.js';
-import { MAIN_STDIO, StdioScript, makeDataDir, removeDataDir } from '../support/stdio-child.js';
+import { HttpServiceChild, MAIN_HTTP } from '../support/http-service.js';
+import {
+  AS_BUILT_STDIO,
+  MAIN_STDIO,
+  StdioScript,
+  makeDataDir,
+  removeDataDir,
+} from '../support/stdio-child.js';
 
 /*
  * The service as it ships for a fast start (`dist/bundle/`, built by `npm run build`): one file
@@ -10,9 +15,6 @@ import { MAIN_STDIO, StdioScript, makeDataDir, removeDataDir } from '../support/
  * tsc's output: the same tools with the same DTO-derived schemas, DTO validation through the
  * stand-in class-validator packages, and over HTTP its health, readiness and metrics routes.
  */
-
-const BUNDLED_STDIO = resolve(process.cwd(), 'dist/bundle/main-stdio.mjs');
-const BUNDLED_HTTP = resolve(process.cwd(), 'dist/bundle/main.mjs');
 
 let dir: string | undefined;
 const children: { dispose(): Promise<void> }[] = [];
@@ -36,8 +38,8 @@ const resultOf = (message: { result?: unknown }) => message.result as Record<str
 
 describe('the bundled service', () => {
   it('over stdio lists the same tools, with the same schemas, as the service tsc built', async () => {
-    const bundled = stdio(BUNDLED_STDIO);
-    const built = stdio(MAIN_STDIO);
+    const bundled = stdio(MAIN_STDIO);
+    const built = stdio(AS_BUILT_STDIO);
     await Promise.all([bundled.initialize(), built.initialize()]);
     const [fromBundle, fromBuild] = await Promise.all([
       bundled.request('tools/list'),
@@ -49,7 +51,7 @@ describe('the bundled service', () => {
   });
 
   it('over stdio validates a DTO tool through the stand-in packages, then runs it', async () => {
-    const child = stdio(BUNDLED_STDIO);
+    const child = stdio(MAIN_STDIO);
     await child.initialize();
     const refused = await child.request('tools/call', {
       name: 'create_note',
@@ -72,7 +74,7 @@ describe('the bundled service', () => {
   });
 
   it('over HTTP serves MCP to the official client, and /health, /ready and /metrics', async () => {
-    const child = new HttpServiceChild(dir!, { NODE_ENV: 'production' }, BUNDLED_HTTP);
+    const child = new HttpServiceChild(dir!, { NODE_ENV: 'production' }, MAIN_HTTP);
     children.push(child);
     const url = await child.url;
     const client = new Client({ name: 'jest-bundled', version: '1.0.0' });

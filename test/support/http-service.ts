@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { StreamText } from './stdio-child.js';
 
-/** The built HTTP entry point of the notes service (`npm run build` first). */
-export const MAIN_HTTP = resolve(process.cwd(), 'dist/app/main.js');
+/** The notes service's HTTP entry as it ships for a fast start (see MAIN_STDIO). */
+export const MAIN_HTTP = resolve(process.cwd(), 'dist/bundle/main.mjs');
+/** The same entry as tsc built it (test/operations/bundled-service.e2e-spec.ts compares the two). */
+export const AS_BUILT_HTTP = resolve(process.cwd(), 'dist/app/main.js');
 
 const BANNER = /MCP Warden notes service: (http:\/\/\S+\/mcp)\n/;
 
@@ -18,7 +20,7 @@ export class HttpServiceChild {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readonly url: Promise<string>;
 
-  /** `entry`: the tsc-built entry point by default, or another (the bundled one). */
+  /** `entry`: the bundled entry point by default, or another (tsc's). */
   constructor(dataDir: string, env: Record<string, string> = {}, entry: string = MAIN_HTTP) {
     this.process = spawn(process.execPath, [entry], {
       env: { ...process.env, NODE_OPTIONS: '', PORT: '0', DATA_DIR: dataDir, ...env },

@@ -15,7 +15,7 @@ import { generateSigningKey, type SigningKey } from '../support/oidc/index.js';
 import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
 
 /*
- * The built notes service (dist/app/main.js; `npm run build` first) serves
+ * The built notes service (dist/bundle/main.mjs; `npm run build` first) serves
  * its metrics as Prometheus text at /metrics, on the MCP listener, behind the
  * MCP gate. The scrape is read with a real text-format parser (prom2javascript:
  * it keeps labelled histogram series apart, in the order the OpenTelemetry
