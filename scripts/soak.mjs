@@ -68,6 +68,7 @@ import process from 'node:process';
 import { spawnHttpApp, stats } from './soak/apps.mjs';
 import { figures, resetAfterWarmUp, say, summary } from './soak/figures.mjs';
 import { startHostile, startProbe } from './soak/hostile.mjs';
+import { Client } from './soak/client.mjs';
 import { HttpClient } from './soak/http-client.mjs';
 import {
   CONSOLE_PATH,
@@ -100,6 +101,7 @@ async function main() {
     );
   }
   const appEnv = { SOAK_ELICITATION_TIMEOUT_MS: String(options.elicitationTimeoutMs) };
+  Client.elicitationTimeoutMs = options.elicitationTimeoutMs;
   const app = spawnHttpApp(
     options.hostile
       ? { ...appEnv, SOAK_LIMITS: JSON.stringify({ bodyTimeoutMs: options.bodyTimeoutMs }) }
@@ -308,7 +310,8 @@ async function main() {
     );
     say(
       `elicitations approved ${figures.elicitations.approved}, declined ${figures.elicitations.declined}, ` +
-        `timed out ${figures.elicitations.timedOut}; notifications ${report.notifications} ` +
+        `timed out ${figures.elicitations.timedOut}, approvals acknowledged too late to count ` +
+        `${figures.elicitations.late}; notifications ${report.notifications} ` +
         `(lost ${report.lostNotifications})`,
     );
     say(

@@ -33,7 +33,7 @@ interface SoakReport {
   wrong: number;
   lostNotifications: number;
   stdioExitFailures: number;
-  elicitations: { approved: number; declined: number; timedOut: number };
+  elicitations: { approved: number; declined: number; timedOut: number; late: number };
   before: Record<string, number>;
   after: Record<string, number>;
   leftovers: string[];

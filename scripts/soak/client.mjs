@@ -62,6 +62,45 @@ export class Client {
      * @type {Map<string, 'approve' | 'decline' | 'ignore'>}
      */
     this.decisions = new Map();
+    /**
+     * Approved guarded calls by text: when the call was sent, and when the server acknowledged
+     * the approval (HTTP: the POST's answer; stdio: the write, which has no acknowledgement).
+     * @type {Map<string, { sentAt: number, ackedAt?: number }>}
+     */
+    this.approvals = new Map();
+    /** @type {Map<string | number, string>} elicitation request id → the guarded call's text */
+    this.answered = new Map();
+  }
+
+  /** The app's elicitation timeout, ms (soak.mjs sets it from the run's options). */
+  static elicitationTimeoutMs = Infinity;
+
+  /**
+   * The server has the answer `answer` (see `approvals`).
+   * @param {Msg} answer
+   */
+  acknowledge(answer) {
+    const text = this.answered.get(answer.id);
+    this.answered.delete(answer.id);
+    const approval = text === undefined ? undefined : this.approvals.get(text);
+    if (approval) approval.ackedAt = performance.now();
+  }
+
+  /**
+   * Whether an approval may have reached the server after its elicitation timed out. The
+   * server's deadline is at least the timeout after the call was sent; an approval acknowledged
+   * before that instant was in time, so a timeout then is wrong. One acknowledged later (or not
+   * yet), beside hostile clients on a loaded machine, may have arrived after the deadline, and
+   * the server rightly took silence as a refusal.
+   * @param {string} text
+   */
+  approvalMayBeLate(text) {
+    const approval = this.approvals.get(text);
+    if (!approval) return false;
+    return !(
+      approval.ackedAt !== undefined &&
+      approval.ackedAt <= approval.sentAt + Client.elicitationTimeoutMs
+    );
   }
 
   /**
@@ -115,6 +154,7 @@ export class Client {
     }
     const decision = this.decisions.get(match[2]);
     if (decision === 'approve') {
+      this.answered.set(request.id, match[2]);
       return {
         jsonrpc: '2.0',
         id: request.id,
@@ -169,6 +209,7 @@ export class Client {
       case 'guarded': {
         const decision = pick(/** @type {const} */ (['approve', 'approve', 'decline', 'ignore']));
         this.decisions.set(text, decision);
+        if (decision === 'approve') this.approvals.set(text, { sentAt: performance.now() });
         message = this.call('tools/call', {
           name: 'guarded',
           arguments: { token: this.token, text },
@@ -176,6 +217,14 @@ export class Client {
         check = (r) => {
           this.decisions.delete(text);
           if (decision === 'approve') {
+            const late =
+              r.result?.structuredContent?.detail === 'elicitation timed out' &&
+              this.approvalMayBeLate(text);
+            this.approvals.delete(text);
+            if (late) {
+              figures.elicitations.late++;
+              return;
+            }
             figures.elicitations.approved++;
             return this.checkEcho(r.result, text, 'guarded');
           }

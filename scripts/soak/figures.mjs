@@ -18,7 +18,8 @@ export const figures = {
   wrong: 0,
   notifications: 0,
   lostNotifications: 0,
-  elicitations: { approved: 0, declined: 0, timedOut: 0 },
+  /** `late`: approvals acknowledged only after their timeout could have passed (client.mjs). */
+  elicitations: { approved: 0, declined: 0, timedOut: 0, late: 0 },
   stdioExitFailures: 0,
   /**
    * Each answered call's round trip, ms, by transport and kind: `fast` (echo, read, ping, touch),
@@ -84,7 +85,7 @@ export function resetAfterWarmUp() {
     calls: 0,
     answered: 0,
     notifications: 0,
-    elicitations: { approved: 0, declined: 0, timedOut: 0 },
+    elicitations: { approved: 0, declined: 0, timedOut: 0, late: 0 },
   });
   for (const kinds of Object.values(figures.latency)) {
     for (const samples of Object.values(kinds)) samples.length = 0;

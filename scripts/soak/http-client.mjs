@@ -119,8 +119,9 @@ export class HttpClient extends Client {
         // An answer the server refused is a lost message (the run goes on to count the rest).
         if (answer)
           answers.push(
-            this.post(answer).catch((error) =>
-              problem('lost', `${this.token} answer to ${m.id}: ${error.message}`),
+            this.post(answer).then(
+              () => this.acknowledge(answer),
+              (error) => problem('lost', `${this.token} answer to ${m.id}: ${error.message}`),
             ),
           );
       } else if (m.method === undefined) {

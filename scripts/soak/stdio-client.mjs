@@ -47,7 +47,10 @@ export class StdioClient extends Client {
       }
       if (m.method !== undefined && m.id !== undefined) {
         const answer = this.answerTo(m);
-        if (answer) this.write(answer);
+        if (answer) {
+          this.write(answer);
+          this.acknowledge(answer);
+        }
       } else if (m.method === undefined) {
         const entry = this.pending.get(m.id);
         if (!entry) return problem('duplicated', `stdio response ${m.id} with no request pending`);
