@@ -1,10 +1,10 @@
 // @ts-check
 // `npm run build` ends here: the service's two entry points, built by tsc into dist/app/, bundled
 // into dist/bundle/ (main.mjs for HTTP, main-stdio.mjs for stdio) with their launchers. The
-// library itself is published unbundled (an app bundles it with its own code, see docs/stdio.md,
-// "Cold start" section); only the service ships this way.
+// library itself is published unbundled (an app bundles it with its own code: `mcp-warden bundle`,
+// see docs/stdio.md, "Cold start"); this is the same bundler, as tsc built it into dist/cli/.
 import { fileURLToPath } from 'node:url';
-import { bundleServer } from './bundle/bundle-server.mjs';
+import { bundleServer } from '../dist/cli/bundle/bundle-server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);

@@ -8,7 +8,7 @@
 //   HTTP:  the clock runs from spawn through the printed URL, initialize and initialized to the
 //          tools/call answer.
 // The Warden rows run as deployed for a fast start (docs/stdio.md, "Cold start"): bundled into one file
-// with the bundler the service ships with (scripts/bundle/), and started through the launcher
+// with the package's bundler (`mcp-warden bundle`, dist/cli/bundle/), and started through the launcher
 // that turns on Node's compile cache (Node 22.1+; the bench's Node may predate it). The "as
 // built" rows start the same server from tsc's output, one module per file. The peers (bare Node,
 // SDK 1.x and 2.x) run as their packages ship (each SDK package is one prebuilt file per entry),
@@ -20,7 +20,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { bundleServer } from '../../scripts/bundle/bundle-server.mjs';
+import { bundleServer } from '../../dist/cli/bundle/bundle-server.js';
 import { describe, INITIALIZED, initializeLine } from '../lib/mcp.mjs';
 import { callTool, openSession } from '../lib/mcp-http.mjs';
 import { median } from '../lib/measure.mjs';

@@ -36,10 +36,10 @@ export async function bearerSetup() {
   return { env, token };
 }
 
-/** Starts dist/main.js on `node`; resolves once it printed `listening <port>`. */
-function boot(dir, node, env) {
+/** Starts `entry` on `node`; resolves once it printed `listening <port>`. */
+function boot(dir, node, env, entry) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(node, ['dist/main.js'], {
+    const child = spawn(node, [entry], {
       cwd: dir,
       env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -230,9 +230,12 @@ async function consoleRoutes(base) {
   expect(asks.status === 401, 'console asks without a session', String(asks.status));
 }
 
-/** Boots the app on `node` and drives every route kind; resolves with the app's stderr. */
-export async function driveHttpApp(dir, node, bearer) {
-  const booted = await boot(dir, node, bearer.env);
+/**
+ * Boots the app (`entry`: tsc's dist/main.js, or its bundle's launcher) on `node` and drives
+ * every route kind; resolves with the app's stderr.
+ */
+export async function driveHttpApp(dir, node, bearer, entry = 'dist/main.js') {
+  const booted = await boot(dir, node, bearer.env, entry);
   const base = `http://127.0.0.1:${booted.port}`;
   const auth = { authorization: `Bearer ${await bearer.token('pack-check')}` };
   try {

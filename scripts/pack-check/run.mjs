@@ -21,7 +21,8 @@
  *      flipped case each exit 1, named;
  *    - HTTP: the built app, booted with bearer auth, answers the 401 challenge, serves the
  *      protected resource metadata, Streamable HTTP, the SSE pair and the operator console's
- *      routes, with its middleware run;
+ *      routes, with its middleware run; on the app's first Node, the same again from the bundle
+ *      the installed `mcp-warden bundle` made of it (esbuild is the app's dev dependency);
  *    - tests: the app's spec in its own runner (`jest`, `vitest run`): the testing module,
  *      `McpTestClient`, and the HTTP app inside the runner.
  *    A warning Node printed fails the step.
@@ -136,7 +137,7 @@ function testCommand(app, node) {
  * One app on one Node: one copy, the policy CLI, HTTP, its own tests.
  * @param {import('./policy-cli.mjs').PolicyExpectations} policies
  */
-async function checkOnNode(app, dir, nodeName, bearer, policies) {
+async function checkOnNode(app, dir, nodeName, bearer, policies, bundled) {
   const node = nodeBinary(nodeName);
   const env = childEnv({ PATH: `${dirname(node)}:${process.env.PATH}` });
   const { stdout: version } = await run(node, ['--version'], { cwd: dir, env });
@@ -149,6 +150,10 @@ async function checkOnNode(app, dir, nodeName, bearer, policies) {
     await checkPolicyCli(dir, env, policies);
     report.step = 'HTTP';
     checkNoWarnings(report.step, await driveHttpApp(dir, node, bearer));
+    if (bundled) {
+      report.step = 'HTTP, bundled';
+      checkNoWarnings(report.step, await driveHttpApp(dir, node, bearer, 'dist/bundle/main.mjs'));
+    }
     report.step = `${app.runner} tests`;
     const [command, args] = testCommand(app, node);
     const tests = await run(command, args, { cwd: dir, env, timeoutMs: 180_000 });
@@ -158,7 +163,8 @@ async function checkOnNode(app, dir, nodeName, bearer, policies) {
       'one copy for require() and import(); ' +
       `mcp-warden policy schema, validate and test (${policies.cases} cases) pass, ` +
       'a typo and a flipped case fail, named; 401 challenge, resource metadata, Streamable ' +
-      'HTTP, the SSE pair and the console under /api with the app middleware; ' +
+      'HTTP, the SSE pair and the console under /api with the app middleware' +
+      (bundled ? ', the same from its `mcp-warden bundle` bundle; ' : '; ') +
       `${app.runner} spec passed`;
   } catch (error) {
     report.detail = `FAIL at ${report.step}: ${error.message}`;
@@ -200,12 +206,20 @@ async function checkApp(app, work, tarball, bearer) {
     await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
       cwd: dir,
     });
+    step = 'mcp-warden bundle';
+    const bundled = await run(
+      join(dir, 'node_modules/.bin/mcp-warden'),
+      ['bundle', '--entry', 'dist/main.js', '--out', 'dist/bundle'],
+      { cwd: dir },
+    );
+    checkNoWarnings(step, bundled.stderr);
   } catch (error) {
     return failed(step, error);
   }
   const reports = [];
-  for (const nodeName of app.nodes) {
-    const report = await checkOnNode(app, dir, nodeName, bearer, policies);
+  for (const [index, nodeName] of app.nodes.entries()) {
+    // The bundle is driven on the app's first Node (a bundle is the same file on every Node).
+    const report = await checkOnNode(app, dir, nodeName, bearer, policies, index === 0);
     report.detail = `Nest ${nest}, ${app.kind}: ${report.detail}`;
     reports.push(report);
   }

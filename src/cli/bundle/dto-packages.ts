@@ -1,8 +1,7 @@
-// @ts-check
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import type { Esbuild } from './esbuild.loader.js';
 
 /*
  * The DTO machinery (class-validator with validator and libphonenumber-js, class-transformer,
@@ -14,7 +13,7 @@ import { build } from 'esbuild';
  * re-exports its part of it. A bare `class-validator` resolves from the bundle's folder first, so
  * the bundle's imports and the framework's require both reach the same file.
  */
-const PARTS = {
+const PARTS: Record<string, string> = {
   'class-validator': 'class-validator',
   'class-transformer': 'class-transformer',
   'class-transformer/cjs/storage.js': 'class-transformer/cjs/storage.js',
@@ -22,7 +21,7 @@ const PARTS = {
 };
 
 /** Where each stand-in goes, under the bundle's node_modules. */
-const FILES = {
+const FILES: Record<string, string> = {
   'class-validator': 'class-validator/index.js',
   'class-transformer': 'class-transformer/index.js',
   'class-transformer/cjs/storage.js': 'class-transformer/cjs/storage.js',
@@ -32,21 +31,24 @@ const FILES = {
 const SHARED = '.mcp-warden-dto/dto-libraries.cjs';
 
 /** What each folder was given in this process: entries bundled side by side share one write. */
-const written = new Map();
+const written = new Map<string, Promise<boolean>>();
 
 /**
- * Writes the shared file and the stand-ins into `outDir/node_modules`, once per folder. Returns false (and writes
- * nothing) when the app has no class-validator installed: it then has no DTO tools either.
- * @param {string} outDir
+ * Writes the shared file and the stand-ins into `outDir/node_modules`, once per folder, from
+ * the packages the app in the current directory has. Resolves false (and writes nothing) when
+ * it has no class-validator: it then has no DTO tools either.
  */
-export function writeDtoPackages(outDir) {
+export function writeDtoPackages(esbuild: Esbuild, outDir: string): Promise<boolean> {
   const key = resolve(outDir);
-  if (!written.has(key)) written.set(key, write(outDir));
-  return written.get(key);
+  let writing = written.get(key);
+  if (!writing) {
+    writing = write(esbuild, outDir);
+    written.set(key, writing);
+  }
+  return writing;
 }
 
-/** @param {string} outDir */
-async function write(outDir) {
+async function write(esbuild: Esbuild, outDir: string): Promise<boolean> {
   const require = createRequire(join(process.cwd(), 'package.json'));
   try {
     require.resolve('class-validator');
@@ -57,7 +59,7 @@ async function write(outDir) {
   const entry = Object.entries(PARTS)
     .map(([key, specifier]) => `  ${JSON.stringify(key)}: require(${JSON.stringify(specifier)}),`)
     .join('\n');
-  await build({
+  await esbuild.build({
     stdin: { contents: `module.exports = {\n${entry}\n};\n`, resolveDir: process.cwd() },
     outfile: join(modules, SHARED),
     bundle: true,
@@ -69,7 +71,9 @@ async function write(outDir) {
     logLevel: 'warning',
   });
   for (const [specifier, file] of Object.entries(FILES)) {
-    const names = Object.keys(require(specifier)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+    const names = Object.keys(require(specifier) as object).filter((name) =>
+      /^[A-Za-z_$][\w$]*$/.test(name),
+    );
     const depth = file.split('/').length - 1;
     const shared = `${'../'.repeat(depth)}${SHARED}`;
     // The dead `0 && …` line is how Node's CommonJS lexer learns the export names, so an ES

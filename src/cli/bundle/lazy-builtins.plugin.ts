@@ -1,4 +1,4 @@
-// @ts-check
+import type { Plugin } from 'esbuild';
 
 /*
  * Nest's core imports `STATUS_CODES` from node:http and `Server` from node:tls at the top of
@@ -11,7 +11,7 @@
 const NEST_CORE = /[\\/]@nestjs[\\/]core[\\/]/;
 const NAMESPACE = 'mcp-warden-lazy-builtin';
 
-const STAND_INS = {
+const STAND_INS: Record<'http' | 'tls', string> = {
   http: [
     "import { createRequire } from 'node:module';",
     'let http;',
@@ -30,11 +30,8 @@ const STAND_INS = {
   ].join('\n'),
 };
 
-/**
- * The esbuild plugin (stdio bundles only).
- * @returns {import('esbuild').Plugin}
- */
-export function lazyBuiltinsPlugin() {
+/** The esbuild plugin (stdio bundles only). */
+export function lazyBuiltinsPlugin(): Plugin {
   return {
     name: 'mcp-warden-lazy-builtins',
     setup(build) {
@@ -44,7 +41,7 @@ export function lazyBuiltinsPlugin() {
           : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
-        contents: STAND_INS[/** @type {'http' | 'tls'} */ (args.path)],
+        contents: STAND_INS[args.path as 'http' | 'tls'],
         loader: 'js',
       }));
     },

@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * What a bundle leaves to `node_modules`, resolved at run time as usual:
  * - native addons, which cannot be inlined (better-sqlite3, and pg's optional pg-native);
@@ -7,12 +6,12 @@
  *   adapter), and the transports Nest loads only for microservices and websockets;
  * - the DTO machinery (class-validator, class-transformer, class-validator-jsonschema), which the
  *   framework loads with `require` the first time a DTO tool is registered: it must be the same
- *   instance an app's own DTOs were decorated with.
+ *   instance an app's own DTOs were decorated with (dto-packages.ts);
  * - Cedar (`@cedar-policy/cedar-wasm`), loaded only with a `policy`: it reads its WebAssembly
  *   file beside its own module, which a bundle would move.
  * Everything else (Nest, rxjs, the MCP packages, zod, Ajv, jose, express) is inlined.
  */
-export const BUNDLE_EXTERNALS = [
+export const BUNDLE_EXTERNALS: readonly string[] = [
   'better-sqlite3',
   'pg-native',
   'ioredis',
@@ -35,4 +34,9 @@ export const BUNDLE_EXTERNALS = [
  * The HTTP stack, left out of a stdio server's bundle: Nest imports the Express adapter only when
  * an HTTP app is created, so a stdio process never loads it, and its bundle need not carry it.
  */
-export const HTTP_STACK = ['@nestjs/platform-express', 'express', 'body-parser', 'multer'];
+export const HTTP_STACK: readonly string[] = [
+  '@nestjs/platform-express',
+  'express',
+  'body-parser',
+  'multer',
+];

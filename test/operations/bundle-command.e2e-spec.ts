@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { StdioScript, makeDataDir, removeDataDir } from '../support/stdio-child.js';
+
+/*
+ * `mcp-warden bundle` (the package's bin, as tsc built it: `npm run build` first) bundles the
+ * notes service's built stdio entry, and the bundle it writes serves MCP: a Nest app's fast
+ * start, shipped (docs/stdio.md, "Cold start"). The output goes under the checkout, as an app's
+ * dist/ would, so the externals (Cedar, the SQLite driver) and the policies resolve from it.
+ */
+
+const CLI = resolve(process.cwd(), 'dist/cli/mcp-warden.js');
+const ENTRY = 'dist/app/main-stdio.js';
+
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+
+let out: string | undefined;
+let dataDir: string | undefined;
+let child: StdioScript | undefined;
+
+afterEach(async () => {
+  await child?.dispose();
+  child = undefined;
+  if (out) await rm(out, { recursive: true, force: true });
+  await removeDataDir(dataDir);
+});
+
+describe('mcp-warden bundle', () => {
+  it('bundles a built stdio entry into a launcher and one file, and the bundle serves a call', async () => {
+    out = await mkdtemp(join(process.cwd(), '.tmp-bundle-'));
+    const bundled = run(['bundle', '--entry', ENTRY, '--out', out, '--transport', 'stdio']);
+    expect(bundled.stderr).toBe('');
+    expect(bundled.status).toBe(0);
+    const launcher = join(out, 'main-stdio.mjs');
+    expect(bundled.stdout).toContain(`start it with: node ${launcher}`);
+    expect(existsSync(join(out, 'main-stdio.bundle.mjs'))).toBe(true);
+    // The DTO libraries, written beside it as one prebuilt file with a stand-in per package.
+    expect(existsSync(join(out, 'node_modules/class-validator/index.js'))).toBe(true);
+
+    dataDir = await makeDataDir();
+    child = new StdioScript(launcher, { DATA_DIR: dataDir });
+    const init = await child.initialize();
+    expect(init.result.serverInfo.name).toBe('mcp-warden-notes');
+    const listed = await child.request('tools/list');
+    const search = listed.result.tools.find(
+      (tool: { name: string }) => tool.name === 'search_notes',
+    );
+    // The DTO-derived schema survived the bundling.
+    expect(search.inputSchema.properties).toHaveProperty('query');
+    const called = await child.request('tools/call', {
+      name: 'search_notes',
+      arguments: { query: 'anything' },
+    });
+    expect(called.result.isError).toBeUndefined();
+    expect(called.result.structuredContent).toEqual({ count: 0, notes: [] });
+  });
+
+  it('names its options when one is missing or wrong, with exit status 2', () => {
+    const missing = run(['bundle', '--entry', ENTRY]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(
+      'mcp-warden bundle --entry <dist/main.js> --out <dist/bundle>',
+    );
+    const transport = run(['bundle', '--entry', ENTRY, '--out', 'x', '--transport', 'ws']);
+    expect(transport.status).toBe(2);
+    const unknown = run(['bundle', '--entry', ENTRY, '--out', 'x', '--minify-harder']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--minify-harder'");
+  });
+
+  it("an entry that does not exist fails with status 1 and esbuild's message, writing nothing", async () => {
+    out = join(process.cwd(), '.tmp-bundle-missing');
+    const failed = run(['bundle', '--entry', 'dist/app/no-such-entry.js', '--out', out]);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/^mcp-warden: Build failed/m);
+    expect(failed.stderr).toContain('Could not resolve "dist/app/no-such-entry.js"');
+    expect(existsSync(join(out, 'no-such-entry.mjs'))).toBe(false);
+  });
+});
