@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type InferResult, type Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { NOTES_DATABASE } from '../app.constants.js';
 import { importJsonNotes } from '../database/json-file.import.js';
@@ -40,9 +40,14 @@ const KEY_TAKEN = Symbol('idempotency key taken');
  * its own call only and two writers never lose each other's work. A write
  * costs the same whatever the number of notes.
  */
+/** A row of a search: the note's columns. */
+type SearchRow = InferResult<ReturnType<NotesStore['searchBuilder']>>[number];
+
 @Injectable()
 export class NotesStore implements OnModuleInit, OnModuleDestroy {
   private database?: Kysely<NotesTables>;
+  /** The search statement's SQL, once Kysely has compiled it (`searchQuery`). */
+  private searchSql?: string;
 
   constructor(@Inject(NOTES_DATABASE) private readonly options: NotesDatabaseOptions) {}
 
@@ -121,7 +126,34 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
   async search(query: string, limit: number): Promise<Note[]> {
     if (hasNul(query)) return [];
     const pattern = `%${escapeLike(query.toLowerCase())}%`;
-    const rows = await this.db
+    const { rows } = await this.db.executeQuery(this.searchQuery(pattern, limit));
+    const tags = await this.tagsOf(rows.map((row) => row.id));
+    return rows.map((row) => toNote(row, tags.get(row.id) ?? []));
+  }
+
+  /**
+   * The search statement with these parameters. Kysely builds and compiles it on the first
+   * search only: building the expression tree and compiling it to SQL was the largest part of a
+   * search's CPU (docs/notes-service.md, "Performance"), and the statement's text never changes;
+   * its parameters do. Should a Kysely release order them otherwise, nothing is reused.
+   */
+  private searchQuery(pattern: string, limit: number): CompiledQuery<SearchRow> {
+    if (this.searchSql !== undefined) {
+      return CompiledQuery.raw(this.searchSql, [pattern, pattern, pattern, limit]);
+    }
+    const compiled = this.searchBuilder(pattern, limit).compile();
+    const expected = [pattern, pattern, pattern, limit];
+    if (
+      compiled.parameters.length === expected.length &&
+      compiled.parameters.every((value, index) => value === expected[index])
+    ) {
+      this.searchSql = compiled.sql;
+    }
+    return compiled;
+  }
+
+  private searchBuilder(pattern: string, limit: number) {
+    return this.db
       .selectFrom('notes as n')
       .select(NOTE_COLUMNS.map((column) => `n.${column}` as const))
       .where((eb) =>
@@ -138,10 +170,7 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
         ]),
       )
       .orderBy('n.seq')
-      .limit(limit)
-      .execute();
-    const tags = await this.tagsOf(rows.map((row) => row.id));
-    return rows.map((row) => toNote(row, tags.get(row.id) ?? []));
+      .limit(limit);
   }
 
   async create(title: string, body: string, tags: string[], author?: string): Promise<Note> {

@@ -44,13 +44,14 @@ export function buildRequest(
   const resource = resourceEntity(seam, action, args, serverName);
   const session = { transport: context.transport, era: context.era ?? 'legacy' };
   const base = { seam, action, purpose, args, session } as const;
-  if (!hook) {
-    return {
-      ...base,
-      entities: [principal.entity, resource.entity],
-      entitiesKey: `${principal.json}\u0000${resource.json}`,
-    };
-  }
+  // Without a hook, or when it adds nothing (the common case: a hook concerns a few actions),
+  // the memoized entities and their serializations serve: nothing is copied or stringified.
+  const plain = (): CedarRequest => ({
+    ...base,
+    entities: [principal.entity, resource.entity],
+    entitiesKey: `${principal.json}\u0000${resource.json}`,
+  });
+  if (!hook) return plain();
   const call: McpCedarCall = {
     action,
     arguments: args,
@@ -59,7 +60,8 @@ export function buildRequest(
   };
   const extra = hook(context.principal, context, call);
   const finish = (added: readonly McpCedarEntity[]): CedarRequest => {
-    const entities = merge(principal.entity, resource.entity, added ?? []);
+    if (!added || added.length === 0) return plain();
+    const entities = merge(principal.entity, resource.entity, added);
     return { ...base, entities, entitiesKey: JSON.stringify(entities) };
   };
   return isThenable(extra) ? Promise.resolve(extra).then(finish) : finish(extra);
