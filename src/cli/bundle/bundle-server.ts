@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, join, relative } from 'node:path';
 import { deferredIntlPlugin } from './deferred-intl.plugin.js';
 import { writeDtoPackages } from './dto-packages.js';
 import { loadEsbuild, type Esbuild } from './esbuild.loader.js';
-import { BUNDLE_EXTERNALS, HTTP_STACK } from './externals.js';
+import { BUNDLE_EXTERNALS, HTTP_STACK, LAZY_OPTIONAL } from './externals.js';
 import { lazyBuiltinsPlugin } from './lazy-builtins.plugin.js';
 
 /*
@@ -88,7 +89,7 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
     minify,
     // Nest names providers by their class names; a minifier must not rename them.
     keepNames: true,
-    external: [...BUNDLE_EXTERNALS, ...(stdio ? HTTP_STACK : [])],
+    external: [...BUNDLE_EXTERNALS, ...(stdio ? HTTP_STACK : []), ...notInstalled(LAZY_OPTIONAL)],
     banner: { js: REQUIRE_SHIM },
     define: { __filename: '__wardenFilename', __dirname: '__wardenDirname' },
     plugins: [deferredIntlPlugin(), ...(stdio ? [lazyBuiltinsPlugin()] : [])],
@@ -102,4 +103,17 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
   const launcherFile = join(outDir, `${base}.mjs`);
   await writeFile(launcherFile, launcher(bundleFile), { mode: 0o755 });
   return { launcher: launcherFile, bundle, bytes: out?.bytes ?? 0 };
+}
+
+/** Those of `names` the app in the current directory does not have installed. */
+function notInstalled(names: readonly string[]): string[] {
+  const require = createRequire(join(process.cwd(), 'package.json'));
+  return names.filter((name) => {
+    try {
+      require.resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
 }

@@ -40,3 +40,10 @@ export const HTTP_STACK: readonly string[] = [
   'body-parser',
   'multer',
 ];
+
+/**
+ * Packages Nest's core requires lazily, only when an app uses them: the Express adapter, which an
+ * app on Fastify does not install. When the app has one not installed, the bundle leaves it
+ * external (bundle-server.ts), so it fails where the app itself would, not at bundling.
+ */
+export const LAZY_OPTIONAL: readonly string[] = ['@nestjs/platform-express'];
