@@ -117,22 +117,52 @@ export function policyOptions(extra: Partial<McpCedarPolicyOptions> = {}): McpCe
 }
 
 /** An app on `port` (its bearer audience names it) whose seams the Cedar set decides. */
+/** The fixture module with `policy` (the fixture set by default) and `extra` options, not yet initialised. */
+export async function bootPolicyModule(
+  policy = McpPolicies.cedar(policyOptions()),
+  extra: Partial<McpModuleOptions> = {},
+): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [McpModule.forRoot({ name: 'policy-test', version: '1.0.0', policy, ...extra })],
+    providers: [PolicyTools],
+  }).compile();
+  return moduleRef.createNestApplication({ logger: false });
+}
+
+/** The same, initialised (no listener). */
+export async function bootedPolicyModule(
+  policy = McpPolicies.cedar(policyOptions()),
+): Promise<INestApplication> {
+  const app = await bootPolicyModule(policy);
+  await app.init();
+  return app;
+}
+
+/** The same with `options` over the fixture set, listening on `port`. */
 export async function policyApp(
   options: Partial<McpModuleOptions>,
   port: number,
 ): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      McpModule.forRoot({
-        name: 'policy-test',
-        version: '1.0.0',
-        policy: McpPolicies.cedar(policyOptions()),
-        ...options,
-      }),
-    ],
-    providers: [PolicyTools],
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  const app = await bootPolicyModule(undefined, options);
   await app.listen(port, '127.0.0.1');
   return app;
+}
+
+/** Callers of the lifecycle suites: an operator, and a payer with groups and a department claim. */
+export const MIA = {
+  subject: 'mia',
+  scopes: ['ops'],
+  issuer: 'https://issuer.example',
+  claims: {},
+};
+export const ALICE = {
+  subject: 'alice',
+  scopes: ['pay'],
+  issuer: 'https://issuer.example',
+  claims: { groups: ['payers'], dept: 'eng' },
+};
+
+/** A tool seam deny's structured content. */
+export function denial(tool: string, detail: string) {
+  return { error: 'authorization_required', tool, decision: 'deny', detail };
 }
