@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { CompiledQuery, sql, type InferResult, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { NOTES_DATABASE } from '../app.constants.js';
 import { importJsonNotes } from '../database/json-file.import.js';
@@ -12,6 +12,7 @@ import {
 } from '../database/notes-database.options.js';
 import type { NotesTables } from '../database/notes.schema.js';
 import type { Note } from './note.interface.js';
+import { NOTE_COLUMNS, NotesSearchStatement } from './notes-search.statement.js';
 
 /**
  * A note's text that no database can keep as given: PostgreSQL's text holds
@@ -25,8 +26,6 @@ export class NoteTextError extends Error {
   }
 }
 
-/** The columns a note is read from. */
-const NOTE_COLUMNS = ['id', 'title', 'body', 'created_at', 'author'] as const;
 /* A fresh 8-character id that is taken already is drawn again, this many times at most. */
 const ID_ATTEMPTS = 5;
 /* Thrown inside a create's transaction to roll it back: its idempotency key is taken. */
@@ -40,14 +39,11 @@ const KEY_TAKEN = Symbol('idempotency key taken');
  * its own call only and two writers never lose each other's work. A write
  * costs the same whatever the number of notes.
  */
-/** A row of a search: the note's columns. */
-type SearchRow = InferResult<ReturnType<NotesStore['searchBuilder']>>[number];
-
 @Injectable()
 export class NotesStore implements OnModuleInit, OnModuleDestroy {
   private database?: Kysely<NotesTables>;
-  /** The search statement's SQL, once Kysely has compiled it (`searchQuery`). */
-  private searchSql?: string;
+  /** The search statement, compiled once per database. */
+  private searchStatement?: NotesSearchStatement;
 
   constructor(@Inject(NOTES_DATABASE) private readonly options: NotesDatabaseOptions) {}
 
@@ -72,6 +68,7 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     const db = this.database;
     this.database = undefined;
+    this.searchStatement = undefined;
     await db?.destroy();
   }
 
@@ -126,51 +123,10 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
   async search(query: string, limit: number): Promise<Note[]> {
     if (hasNul(query)) return [];
     const pattern = `%${escapeLike(query.toLowerCase())}%`;
-    const { rows } = await this.db.executeQuery(this.searchQuery(pattern, limit));
+    this.searchStatement ??= new NotesSearchStatement(this.db);
+    const { rows } = await this.db.executeQuery(this.searchStatement.with(pattern, limit));
     const tags = await this.tagsOf(rows.map((row) => row.id));
     return rows.map((row) => toNote(row, tags.get(row.id) ?? []));
-  }
-
-  /**
-   * The search statement with these parameters. Kysely builds and compiles it on the first
-   * search only: building the expression tree and compiling it to SQL was the largest part of a
-   * search's CPU (docs/notes-service.md, "Performance"), and the statement's text never changes;
-   * its parameters do. Should a Kysely release order them otherwise, nothing is reused.
-   */
-  private searchQuery(pattern: string, limit: number): CompiledQuery<SearchRow> {
-    if (this.searchSql !== undefined) {
-      return CompiledQuery.raw(this.searchSql, [pattern, pattern, pattern, limit]);
-    }
-    const compiled = this.searchBuilder(pattern, limit).compile();
-    const expected = [pattern, pattern, pattern, limit];
-    if (
-      compiled.parameters.length === expected.length &&
-      compiled.parameters.every((value, index) => value === expected[index])
-    ) {
-      this.searchSql = compiled.sql;
-    }
-    return compiled;
-  }
-
-  private searchBuilder(pattern: string, limit: number) {
-    return this.db
-      .selectFrom('notes as n')
-      .select(NOTE_COLUMNS.map((column) => `n.${column}` as const))
-      .where((eb) =>
-        eb.or([
-          eb(sql`n.title_lc`, 'like', sql`${pattern} escape '\\'`),
-          eb(sql`n.body_lc`, 'like', sql`${pattern} escape '\\'`),
-          eb.exists(
-            eb
-              .selectFrom('note_tags as t')
-              .select('t.seq')
-              .whereRef('t.note_id', '=', 'n.id')
-              .where(sql`t.tag_lc`, 'like', sql`${pattern} escape '\\'`),
-          ),
-        ]),
-      )
-      .orderBy('n.seq')
-      .limit(limit);
   }
 
   async create(title: string, body: string, tags: string[], author?: string): Promise<Note> {

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { basename, join, relative } from 'node:path';
+import { appRequire } from './app-require.js';
 import { deferredIntlPlugin } from './deferred-intl.plugin.js';
 import { writeDtoPackages } from './dto-packages.js';
 import { loadEsbuild, type Esbuild } from './esbuild.loader.js';
@@ -107,7 +107,7 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
 
 /** Those of `names` the app in the current directory does not have installed. */
 function notInstalled(names: readonly string[]): string[] {
-  const require = createRequire(join(process.cwd(), 'package.json'));
+  const require = appRequire();
   return names.filter((name) => {
     try {
       require.resolve(name);

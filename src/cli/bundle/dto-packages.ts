@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { appRequire } from './app-require.js';
 import type { Esbuild } from './esbuild.loader.js';
 
 /*
@@ -49,7 +49,7 @@ export function writeDtoPackages(esbuild: Esbuild, outDir: string): Promise<bool
 }
 
 async function write(esbuild: Esbuild, outDir: string): Promise<boolean> {
-  const require = createRequire(join(process.cwd(), 'package.json'));
+  const require = appRequire();
   try {
     require.resolve('class-validator');
   } catch {
