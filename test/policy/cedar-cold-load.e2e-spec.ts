@@ -36,6 +36,32 @@ fs.readFileSync = function (path, ...rest) {
 })();
 `;
 
+/*
+ * The head start (cedar.precompiler.ts): `McpPolicies.cedar()` alone hands back Cedar's compiled
+ * module from a worker, and the engine the policy layer then loads decides with it.
+ */
+const PRECOMPILE_PROBE = `
+// The worker does not hold the process open (an app's server does): this timer stands in.
+const open = setInterval(() => {}, 1000);
+const api = await import('./dist/index.js');
+const { precompileCedar } = await import('./dist/mcp/policy/cedar/cedar.precompiler.js');
+api.McpPolicies.cedar({ policies: { text: 'permit (principal, action, resource);' } });
+const module = await precompileCedar();
+clearInterval(open);
+const { loadCedar } = await import('./dist/mcp/policy/cedar/cedar.loader.js');
+const cedar = await loadCedar();
+const answer = cedar.isAuthorized({
+  principal: { type: 'User', id: 'a' }, action: { type: 'Action', id: 'x' },
+  resource: { type: 'R', id: 'r' }, context: {},
+  policies: { staticPolicies: 'permit (principal, action, resource);' }, entities: [],
+});
+process.stdout.write(JSON.stringify({
+  compiled: module instanceof WebAssembly.Module,
+  exports: module ? WebAssembly.Module.exports(module).map((e) => e.name) : [],
+  decides: answer.type === 'success' ? answer.response.decision : answer.type,
+}));
+`;
+
 async function probe(mode: 'policy' | 'closures'): Promise<{ loaded: boolean }> {
   const { stdout } = await run(process.execPath, ['-e', PROBE, mode], { cwd: process.cwd() });
   return JSON.parse(stdout);
@@ -48,5 +74,18 @@ describe('loading Cedar', () => {
 
   it('an app with `policy` loads it (the probe can see a load)', async () => {
     expect(await probe('policy')).toEqual({ loaded: true });
+  });
+
+  it('declaring a Cedar policy compiles the engine on a worker thread, before Nest boots', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=module', '-e', PRECOMPILE_PROBE],
+      { cwd: process.cwd() },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      compiled: true,
+      exports: expect.arrayContaining(['validate', 'preparsePolicySet']),
+      decides: 'allow',
+    });
   });
 });

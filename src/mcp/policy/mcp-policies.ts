@@ -1,3 +1,4 @@
+import { precompileCedar } from './cedar/cedar.precompiler.js';
 import type { McpCedarPolicyOptions, McpPolicyConfig } from './policy-options.interface.js';
 
 /**
@@ -12,8 +13,12 @@ import type { McpCedarPolicyOptions, McpPolicyConfig } from './policy-options.in
  * @publicApi
  */
 export const McpPolicies = {
-  /** Cedar policies, validated against a schema generated from the registry. */
+  /**
+   * Cedar policies, validated against a schema generated from the registry. Declaring them
+   * starts compiling the engine on a worker thread, so it is ready by the time Nest boots.
+   */
   cedar(options: McpCedarPolicyOptions): McpPolicyConfig {
+    void precompileCedar();
     return { engine: 'cedar', options };
   },
 };
