@@ -9,6 +9,7 @@ const LAYERS = [
   ['authentication', ['authentication']],
   ['definitions', ['definitions']],
   ['authorization', ['authorization']],
+  ['audit', ['audit']],
   ['policy', ['policy']],
   ['engine', ['engine']],
   ['approvals', ['approvals']],

@@ -38,8 +38,28 @@ export type {
 } from './mcp/authorization/authorizer.interface.js';
 export type {
   McpAuditEvent,
+  McpAuditKind,
+  McpAuditOutcome,
   McpAuditSeam,
 } from './mcp/authorization/audit/mcp-audit-event.interface.js';
+
+// Audit records and their proof (docs/audit.md)
+export { McpAuditSinks } from './mcp/audit/mcp-audit-sinks.js';
+export { McpCheckpointPublishers } from './mcp/audit/publishers/mcp-checkpoint-publishers.js';
+export type { McpCheckpointWebhookOptions } from './mcp/audit/publishers/mcp-checkpoint-publishers.js';
+export type { McpAuditEntry, McpAuditSink } from './mcp/audit/audit-sink.interface.js';
+export type {
+  McpAuditCheckpoint,
+  McpAuditOptions,
+  McpCheckpointPublisher,
+} from './mcp/audit/audit-options.interface.js';
+export type {
+  McpAuditChainLink,
+  McpAuditCheckpointRecord,
+  McpAuditRecord,
+} from './mcp/audit/chain/audit-record.js';
+export type { McpJsonlSinkOptions } from './mcp/audit/sinks/jsonl-file.sink.js';
+export type { McpSqlSinkOptions } from './mcp/audit/sinks/sql-table.sink.js';
 export type { McpToolDenial } from './mcp/authorization/tool-denial.js';
 export type { McpPolicyTrace } from './mcp/authorization/seam-policy.interface.js';
 

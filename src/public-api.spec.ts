@@ -25,6 +25,8 @@ const PUBLIC_VALUES = [
   'McpInputRequiredError',
   'McpMissingClientCapabilityError',
   'McpUnsupportedProtocolVersionError',
+  'McpAuditSinks',
+  'McpCheckpointPublishers',
   'McpClientEvents',
   'McpExecutionContext',
   'McpHttpAuth',

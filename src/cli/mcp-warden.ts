@@ -2,11 +2,13 @@
 /*
  * The `mcp-warden` command. `policy`: policies are reviewed and tested like code, in CI, without
  * booting the app (docs/policy.md, "Testing policies"). `bundle`: a built server entry becomes
- * one file for a fast start (docs/stdio.md, "Cold start"). Exit status 0 when everything
+ * one file for a fast start (docs/stdio.md, "Cold start"). `audit`: verify and query the audit
+ * records (docs/audit.md). Exit status 0 when everything
  * passes, 1 with each failure named, 2 for a usage error.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { AUDIT_USAGE, runAuditCommand } from './audit.command.js';
 import { BUNDLE_USAGE, runBundleCommand } from './bundle.command.js';
 import { runPolicyCommand, type PolicyCommand } from './policy.command.js';
 
@@ -22,9 +24,17 @@ Options that mirror McpPolicies.cedar({...}):
   --links <links.json>          their links ([{ templateId, newId, values }])
   --server <name>               the server's name (Mcp::Server id); default "server"
 
-${BUNDLE_USAGE}`;
+${BUNDLE_USAGE}
+${AUDIT_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'audit') {
+    return runAuditCommand(
+      argv.slice(1),
+      (line) => process.stdout.write(`${line}\n`),
+      (line) => process.stderr.write(`${line}\n`),
+    );
+  }
   if (argv[0] === 'bundle') {
     return runBundleCommand(
       argv.slice(1),

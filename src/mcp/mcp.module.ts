@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import type { McpTransportKind } from './core/protocol/transport-kind.js';
 import { AUTHORIZER_PROVIDERS } from './authorization/authorizer.providers.js';
 import { POLICY_PROVIDERS } from './policy/policy.providers.js';
+import { AUDIT_PROVIDERS } from './audit/audit.providers.js';
 import { McpPolicy } from './policy/mcp-policy.service.js';
 import { CLIENT_EVENTS_PROVIDERS } from './engine/client-events/client-events.providers.js';
 import { McpClientEvents } from './engine/client-events/mcp-client-events.service.js';
@@ -90,6 +91,7 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       McpTransportCheck,
       ...REGISTRY_PROVIDERS,
       ...AUTHORIZER_PROVIDERS,
+      ...AUDIT_PROVIDERS,
       ...POLICY_PROVIDERS,
       ...SERVER_PROVIDERS,
       ...ERA_PROVIDERS,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Authorizer, type McpAuditEvent } from '../../src/index.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import {
@@ -41,10 +42,39 @@ describe('authorization', () => {
       await t.request('prompts/list', {}, 'aud');
       subscription.unsubscribe();
 
-      const base = { connId: 'aud', transport: 'stdio', time: expect.any(String) };
+      const base = {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        kind: 'decision',
+        connId: 'aud',
+        transport: 'stdio',
+        era: 'legacy',
+        time: expect.any(String),
+      };
+      // RFC 8785: the canonical JSON of the arguments, hashed (computed here independently).
+      const digest = (canonical: string) => createHash('sha256').update(canonical).digest('hex');
+      const readNote = events[0]!.id;
       expect(events).toEqual([
         // Each names the request it was taken for (the harness numbers them 1, 2, …).
-        { ...base, requestId: 1, seam: 'tool', name: 'read_note', decision: 'allow' },
+        {
+          ...base,
+          requestId: 1,
+          seam: 'tool',
+          name: 'read_note',
+          decision: 'allow',
+          argumentsDigest: digest('{"id":"n1"}'),
+        },
+        // The call ran: its outcome links to its decision.
+        {
+          ...base,
+          kind: 'outcome',
+          requestId: 1,
+          seam: 'tool',
+          name: 'read_note',
+          decision: 'allow',
+          of: readNote,
+          outcome: 'ok',
+          durationMs: expect.any(Number),
+        },
         {
           ...base,
           requestId: 2,
@@ -52,6 +82,7 @@ describe('authorization', () => {
           name: 'archive_note',
           decision: 'deny',
           detail: 'read-only',
+          argumentsDigest: digest('{"id":"n1"}'),
         },
         {
           ...base,
@@ -60,6 +91,7 @@ describe('authorization', () => {
           name: 'explode',
           decision: 'ask',
           detail: 'Really explode?',
+          argumentsDigest: digest('{}'),
         },
         { ...base, requestId: 4, seam: 'read', name: 'resources/read', decision: 'allow' },
         {
@@ -74,6 +106,7 @@ describe('authorization', () => {
       for (const event of events) {
         expect(Number.isNaN(Date.parse(event.time))).toBe(false);
       }
+      expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
     });
   });
 

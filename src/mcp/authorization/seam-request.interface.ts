@@ -22,4 +22,6 @@ export interface McpSeamRequest<P = Record<string, unknown>> {
   readonly era?: McpEra;
   /** Set by the tool seam guard on `tools/call`; read by the handler that owns the call. */
   toolSeam?: ToolSeamVerdict;
+  /** The `id` of the tool seam's audit event, when one was recorded: what later steps link to. */
+  auditId?: string;
 }

@@ -11,6 +11,9 @@ import { contextOf } from './authorizer-context.js';
 
 type CallParams = { name: string; arguments?: Record<string, unknown> };
 
+/** Detail of the deny given when `audit.failClosed` could not keep the decision record. */
+export const AUDIT_UNAVAILABLE = 'audit_unavailable';
+
 /**
  * The tool seam, in front of `tools/call`. It decides and records the
  * decision; it never blocks the handler, which owns the call and branches on
@@ -40,19 +43,23 @@ export class ToolSeamGuard implements CanActivate {
       : this.conclude(request, decision, entry);
   }
 
-  /** Records the decision and hands it to the handler. */
+  /**
+   * Records the decision and hands it to the handler. With `audit.failClosed` the call waits
+   * until its decision record is kept, and denies (`audit_unavailable`) when it cannot be: no
+   * action without a record (docs/audit.md).
+   */
   protected conclude(
     request: McpSeamRequest<CallParams>,
     decision: AuthorizerDecision,
     entry: McpToolEntry | undefined,
-  ): true {
+  ): true | Promise<true> {
     const detail =
       decision.kind === 'deny'
         ? decision.reason
         : decision.kind === 'ask'
           ? decision.prompt
           : undefined;
-    this.audit.record(
+    const kept = this.audit.record(
       request,
       'tool',
       request.params.name,
@@ -62,6 +69,14 @@ export class ToolSeamGuard implements CanActivate {
       (decision as TracedDecision).trace,
     );
     request.toolSeam = { decision, entry };
-    return true;
+    if (!kept) return true;
+    return kept.then(
+      () => true as const,
+      () => {
+        request.toolSeam = { decision: { kind: 'deny', reason: AUDIT_UNAVAILABLE }, entry };
+        void this.audit.record(request, 'tool', request.params.name, 'deny', AUDIT_UNAVAILABLE);
+        return true as const;
+      },
+    );
   }
 }

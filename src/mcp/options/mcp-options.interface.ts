@@ -8,6 +8,7 @@ import type { McpLimits } from '../core/limits/mcp-limits.interface.js';
 import type { McpNonceStore } from '../core/stores/nonce-store.interface.js';
 import type { Authorizer, AuthorizerSource } from '../authorization/authorizer.interface.js';
 import type { McpPolicyConfig } from '../policy/policy-options.interface.js';
+import type { McpAuditOptions } from '../audit/audit-options.interface.js';
 import type { McpTransportKind } from '../core/protocol/transport-kind.js';
 
 /**
@@ -73,6 +74,11 @@ export interface McpModuleOptions {
    * with either fails boot): `McpPolicies.cedar({...})` (docs/policy.md).
    */
   policy?: McpPolicyConfig;
+  /**
+   * Durable, chained and signed audit records (docs/audit.md): sinks, `arguments`,
+   * `failClosed`, `signing`. Without it, events are only streamed on `McpWarden.audit$`.
+   */
+  audit?: McpAuditOptions;
   /**
    * How long a parked call waits for the client's approval, how long a
    * modern `requestState` stays valid, and how long an operator ask lives

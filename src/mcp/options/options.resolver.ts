@@ -26,6 +26,12 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
         '`authorizer` or `readAuthorizer` (two deciders would make neither the source of truth)',
     );
   }
+  if (options.audit?.failClosed && !options.audit.sinks?.length) {
+    throw new Error(
+      'MCP server refuses to boot: `audit.failClosed` denies every call whose record is not ' +
+        'kept, and no `audit.sinks` keep any',
+    );
+  }
   const resolved: McpResolvedOptions = {
     name: options.name,
     version: options.version,
@@ -35,6 +41,7 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
     authorizerSource: options.authorizerSource ?? 'default',
     readAuthorizer: options.readAuthorizer,
     policy: options.policy,
+    audit: options.audit,
     elicitationTimeoutMs: positive(options.elicitationTimeoutMs, DEFAULT_ELICITATION_TIMEOUT_MS),
     stateSecret: options.stateSecret || undefined,
     nonceStore: options.nonceStore,

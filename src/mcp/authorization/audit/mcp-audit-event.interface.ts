@@ -9,11 +9,28 @@ import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
 export type McpAuditSeam = 'tool' | 'read' | 'elicitation' | 'operator';
 
 /**
- * One authorization decision or elicitation outcome. `decision` is what the
- * authorizer (or the user) decided; `detail` the reason, prompt or outcome.
+ * What a record is: a seam's or an approver's `decision`, the `outcome` of a call that ran, or
+ * (in a sink only) a signed `checkpoint` of the chain (docs/audit.md).
+ * @publicApi
+ */
+export type McpAuditKind = 'decision' | 'outcome' | 'exchange' | 'checkpoint';
+
+/**
+ * How a call that ran ended: its result, an `isError` result, an exception, a cancellation, or
+ * `limits.toolTimeoutMs`.
+ * @publicApi
+ */
+export type McpAuditOutcome = 'ok' | 'isError' | 'threw' | 'cancelled' | 'timeout';
+
+/**
+ * One authorization decision, approval step or call outcome. `decision` is what the
+ * authorizer (or the approver) decided; `detail` the reason, prompt or outcome.
  * @publicApi
  */
 export interface McpAuditEvent {
+  /** Unique per event (a UUID). */
+  id: string;
+  kind: McpAuditKind;
   time: string;
   connId: string;
   /** The JSON-RPC id of the request the decision was taken for (unique per connection while in flight). */
@@ -23,6 +40,11 @@ export interface McpAuditEvent {
   transport: McpTransportKind;
   /** The caller's subject, when the transport authenticated one. */
   principal?: string;
+  /** The verified token's issuer and client id, when there was one. */
+  issuer?: string;
+  clientId?: string;
+  /** The request's protocol era (`legacy` or `modern`). */
+  era?: string;
   seam: McpAuditSeam;
   /** The tool name (tool seam, elicitation) or the method (read seam). */
   name: string;
@@ -36,4 +58,13 @@ export interface McpAuditEvent {
   policyVersion?: string;
   /** With a shadow policy set: what it would have decided, never enforced. */
   shadow?: { decision: 'allow' | 'ask' | 'deny'; policies: readonly string[] };
+  /** Tool seam: SHA-256 (hex) of the arguments in RFC 8785 canonical JSON. */
+  argumentsDigest?: string;
+  /** Tool seam, only with `audit.arguments: 'full'`: the arguments themselves. */
+  arguments?: unknown;
+  /** An approval step's or an outcome's decision: the `id` of the tool seam's event. */
+  of?: string;
+  /** `kind: 'outcome'`: how the call ended, and how long it ran. */
+  outcome?: McpAuditOutcome;
+  durationMs?: number;
 }

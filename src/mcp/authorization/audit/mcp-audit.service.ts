@@ -1,24 +1,55 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
+import { MCP_OPTIONS } from '../../core/options/options.constants.js';
 import type { McpSeamRequest } from '../seam-request.interface.js';
 import {
   MCP_DECISION_TELEMETRY,
   type McpDecisionTelemetry,
 } from './decision-telemetry.interface.js';
-import type { McpAuditEvent, McpAuditSeam } from './mcp-audit-event.interface.js';
+import type { McpAuditEvent, McpAuditOutcome, McpAuditSeam } from './mcp-audit-event.interface.js';
 import type { McpPolicyTrace } from '../seam-policy.interface.js';
+import {
+  MCP_AUDIT_JOURNAL,
+  type McpAuditJournal,
+  type McpAuditRecording,
+} from './audit-journal.interface.js';
+import { argumentsDigest } from './arguments-digest.js';
 
-/** The stream of audit events; exposed to users as `McpWarden.audit$`. */
+/** The options slice the audit reads. */
+interface AuditSettings {
+  readonly audit?: McpAuditRecording;
+}
+
+/**
+ * The stream of audit events (`McpWarden.audit$`), and the journal's feed when `audit.sinks`
+ * keep them (docs/audit.md). An event is built only when someone listens or keeps it: this
+ * runs on every call.
+ */
 @Injectable()
 export class McpAuditService {
+  private readonly logger = new Logger('McpAudit');
   private readonly subject = new Subject<McpAuditEvent>();
   readonly events$: Observable<McpAuditEvent> = this.subject.asObservable();
+  private readonly fullArguments: boolean;
 
-  constructor(@Inject(MCP_DECISION_TELEMETRY) private readonly telemetry: McpDecisionTelemetry) {}
+  constructor(
+    @Inject(MCP_DECISION_TELEMETRY) private readonly telemetry: McpDecisionTelemetry,
+    @Optional() @Inject(MCP_OPTIONS) options: AuditSettings | null = null,
+    @Optional() @Inject(MCP_AUDIT_JOURNAL) private readonly journal: McpAuditJournal | null = null,
+  ) {
+    this.fullArguments = options?.audit?.arguments === 'full';
+  }
+
+  /** Whether a call must wait for its decision record before it runs (`audit.failClosed`). */
+  get failClosed(): boolean {
+    return this.journal?.failClosed === true;
+  }
 
   /**
-   * Records one decision taken for `request`. Nothing is allocated when
-   * nobody listens: this runs on every call.
+   * Records one decision taken for `request`. The tool seam's decision carries the arguments'
+   * digest, and its id becomes the request's `auditId`, which approval steps and the outcome
+   * link to. Returns the journal's promise when the call must wait for the record.
    */
   record(
     request: McpSeamRequest,
@@ -28,10 +59,48 @@ export class McpAuditService {
     detail?: string,
     operator?: string,
     trace?: McpPolicyTrace,
-  ): void {
+  ): Promise<void> | undefined {
     this.telemetry.decision(request, seam, name, decision, detail);
-    if (!this.subject.observed) return;
+    if (!this.subject.observed && !this.journal) return undefined;
+    const event = this.base(request, 'decision', seam, name, decision);
+    if (seam === 'tool') {
+      const args = (request.params as { arguments?: unknown }).arguments ?? {};
+      event.argumentsDigest = argumentsDigest(args);
+      if (this.fullArguments) event.arguments = args;
+      request.auditId = event.id;
+    } else if (request.auditId && seam !== 'read') {
+      event.of = request.auditId;
+    }
+    if (detail !== undefined) event.detail = detail;
+    if (operator !== undefined) event.operator = operator;
+    if (trace) {
+      event.policies = trace.policies;
+      event.policyVersion = trace.policyVersion;
+      if (trace.shadow) event.shadow = trace.shadow;
+    }
+    return this.emit(event, seam === 'tool' && decision !== 'deny');
+  }
+
+  /** Records how a call that ran ended, linked to its tool seam decision. */
+  outcome(request: McpSeamRequest, name: string, outcome: McpAuditOutcome, durationMs: number) {
+    if (!this.subject.observed && !this.journal) return;
+    const event = this.base(request, 'outcome', 'tool', name, 'allow');
+    if (request.auditId) event.of = request.auditId;
+    event.outcome = outcome;
+    event.durationMs = Math.round(durationMs * 1000) / 1000;
+    void this.emit(event, false);
+  }
+
+  private base(
+    request: McpSeamRequest,
+    kind: McpAuditEvent['kind'],
+    seam: McpAuditSeam,
+    name: string,
+    decision: McpAuditEvent['decision'],
+  ): McpAuditEvent {
     const event: McpAuditEvent = {
+      id: randomUUID(),
+      kind,
       time: new Date().toISOString(),
       connId: request.connection.id,
       requestId: request.id,
@@ -40,16 +109,30 @@ export class McpAuditService {
       name,
       decision,
     };
+    if (request.era) event.era = request.era;
     const traceId = this.telemetry.traceIdOf(request);
     if (traceId) event.traceId = traceId;
-    if (request.principal) event.principal = request.principal.subject;
-    if (detail !== undefined) event.detail = detail;
-    if (operator !== undefined) event.operator = operator;
-    if (trace) {
-      event.policies = trace.policies;
-      event.policyVersion = trace.policyVersion;
-      if (trace.shadow) event.shadow = trace.shadow;
+    const principal = request.principal;
+    if (principal) {
+      event.principal = principal.subject;
+      if (principal.issuer) event.issuer = principal.issuer;
+      const clientId = principal.claims?.client_id ?? principal.claims?.azp;
+      if (typeof clientId === 'string') event.clientId = clientId;
     }
-    this.subject.next(event);
+    return event;
+  }
+
+  /**
+   * Streams the event and hands it to the journal. `wait`: the caller must not act before the
+   * record is kept (`failClosed`), so the journal's promise is returned; otherwise a failure
+   * was counted by the journal and is not the caller's.
+   */
+  private emit(event: McpAuditEvent, wait: boolean): Promise<void> | undefined {
+    if (this.subject.observed) this.subject.next(event);
+    if (!this.journal) return undefined;
+    const kept = this.journal.append(event);
+    if (wait && this.journal.failClosed) return kept;
+    kept.catch((error: Error) => this.logger.debug(`audit record not kept: ${error.message}`));
+    return undefined;
   }
 }

@@ -16,6 +16,13 @@ import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js'
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { exceedsJsonBytes } from '../results/result-size.js';
 import { requestLogFields } from '../../core/common/log-fields.js';
+import { McpAuditService } from '../../authorization/audit/mcp-audit.service.js';
+import type { McpAuditOutcome } from '../../authorization/audit/mcp-audit-event.interface.js';
+
+/** How a run ended, filled in as it goes (the audit's outcome). */
+interface Ended {
+  outcome: McpAuditOutcome;
+}
 
 /** A call's arguments once checked: the value the tool gets, or the result that refuses them. */
 export type McpToolArguments =
@@ -33,7 +40,10 @@ export type McpToolArguments =
 export class McpToolInvoker {
   private readonly logger = new Logger('McpTools');
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings) {}
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
+    private readonly audit: McpAuditService,
+  ) {}
 
   /** Validates `args`, then runs the tool with what validation made of them. */
   async run(
@@ -58,8 +68,26 @@ export class McpToolInvoker {
       : checkedArguments(entry, validation);
   }
 
-  /** Runs the tool with arguments `validate` accepted (its `value`). */
+  /**
+   * Runs the tool with arguments `validate` accepted (its `value`), and records how it ended
+   * (docs/audit.md): the outcome event links to the call's decision.
+   */
   async execute(entry: McpToolEntry, input: unknown, request: McpRequest): Promise<CallToolResult> {
+    const started = performance.now();
+    const ended: Ended = { outcome: 'threw' };
+    try {
+      return await this.produce(entry, input, request, ended);
+    } finally {
+      this.audit.outcome(request, entry.tool.name, ended.outcome, performance.now() - started);
+    }
+  }
+
+  private async produce(
+    entry: McpToolEntry,
+    input: unknown,
+    request: McpRequest,
+    ended: Ended,
+  ): Promise<CallToolResult> {
     const name = entry.tool.name;
     const context = new McpRequestContext(request);
     let result: CallToolResult;
@@ -67,12 +95,16 @@ export class McpToolInvoker {
       // A synchronous handler needs no timer; an async one is bounded by limits.toolTimeoutMs.
       const produced = entry.invoke(input, context);
       const value = isPromiseLike(produced)
-        ? await this.bounded(produced, request, name)
+        ? await this.bounded(produced, request, name, ended)
         : produced;
       result = normalizeToolResult(value);
+      ended.outcome = result.isError ? 'isError' : 'ok';
     } catch (error) {
       // A cancelled call gets no response; its abort is not a failure worth logging.
-      if (request.cancelled) return toolErrorResult(`Tool ${name} was cancelled`);
+      if (request.cancelled && ended.outcome !== 'timeout') {
+        ended.outcome = 'cancelled';
+        return toolErrorResult(`Tool ${name} was cancelled`);
+      }
       return this.failure(entry, error, request);
     } finally {
       context.end();
@@ -83,6 +115,7 @@ export class McpToolInvoker {
         `Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`,
         requestLogFields(request),
       );
+      ended.outcome = 'isError';
       return toolErrorResult(`Tool ${name} produced a result larger than ${maxResultBytes} bytes`);
     }
     if (entry.output && !result.isError) {
@@ -94,6 +127,7 @@ export class McpToolInvoker {
           `Tool ${name} returned output that fails its outputSchema: ${problem}`,
           requestLogFields(request),
         );
+        ended.outcome = 'isError';
         return toolErrorResult(`Tool ${name} produced invalid output`);
       }
     }
@@ -101,8 +135,14 @@ export class McpToolInvoker {
   }
 
   /* Races the handler with the tool timeout; on timeout its signal aborts and the call still answers. */
-  private bounded(work: PromiseLike<unknown>, request: McpRequest, name: string): Promise<unknown> {
+  private bounded(
+    work: PromiseLike<unknown>,
+    request: McpRequest,
+    name: string,
+    ended: Ended,
+  ): Promise<unknown> {
     return withTimeout(work, this.options.limits.toolTimeoutMs, () => {
+      ended.outcome = 'timeout';
       request.expire('tool timed out');
       throw new McpToolError(`Tool ${name} timed out`);
     });

@@ -1,0 +1,149 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { McpAuditCheckpoint } from '../mcp/audit/audit-options.interface.js';
+import { verifyChains, type McpAuditChainReport } from '../mcp/audit/verify/chain-verifier.js';
+import { readAuditSource } from './audit/record-source.js';
+
+export const AUDIT_USAGE = `  mcp-warden audit verify <dir|file|postgres://…|sqlite:<path>> [--key <public key PEM>]
+                          [--checkpoints <published.jsonl>] [--table <name>]
+  mcp-warden audit query  <dir|file|postgres://…|sqlite:<path>> [--principal <sub>] [--tool <name>]
+                          [--decision allow|ask|deny] [--kind <kind>] [--since <ISO time>]
+                          [--until <ISO time>] [--format jsonl|table] [--table <name>]
+`;
+
+type Print = (line: string) => void;
+
+/** `mcp-warden audit …` (docs/audit.md). Exit 0 when every check holds, 1 when one fails, 2 for usage. */
+export async function runAuditCommand(argv: string[], out: Print, err: Print): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      key: { type: 'string' },
+      checkpoints: { type: 'string' },
+      table: { type: 'string' },
+      principal: { type: 'string' },
+      tool: { type: 'string' },
+      decision: { type: 'string' },
+      kind: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      format: { type: 'string' },
+    },
+  });
+  const [command, source] = positionals;
+  if ((command !== 'verify' && command !== 'query') || !source) {
+    err(`Usage:\n${AUDIT_USAGE}`);
+    return 2;
+  }
+  const lines = await readAuditSource(source, values.table);
+  if (command === 'query')
+    return query(
+      lines.map((stored) => stored.line),
+      values,
+      out,
+      err,
+    );
+  const key = values.key ? createPublicKey(await readFile(values.key, 'utf8')) : undefined;
+  const published = values.checkpoints ? await readPublished(values.checkpoints) : [];
+  const reports = verifyChains(lines, key, published);
+  return report(reports, key, out, err);
+}
+
+function report(
+  reports: McpAuditChainReport[],
+  key: KeyObject | undefined,
+  out: Print,
+  err: Print,
+): number {
+  if (reports.length === 0) {
+    err('mcp-warden audit: no records found');
+    return 1;
+  }
+  let failed = 0;
+  for (const chain of reports) {
+    if (chain.breaks.length === 0) {
+      const signed = key
+        ? `${chain.verifiedCheckpoints}/${chain.checkpoints} checkpoints verified, ${chain.unsignedTail} records after the last`
+        : `${chain.checkpoints} checkpoints not verified (no --key)`;
+      out(`ok      ${chain.instance}: ${chain.records} records, chain intact; ${signed}`);
+      continue;
+    }
+    failed += 1;
+    out(`BROKEN  ${chain.instance}: ${chain.records} records`);
+    for (const found of chain.breaks) {
+      const record =
+        found.seq !== undefined ? ` record ${found.seq}${found.id ? ` (${found.id})` : ''}` : '';
+      out(`  ${found.kind}:${record} at ${found.where}: ${found.message}`);
+    }
+  }
+  out(`${reports.length - failed} chains intact, ${failed} broken`);
+  return failed === 0 ? 0 : 1;
+}
+
+async function readPublished(file: string): Promise<McpAuditCheckpoint[]> {
+  return (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as McpAuditCheckpoint);
+}
+
+type Filters = Partial<
+  Record<'principal' | 'tool' | 'decision' | 'kind' | 'since' | 'until' | 'format', string>
+>;
+
+function query(lines: string[], filters: Filters, out: Print, err: Print): number {
+  const format = filters.format ?? 'jsonl';
+  if (format !== 'jsonl' && format !== 'table') {
+    err('mcp-warden audit: --format is jsonl or table');
+    return 2;
+  }
+  const rows: Record<string, unknown>[] = [];
+  for (const line of lines) {
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (filters.principal && record.principal !== filters.principal) continue;
+    if (filters.tool && record.name !== filters.tool) continue;
+    if (filters.decision && record.decision !== filters.decision) continue;
+    if (filters.kind && record.kind !== filters.kind) continue;
+    if (filters.since && String(record.time) < filters.since) continue;
+    if (filters.until && String(record.time) > filters.until) continue;
+    if (format === 'jsonl') out(line);
+    else rows.push(record);
+  }
+  if (format === 'table') table(rows, out);
+  return 0;
+}
+
+const COLUMNS = [
+  'time',
+  'kind',
+  'seam',
+  'principal',
+  'name',
+  'decision',
+  'outcome',
+  'detail',
+  'id',
+];
+
+function table(rows: Record<string, unknown>[], out: Print): void {
+  const cells = rows.map((row) =>
+    COLUMNS.map((column) => (row[column] === undefined ? '' : String(row[column]))),
+  );
+  const widths = COLUMNS.map((column, index) =>
+    Math.min(40, Math.max(column.length, ...cells.map((cell) => cell[index]!.length))),
+  );
+  const render = (cell: string[]) =>
+    cell
+      .map((value, index) => value.slice(0, widths[index]).padEnd(widths[index]!))
+      .join('  ')
+      .trimEnd();
+  out(render(COLUMNS));
+  for (const cell of cells) out(render(cell));
+}

@@ -1,0 +1,225 @@
+import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { createPrivateKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { McpAuditJournal } from '../../authorization/audit/audit-journal.interface.js';
+import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
+import type { McpAuditOptions, McpCheckpointPublisher } from '../audit-options.interface.js';
+import type { McpAuditEntry } from '../audit-sink.interface.js';
+import { McpAuditMetrics } from '../audit-metrics.js';
+import {
+  GENESIS,
+  lineDigest,
+  type McpAuditCheckpointRecord,
+  type McpAuditRecord,
+} from '../chain/audit-record.js';
+import { signCheckpoint } from '../chain/checkpoint-note.js';
+import { SinkWriter } from './sink-writer.js';
+
+const RESOLVED = Promise.resolve();
+const DRAIN_AT_SHUTDOWN_MS = 5_000;
+
+interface Waiter {
+  readonly seq: number;
+  readonly deadline: number;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface Signer {
+  readonly key: KeyObject;
+  readonly name: string;
+  readonly everyRecords: number;
+  readonly everyMs: number;
+  readonly publish?: McpCheckpointPublisher;
+}
+
+/**
+ * The audit journal (docs/audit.md): chains every event of this instance (each record's
+ * `prev` is the SHA-256 of the previous record's line), hands it to every sink's bounded
+ * queue, signs a checkpoint every N records or T ms, and, with `failClosed`, tells a call when
+ * its decision record is kept by every sink. It never blocks the event loop: sinks write
+ * asynchronously, in batches.
+ */
+export class McpAuditJournalService
+  implements McpAuditJournal, OnModuleInit, OnApplicationShutdown
+{
+  private readonly logger = new Logger('McpAudit');
+  private readonly metrics = new McpAuditMetrics();
+  readonly failClosed: boolean;
+  readonly instance: string;
+  private readonly origin: string;
+  private readonly writers: SinkWriter[];
+  private readonly signer?: Signer;
+  private readonly waitMs: number;
+  private seq = 0;
+  private head = GENESIS;
+  private sinceCheckpoint = 0;
+  private waiters: Waiter[] = [];
+  private sweeper?: NodeJS.Timeout;
+  private ticker?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(serverName: string, options: McpAuditOptions) {
+    this.failClosed = options.failClosed === true;
+    this.waitMs = options.failClosedTimeoutMs ?? 2_000;
+    this.instance =
+      options.instance ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    this.origin = `mcp-warden/${serverName}/${this.instance}`;
+    const maxPending = options.maxPending ?? 10_000;
+    this.writers = (options.sinks ?? []).map(
+      (sink) =>
+        new SinkWriter(sink, maxPending, {
+          kept: (seq) => this.kept(sink.name, seq),
+          failed: (seq, error) => this.failed(sink.name, seq, error),
+          dropped: (count) => this.metrics.dropped(sink.name, count),
+        }),
+    );
+    const signing = options.signing;
+    if (signing) {
+      const key =
+        typeof signing.privateKey === 'string'
+          ? createPrivateKey(signing.privateKey)
+          : signing.privateKey;
+      if (key.asymmetricKeyType !== 'ed25519') {
+        throw new Error('MCP server refuses to boot: `audit.signing.privateKey` must be Ed25519');
+      }
+      this.signer = {
+        key,
+        name: signing.keyId ?? 'mcp-warden-audit',
+        everyRecords: signing.everyRecords ?? 1_000,
+        everyMs: signing.everyMs ?? 10_000,
+        publish: signing.publish,
+      };
+    }
+  }
+
+  /** Opens every sink (a sink that cannot open fails boot), then starts the checkpoint clock. */
+  async onModuleInit(): Promise<void> {
+    await Promise.all(this.writers.map((writer) => writer.sink.open?.(this.instance)));
+    if (this.signer) {
+      this.ticker = setInterval(
+        () => this.sinceCheckpoint > 0 && this.checkpoint(),
+        this.signer.everyMs,
+      );
+      this.ticker.unref();
+    }
+  }
+
+  append(event: McpAuditEvent): Promise<void> {
+    if (this.closed)
+      return this.failClosed ? Promise.reject(new Error('audit journal closed')) : RESOLVED;
+    const { seq, queued } = this.chain(event);
+    if (this.signer && ++this.sinceCheckpoint >= this.signer.everyRecords) this.checkpoint();
+    if (!this.failClosed) return RESOLVED;
+    // A sink that is failing now, or that had no room, will not keep this record in time.
+    if (!queued || this.writers.some((writer) => !writer.healthy)) {
+      return Promise.reject(new Error('an audit sink is unavailable'));
+    }
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ seq, deadline: performance.now() + this.waitMs, resolve, reject });
+      this.sweeper ??= setInterval(() => this.sweep(), 100);
+    });
+  }
+
+  /** Final checkpoint, then every queue drained (bounded), then the sinks closed. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.closed) return;
+    if (this.signer && this.sinceCheckpoint > 0) this.checkpoint();
+    this.closed = true;
+    clearInterval(this.ticker);
+    await Promise.all(this.writers.map((writer) => writer.drain(DRAIN_AT_SHUTDOWN_MS)));
+    for (const writer of this.writers) {
+      if (writer.pending > 0) {
+        this.logger.error(
+          `audit: ${writer.pending} records not kept by ${writer.sink.name} at shutdown`,
+        );
+      }
+    }
+    this.settle(Infinity, new Error('audit journal closed'));
+    clearInterval(this.sweeper);
+    await Promise.all(this.writers.map((writer) => writer.sink.close?.()));
+  }
+
+  /** Places the record in the chain and queues it for every sink. */
+  private chain(event: McpAuditEvent | McpAuditCheckpointRecord): {
+    seq: number;
+    queued: boolean;
+  } {
+    const record = {
+      ...event,
+      instance: this.instance,
+      seq: ++this.seq,
+      prev: this.head,
+    } as McpAuditRecord;
+    const line = JSON.stringify(record);
+    this.head = lineDigest(line);
+    const entry: McpAuditEntry = { line, record };
+    let queued = true;
+    for (const writer of this.writers) queued = writer.push(entry) && queued;
+    return { seq: record.seq, queued };
+  }
+
+  private checkpoint(): void {
+    const signer = this.signer!;
+    this.sinceCheckpoint = 0;
+    const note = signCheckpoint(
+      { origin: this.origin, size: this.seq, head: this.head },
+      signer.name,
+      signer.key,
+    );
+    const { seq } = this.chain({
+      id: randomUUID(),
+      kind: 'checkpoint',
+      time: new Date().toISOString(),
+      checkpoint: note,
+    });
+    signer.publish
+      ?.publish({ instance: this.instance, seq, note })
+      .catch((error: Error) =>
+        this.logger.warn(`audit: a checkpoint was not published: ${error.message}`),
+      );
+  }
+
+  private kept(sink: string, seq: number): void {
+    this.metrics.recordsKept(sink, 1);
+    if (this.waiters.length === 0) return;
+    let keptByAll = seq;
+    for (const writer of this.writers) keptByAll = Math.min(keptByAll, writer.keptSeq);
+    let index = 0;
+    while (index < this.waiters.length && this.waiters[index]!.seq <= keptByAll) {
+      this.waiters[index]!.resolve();
+      index += 1;
+    }
+    if (index > 0) this.waiters = this.waiters.slice(index);
+  }
+
+  private failed(sink: string, seq: number, error: Error): void {
+    this.metrics.writeFailed(sink);
+    this.logger.warn(`audit: ${sink} failed to write (retrying): ${error.message}`);
+    this.settle(seq, new Error(`audit sink ${sink} failed: ${error.message}`));
+  }
+
+  /** Rejects the waiters up to `seq`. */
+  private settle(seq: number, error: Error): void {
+    const rest: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (waiter.seq <= seq) waiter.reject(error);
+      else rest.push(waiter);
+    }
+    this.waiters = rest;
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    const rest: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (waiter.deadline <= now) waiter.reject(new Error('the audit record was not kept in time'));
+      else rest.push(waiter);
+    }
+    this.waiters = rest;
+    if (rest.length === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  }
+}

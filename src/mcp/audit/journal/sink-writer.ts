@@ -1,0 +1,109 @@
+import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
+
+/** What a writer tells the journal. */
+export interface SinkWriterEvents {
+  /** Every record up to `seq` is kept by this sink. */
+  kept(seq: number): void;
+  /** A batch up to `seq` failed; it will be retried. */
+  failed(seq: number, error: Error): void;
+  /** `count` records were dropped: the sink fell `maxPending` behind. */
+  dropped(count: number): void;
+}
+
+const MAX_BATCH = 1_000;
+const FIRST_RETRY_MS = 100;
+const LAST_RETRY_MS = 5_000;
+
+/**
+ * One sink's queue. Records leave in chain order, a batch at a time: what queued while a write
+ * was in flight goes in the next one (group commit). A failed batch is retried, with backoff,
+ * before anything after it, so the sink's chain has no hole unless the queue overflowed.
+ * The queue is bounded: past `maxPending` new records are dropped and counted.
+ */
+export class SinkWriter {
+  private queue: McpAuditEntry[] = [];
+  private writing = false;
+  private scheduled = false;
+  private retryMs = 0;
+  private retryTimer?: NodeJS.Timeout;
+  private closing?: () => void;
+  /** False from a failed write until the next one succeeds. */
+  healthy = true;
+  keptSeq = 0;
+
+  constructor(
+    readonly sink: McpAuditSink,
+    private readonly maxPending: number,
+    private readonly events: SinkWriterEvents,
+  ) {}
+
+  push(entry: McpAuditEntry): boolean {
+    if (this.queue.length >= this.maxPending) {
+      this.events.dropped(1);
+      return false;
+    }
+    this.queue.push(entry);
+    if (!this.writing && !this.scheduled && !this.retryTimer) {
+      this.scheduled = true;
+      setImmediate(() => void this.flush());
+    }
+    return true;
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Resolves once the queue is empty, or after `timeoutMs` (a sink that stays down). */
+  drain(timeoutMs: number): Promise<void> {
+    if (this.queue.length === 0 && !this.writing) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+      this.closing = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      if (this.retryTimer) {
+        clearTimeout(this.retryTimer);
+        this.retryTimer = undefined;
+        void this.flush();
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    if (this.writing || this.queue.length === 0) return this.settled();
+    this.writing = true;
+    const batch = this.queue.slice(0, MAX_BATCH);
+    const last = batch[batch.length - 1]!.record.seq;
+    try {
+      await this.sink.write(batch);
+      this.queue.splice(0, batch.length);
+      this.healthy = true;
+      this.retryMs = 0;
+      this.keptSeq = last;
+      this.events.kept(last);
+    } catch (error) {
+      this.healthy = false;
+      this.events.failed(last, error as Error);
+      this.retryMs = Math.min(LAST_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
+      this.writing = false;
+      if (this.closing) return this.settled();
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        void this.flush();
+      }, this.retryMs);
+      this.retryTimer.unref();
+      return;
+    }
+    this.writing = false;
+    if (this.queue.length > 0) return this.flush();
+    this.settled();
+  }
+
+  private settled(): void {
+    if (this.queue.length === 0 || !this.healthy) this.closing?.();
+  }
+}

@@ -1,0 +1,30 @@
+import type { McpAuditSink } from './audit-sink.interface.js';
+import { JsonlFileSink, type McpJsonlSinkOptions } from './sinks/jsonl-file.sink.js';
+import { OtelLogsSink } from './sinks/otel-logs.sink.js';
+import { SqlTableSink, type McpSqlSinkOptions } from './sinks/sql-table.sink.js';
+
+/**
+ * The audit sinks for `audit.sinks` (docs/audit.md).
+ *
+ * @example
+ * McpModule.forRoot({
+ *   name: 'notes',
+ *   version: '1.0.0',
+ *   audit: { sinks: [McpAuditSinks.jsonl({ dir: 'audit' })], failClosed: true },
+ * });
+ * @publicApi
+ */
+export const McpAuditSinks = {
+  /** Append-only JSON Lines files, rotated by size or age, fsynced per batch. */
+  jsonl(options: McpJsonlSinkOptions): McpAuditSink {
+    return new JsonlFileSink(options);
+  },
+  /** A table in the app's PostgreSQL or SQLite database, through its Kysely instance. */
+  sql(options: McpSqlSinkOptions): McpAuditSink {
+    return new SqlTableSink(options);
+  },
+  /** OpenTelemetry log records, through the app's registered `LoggerProvider`. */
+  otelLogs(): McpAuditSink {
+    return new OtelLogsSink();
+  },
+};

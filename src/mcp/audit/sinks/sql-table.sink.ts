@@ -1,0 +1,72 @@
+// Type only: the app that uses this sink brings Kysely (an optional peer dependency).
+import type { Kysely } from 'kysely';
+import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
+
+/** `McpAuditSinks.sql()` options. @publicApi */
+export interface McpSqlSinkOptions {
+  /** The app's Kysely instance, on PostgreSQL or SQLite. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>;
+  /** Default `mcp_audit_records`. */
+  table?: string;
+}
+
+/** The table's name, checked: it is spliced into DDL. */
+export function auditTableName(table = 'mcp_audit_records'): string {
+  if (!/^[a-z_][a-z0-9_]*$/i.test(table))
+    throw new Error(`audit table name "${table}" is not an identifier`);
+  return table;
+}
+
+/**
+ * A PostgreSQL or SQLite table, one row per record: the exact line the chain hashed, plus the
+ * columns `mcp-warden audit query` filters on. A batch is one INSERT, so it is kept whole or
+ * not at all; the journal retries it. Primary key (instance, seq): a record is never kept twice.
+ */
+export class SqlTableSink implements McpAuditSink {
+  readonly name = 'sql';
+  private readonly table: string;
+
+  constructor(private readonly options: McpSqlSinkOptions) {
+    this.table = auditTableName(options.table);
+  }
+
+  async open(): Promise<void> {
+    await this.options.db.schema
+      .createTable(this.table)
+      .ifNotExists()
+      .addColumn('instance', 'text', (column) => column.notNull())
+      .addColumn('seq', 'bigint', (column) => column.notNull())
+      .addColumn('time', 'text', (column) => column.notNull())
+      .addColumn('kind', 'text', (column) => column.notNull())
+      .addColumn('principal', 'text')
+      .addColumn('name', 'text')
+      .addColumn('decision', 'text')
+      .addColumn('line', 'text', (column) => column.notNull())
+      .addPrimaryKeyConstraint(`${this.table}_pk`, ['instance', 'seq'])
+      .execute();
+    await this.options.db.schema
+      .createIndex(`${this.table}_time`)
+      .ifNotExists()
+      .on(this.table)
+      .column('time')
+      .execute();
+  }
+
+  async write(entries: readonly McpAuditEntry[]): Promise<void> {
+    const rows = entries.map(({ line, record }) => {
+      const event = record as { principal?: string; name?: string; decision?: string };
+      return {
+        instance: record.instance,
+        seq: record.seq,
+        time: record.time,
+        kind: record.kind,
+        principal: event.principal ?? null,
+        name: event.name ?? null,
+        decision: event.decision ?? null,
+        line,
+      };
+    });
+    await this.options.db.insertInto(this.table).values(rows).execute();
+  }
+}

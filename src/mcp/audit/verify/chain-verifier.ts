@@ -1,0 +1,303 @@
+import type { KeyObject } from 'node:crypto';
+import type { McpAuditCheckpoint } from '../audit-options.interface.js';
+import { GENESIS, lineDigest } from '../chain/audit-record.js';
+import { openCheckpoint } from '../chain/checkpoint-note.js';
+
+/** One stored line, and where it was read. */
+export interface StoredLine {
+  readonly where: string;
+  readonly line: string;
+}
+
+/** What can be wrong with a chain (docs/audit.md, "Verifying"). @publicApi */
+export type McpAuditBreakKind =
+  'edited' | 'removed' | 'reordered' | 'inserted' | 'truncated' | 'wrong-key';
+
+/** The first break of one kind in one chain. @publicApi */
+export interface McpAuditBreak {
+  readonly kind: McpAuditBreakKind;
+  readonly where: string;
+  readonly seq?: number;
+  readonly id?: string;
+  readonly message: string;
+}
+
+/** One instance's chain, as verified. @publicApi */
+export interface McpAuditChainReport {
+  readonly instance: string;
+  readonly records: number;
+  readonly lastSeq: number;
+  readonly checkpoints: number;
+  /** Checkpoints whose signature, size and head hash held under the key. */
+  readonly verifiedCheckpoints: number;
+  /** Records after the last verified checkpoint: chained, not yet signed. */
+  readonly unsignedTail: number;
+  readonly breaks: readonly McpAuditBreak[];
+}
+
+interface Parsed {
+  readonly where: string;
+  readonly digest: string;
+  readonly seq: number;
+  readonly prev: string;
+  readonly id?: string;
+  readonly checkpoint?: string;
+}
+
+/**
+ * Verifies every chain in `lines` (stored order) and, with `key`, every checkpoint's signature;
+ * `published` are checkpoints kept in a second place, which catch a log cut short together
+ * with its last checkpoints. Each chain reports the first break of each kind.
+ */
+export function verifyChains(
+  lines: readonly StoredLine[],
+  key?: KeyObject,
+  published: readonly McpAuditCheckpoint[] = [],
+): McpAuditChainReport[] {
+  const chains = new Map<string, Parsed[]>();
+  const stray: McpAuditBreak[] = [];
+  for (const { where, line } of lines) {
+    let record: {
+      instance?: unknown;
+      seq?: unknown;
+      prev?: unknown;
+      id?: unknown;
+      checkpoint?: unknown;
+    };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      stray.push({ kind: 'inserted', where, message: 'a line that is not a JSON record' });
+      continue;
+    }
+    if (
+      typeof record.instance !== 'string' ||
+      !Number.isInteger(record.seq) ||
+      typeof record.prev !== 'string'
+    ) {
+      stray.push({ kind: 'inserted', where, message: 'a record without its place in a chain' });
+      continue;
+    }
+    const parsed: Parsed = {
+      where,
+      digest: lineDigest(line),
+      seq: record.seq as number,
+      prev: record.prev,
+      id: typeof record.id === 'string' ? record.id : undefined,
+      checkpoint: typeof record.checkpoint === 'string' ? record.checkpoint : undefined,
+    };
+    const chain = chains.get(record.instance) ?? [];
+    chain.push(parsed);
+    chains.set(record.instance, chain);
+  }
+  const reports = [...chains].map(([instance, records]) =>
+    verifyChain(
+      instance,
+      records,
+      key,
+      published.filter((p) => p.instance === instance),
+    ),
+  );
+  for (const checkpoint of published) {
+    if (chains.has(checkpoint.instance)) continue;
+    reports.push({
+      instance: checkpoint.instance,
+      records: 0,
+      lastSeq: 0,
+      checkpoints: 0,
+      verifiedCheckpoints: 0,
+      unsignedTail: 0,
+      breaks: [
+        {
+          kind: 'truncated',
+          where: 'published checkpoints',
+          seq: checkpoint.seq,
+          message: `a published checkpoint covers ${checkpoint.seq} records of a chain the log does not hold`,
+        },
+      ],
+    });
+  }
+  if (stray.length > 0) {
+    reports.push({
+      instance: '(unattributed)',
+      records: stray.length,
+      lastSeq: 0,
+      checkpoints: 0,
+      verifiedCheckpoints: 0,
+      unsignedTail: 0,
+      breaks: [stray[0]!],
+    });
+  }
+  return reports;
+}
+
+function verifyChain(
+  instance: string,
+  records: readonly Parsed[],
+  key: KeyObject | undefined,
+  published: readonly McpAuditCheckpoint[],
+): McpAuditChainReport {
+  const breaks = new Map<McpAuditBreakKind, McpAuditBreak>();
+  const flag = (found: McpAuditBreak) => {
+    if (!breaks.has(found.kind)) breaks.set(found.kind, found);
+  };
+  const impostors = insertedAmong(records);
+  for (const record of impostors) {
+    flag({
+      kind: 'inserted',
+      where: record.where,
+      seq: record.seq,
+      id: record.id,
+      message: `a second record at position ${record.seq}, which the chain does not name`,
+    });
+  }
+  const bySeq = new Map<number, Parsed>();
+  const later = new Set<number>();
+  for (const record of records) later.add(record.seq);
+  let expected = 1;
+  let previous: Parsed | undefined;
+  const seen = new Set<number>();
+  for (const record of records) {
+    if (impostors.has(record)) continue;
+    const label = { where: record.where, seq: record.seq, id: record.id };
+    seen.add(record.seq);
+    bySeq.set(record.seq, record);
+    if (record.seq === expected) {
+      const wanted =
+        previous && previous.seq === expected - 1
+          ? previous.digest
+          : expected === 1
+            ? GENESIS
+            : undefined;
+      if (wanted !== undefined && record.prev !== wanted) {
+        const edited = expected === 1 ? record : previous!;
+        flag({
+          kind: 'edited',
+          where: edited.where,
+          seq: edited.seq,
+          id: edited.id,
+          message: `record ${edited.seq} does not hash to what the next record names`,
+        });
+      }
+      expected += 1;
+    } else if (record.seq > expected) {
+      const missing = [] as number[];
+      for (let seq = expected; seq < record.seq && missing.length < 2; seq += 1) {
+        if (!seen.has(seq)) missing.push(seq);
+      }
+      const movedLater = missing.some((seq) => later.has(seq) && !seen.has(seq));
+      flag({
+        kind: movedLater ? 'reordered' : 'removed',
+        ...label,
+        message: movedLater
+          ? `record ${expected} comes after record ${record.seq}`
+          : `records ${expected}–${record.seq - 1} are missing before this one`,
+      });
+      expected = record.seq + 1;
+    } else {
+      flag({ kind: 'reordered', ...label, message: `record ${record.seq} is out of order` });
+    }
+    previous = record;
+  }
+  let checkpoints = 0;
+  let verified = 0;
+  let lastVerified = 0;
+  const lastSeq = Math.max(0, ...records.map((record) => record.seq));
+  for (const record of records) {
+    if (!record.checkpoint) continue;
+    checkpoints += 1;
+    if (!key) continue;
+    const opened = openCheckpoint(record.checkpoint, key);
+    const label = { where: record.where, seq: record.seq, id: record.id };
+    if (opened.signature === 'other-key') {
+      flag({ kind: 'wrong-key', ...label, message: 'a checkpoint signed with another key' });
+      continue;
+    }
+    if (opened.signature === 'invalid') {
+      flag({ kind: 'edited', ...label, message: 'a checkpoint whose signature does not hold' });
+      continue;
+    }
+    const head = bySeq.get(opened.size);
+    if (opened.size !== record.seq - 1 || !head || head.digest !== opened.head) {
+      const target = head ?? record;
+      flag({
+        kind: 'edited',
+        where: target.where,
+        seq: target.seq,
+        id: target.id,
+        message: `record ${opened.size} is not the one checkpoint ${record.seq} signed`,
+      });
+      continue;
+    }
+    verified += 1;
+    lastVerified = Math.max(lastVerified, record.seq);
+  }
+  for (const checkpoint of published) {
+    if (key) {
+      const opened = openCheckpoint(checkpoint.note, key);
+      if (opened.signature !== 'signed') {
+        flag({
+          kind: opened.signature === 'other-key' ? 'wrong-key' : 'edited',
+          where: 'published checkpoints',
+          seq: checkpoint.seq,
+          message: 'a published checkpoint whose signature does not hold under the key',
+        });
+        continue;
+      }
+    }
+    if (checkpoint.seq > lastSeq) {
+      flag({
+        kind: 'truncated',
+        where: 'published checkpoints',
+        seq: checkpoint.seq,
+        message: `the log ends at record ${lastSeq}; a published checkpoint is record ${checkpoint.seq}`,
+      });
+    } else {
+      const held = bySeq.get(checkpoint.seq);
+      if (held?.checkpoint !== undefined && held.checkpoint !== checkpoint.note) {
+        flag({
+          kind: 'edited',
+          where: held.where,
+          seq: held.seq,
+          id: held.id,
+          message: 'the log holds another checkpoint than the one published',
+        });
+      }
+    }
+  }
+  const order: McpAuditBreakKind[] = [
+    'edited',
+    'removed',
+    'reordered',
+    'inserted',
+    'truncated',
+    'wrong-key',
+  ];
+  return {
+    instance,
+    records: records.length,
+    lastSeq,
+    checkpoints,
+    verifiedCheckpoints: verified,
+    unsignedTail: Math.max(0, lastSeq - lastVerified),
+    breaks: order.flatMap((kind) => (breaks.has(kind) ? [breaks.get(kind)!] : [])),
+  };
+}
+
+/*
+ * Two records at one position: the chain's own is the one the next record's `prev` names (an
+ * inserted record can copy a `prev`, never be named by a record written before it existed);
+ * without a next record, the first stored. The others were inserted.
+ */
+function insertedAmong(records: readonly Parsed[]): Set<Parsed> {
+  const at = new Map<number, Parsed[]>();
+  for (const record of records) at.set(record.seq, [...(at.get(record.seq) ?? []), record]);
+  const inserted = new Set<Parsed>();
+  for (const [seq, candidates] of at) {
+    if (candidates.length < 2) continue;
+    const named = new Set((at.get(seq + 1) ?? []).map((next) => next.prev));
+    const own = candidates.find((candidate) => named.has(candidate.digest)) ?? candidates[0]!;
+    for (const candidate of candidates) if (candidate !== own) inserted.add(candidate);
+  }
+  return inserted;
+}
