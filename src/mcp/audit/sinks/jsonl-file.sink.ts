@@ -38,12 +38,30 @@ export class JsonlFileSink implements McpAuditSink {
   }
 
   async write(entries: readonly McpAuditEntry[]): Promise<void> {
-    let text = '';
-    for (const entry of entries) text += entry.line + '\n';
-    const size = Buffer.byteLength(text);
     const { maxBytes = 64 * 1024 * 1024, maxAgeMs } = this.options;
-    const old = maxAgeMs !== undefined && Date.now() - this.openedAt > maxAgeMs;
-    if (this.bytes > 0 && (this.bytes + size > maxBytes || old)) await this.next();
+    if (maxAgeMs !== undefined && this.bytes > 0 && Date.now() - this.openedAt > maxAgeMs) {
+      await this.next();
+    }
+    // One write and one fdatasync per file the batch lands in (usually one).
+    let text = '';
+    let size = 0;
+    for (const entry of entries) {
+      const line = entry.line + '\n';
+      const bytes = Buffer.byteLength(line);
+      if (this.bytes + size > 0 && this.bytes + size + bytes > maxBytes) {
+        await this.append(text, size);
+        await this.next();
+        text = '';
+        size = 0;
+      }
+      text += line;
+      size += bytes;
+    }
+    await this.append(text, size);
+  }
+
+  private async append(text: string, size: number): Promise<void> {
+    if (size === 0) return;
     await this.handle!.write(text);
     await this.handle!.datasync();
     this.bytes += size;

@@ -105,6 +105,8 @@ export class McpToolInvoker {
         ended.outcome = 'cancelled';
         return toolErrorResult(`Tool ${name} was cancelled`);
       }
+      // A McpToolError is the documented way to answer with an error result; anything else threw.
+      if (error instanceof McpToolError) ended.outcome = 'isError';
       return this.failure(entry, error, request);
     } finally {
       context.end();

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  McpTool,
+  McpToolError,
+  type Authorizer,
+  type McpAuditCheckpoint,
+  type McpCheckpointPublisher,
+  type McpRequestContext,
+} from '../../src/index.js';
+import { readAuditSource } from '../../src/cli/audit/record-source.js';
+import {
+  verifyChains,
+  type McpAuditChainReport,
+} from '../../src/mcp/audit/verify/chain-verifier.js';
+
+const INPUT = { type: 'object', properties: { text: { type: 'string' } } };
+
+/** One tool per way a call can end, and the names of those that ran. */
+@Injectable()
+export class AuditedTools {
+  readonly ran: string[] = [];
+
+  @McpTool({ description: 'Answers', input: INPUT })
+  fine({ text }: { text?: string }) {
+    this.ran.push('fine');
+    return `fine ${text ?? ''}`;
+  }
+
+  @McpTool({ description: 'Answers with an isError result', input: INPUT })
+  refuses() {
+    this.ran.push('refuses');
+    throw new McpToolError('no such thing');
+  }
+
+  @McpTool({ description: 'Throws', input: INPUT })
+  explodes(): string {
+    this.ran.push('explodes');
+    throw new Error('boom');
+  }
+
+  @McpTool({ description: 'Never denied by the fixture, always asked about', input: INPUT })
+  guarded() {
+    this.ran.push('guarded');
+    return 'guarded ran';
+  }
+
+  @McpTool({ description: 'Waits until cancelled or timed out', input: INPUT })
+  async waits(_args: object, context: McpRequestContext) {
+    this.ran.push('waits');
+    await new Promise((_, reject) =>
+      context.signal.addEventListener('abort', () => reject(context.signal.reason)),
+    );
+  }
+
+  @McpTool({ description: 'Denied by the fixture', input: INPUT })
+  forbidden() {
+    this.ran.push('forbidden');
+    return 'never';
+  }
+}
+
+/** Denies `forbidden`, asks about `guarded`, allows the rest; reads allowed. */
+export const auditAuthorizer: Authorizer = (name) =>
+  name === 'forbidden'
+    ? { kind: 'deny', reason: 'not here' }
+    : name === 'guarded'
+      ? { kind: 'ask', prompt: 'Run guarded?' }
+      : { kind: 'allow' };
+
+/** A fresh folder for one test's log. */
+export function logDir(): string {
+  return mkdtempSync(join(tmpdir(), 'mcp-warden-audit-'));
+}
+
+export function signingKeys(): { privateKey: KeyObject; publicKey: KeyObject } {
+  return generateKeyPairSync('ed25519');
+}
+
+/** A second place that keeps what it is given (as a webhook receiver would). */
+export function keptCheckpoints(): McpCheckpointPublisher & { kept: McpAuditCheckpoint[] } {
+  const kept: McpAuditCheckpoint[] = [];
+  return {
+    kept,
+    publish: async (checkpoint) => {
+      kept.push(checkpoint);
+    },
+  };
+}
+
+/** Reads a source and verifies every chain in it. */
+export async function verifySource(
+  source: string,
+  publicKey?: KeyObject,
+  published: McpAuditCheckpoint[] = [],
+): Promise<McpAuditChainReport[]> {
+  return verifyChains(await readAuditSource(source), publicKey, published);
+}
+
+/** Every record of a source, parsed. */
+export async function recordsOf(source: string): Promise<Record<string, any>[]> {
+  return (await readAuditSource(source)).map((stored) => JSON.parse(stored.line));
+}

@@ -1,0 +1,188 @@
+import { SeverityNumber, logs } from '@opentelemetry/api';
+import {
+  InMemoryLogRecordExporter,
+  LoggerProvider,
+  SimpleLogRecordProcessor,
+} from '@opentelemetry/sdk-logs';
+import { Kysely, SqliteDialect } from 'kysely';
+import { join } from 'node:path';
+import { openSqlite } from '../../src/app/database/sqlite.connection.js';
+import { runAuditCommand } from '../../src/cli/audit.command.js';
+import { verifyChains } from '../../src/mcp/audit/verify/chain-verifier.js';
+import { McpAuditSinks, type McpAuditOptions } from '../../src/index.js';
+import { createMcpApp } from '../support/mcp-test-app.js';
+import {
+  AuditedTools,
+  auditAuthorizer,
+  logDir,
+  recordsOf,
+  signingKeys,
+  verifySource,
+} from './audit-app.js';
+
+/*
+ * Durable audit records (docs/audit.md): each sink keeps every decision and outcome in a hash
+ * chain that verifies, with signed checkpoints; the arguments are a digest unless asked for.
+ */
+
+async function drive(audit: McpAuditOptions, connId = 'c1') {
+  const t = await createMcpApp({ authorizer: auditAuthorizer, transport: 'stdio', audit }, [
+    AuditedTools,
+  ]);
+  await t.initialize(connId);
+  await t.callTool('fine', { text: 'a' }, connId);
+  await t.callTool('refuses', {}, connId);
+  await t.callTool('explodes', {}, connId);
+  await t.callTool('forbidden', {}, connId);
+  await t.result('tools/list', {}, connId);
+  return t;
+}
+
+describe('audit sinks', () => {
+  it('JSON Lines: every decision and outcome, chained, with signed checkpoints', async () => {
+    const dir = logDir();
+    const { privateKey, publicKey } = signingKeys();
+    const t = await drive({
+      sinks: [McpAuditSinks.jsonl({ dir })],
+      signing: { privateKey, everyRecords: 3 },
+    });
+    await t.close();
+
+    const records = await recordsOf(dir);
+    const decisions = records.filter((r) => r.kind === 'decision' && r.seam === 'tool');
+    const outcomes = records.filter((r) => r.kind === 'outcome');
+    expect(decisions.map((r) => [r.name, r.decision])).toEqual([
+      ['fine', 'allow'],
+      ['refuses', 'allow'],
+      ['explodes', 'allow'],
+      ['forbidden', 'deny'],
+    ]);
+    // Only the calls that ran have an outcome, each linked to its decision.
+    expect(outcomes.map((r) => [r.name, r.outcome, r.of])).toEqual([
+      ['fine', 'ok', decisions[0]!.id],
+      ['refuses', 'isError', decisions[1]!.id],
+      ['explodes', 'threw', decisions[2]!.id],
+    ]);
+    for (const decision of decisions) {
+      expect(decision).toMatchObject({ era: 'legacy', transport: 'stdio', connId: 'c1' });
+      expect(decision.argumentsDigest).toMatch(/^[0-9a-f]{64}$/);
+      expect(decision).not.toHaveProperty('arguments');
+    }
+    expect(records.some((r) => r.kind === 'decision' && r.name === 'tools/list')).toBe(true);
+
+    const [chain, ...others] = await verifySource(dir, publicKey);
+    expect(others).toEqual([]);
+    expect(chain).toMatchObject({ breaks: [], records: records.length, unsignedTail: 0 });
+    // Every third record is followed by a checkpoint, and shutdown signs the rest.
+    expect(chain!.verifiedCheckpoints).toBe(chain!.checkpoints);
+    const events = records.filter((r) => r.kind !== 'checkpoint').length;
+    expect(chain!.checkpoints).toBe(Math.ceil(events / 3));
+    expect(records.at(-1)!.kind).toBe('checkpoint');
+  });
+
+  it("`arguments: 'full'` keeps the arguments beside their digest", async () => {
+    const dir = logDir();
+    const t = await drive({ sinks: [McpAuditSinks.jsonl({ dir })], arguments: 'full' });
+    await t.close();
+    const fine = (await recordsOf(dir)).find((r) => r.kind === 'decision' && r.name === 'fine');
+    expect(fine).toMatchObject({ arguments: { text: 'a' }, argumentsDigest: expect.any(String) });
+  });
+
+  it('rotates files by size, and the chain runs on across them', async () => {
+    const dir = logDir();
+    const t = await drive({ sinks: [McpAuditSinks.jsonl({ dir, maxBytes: 600 })] });
+    await t.close();
+    const lines = await import('../../src/cli/audit/record-source.js').then((m) =>
+      m.readAuditSource(dir),
+    );
+    const files = new Set(lines.map((line) => line.where.replace(/:\d+$/, '')));
+    expect(files.size).toBeGreaterThan(2);
+    expect(verifyChains(lines)).toEqual([expect.objectContaining({ breaks: [] })]);
+  });
+
+  it('SQLite table (the app’s Kysely): `mcp-warden audit verify sqlite:<file>` passes', async () => {
+    const file = join(logDir(), 'audit.db');
+    const db = new Kysely<any>({
+      dialect: new SqliteDialect({ database: await openSqlite(file) }),
+    });
+    const { privateKey, publicKey } = signingKeys();
+    const t = await drive({
+      sinks: [McpAuditSinks.sql({ db })],
+      signing: { privateKey, everyRecords: 4 },
+    });
+    await t.close();
+    await db.destroy();
+    const keyFile = join(logDir(), 'audit.pub');
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(keyFile, publicKey.export({ type: 'spki', format: 'pem' })),
+    );
+    const out: string[] = [];
+    const status = await runAuditCommand(
+      ['verify', `sqlite:${file}`, '--key', keyFile],
+      (l) => out.push(l),
+      (l) => out.push(l),
+    );
+    expect(out.join('\n')).toMatch(
+      /^ok {6}\S+: \d+ records, chain intact; (\d+)\/\1 checkpoints verified, 0 records after the last$/m,
+    );
+    expect(status).toBe(0);
+
+    const table: string[] = [];
+    await runAuditCommand(
+      ['query', `sqlite:${file}`, '--tool', 'forbidden', '--format', 'table'],
+      (l) => table.push(l),
+      () => undefined,
+    );
+    expect(table).toHaveLength(2);
+    expect(table[1]).toMatch(/decision\s+tool\s+forbidden\s+deny\s+not here/);
+  });
+
+  it('OpenTelemetry logs: one log record per audit record, its body the chained line', async () => {
+    const exporter = new InMemoryLogRecordExporter();
+    const provider = new LoggerProvider({
+      processors: [new SimpleLogRecordProcessor({ exporter })],
+    });
+    logs.setGlobalLoggerProvider(provider);
+    try {
+      const t = await drive({ sinks: [McpAuditSinks.otelLogs()] });
+      await t.close();
+      const emitted = exporter.getFinishedLogRecords();
+      expect(emitted.length).toBeGreaterThan(5);
+      expect(emitted[0]).toMatchObject({
+        severityNumber: SeverityNumber.INFO,
+        attributes: expect.objectContaining({ 'mcp_warden.audit.seq': 1 }),
+      });
+      const lines = emitted.map((record, index) => ({
+        where: `log ${index}`,
+        line: String(record.body),
+      }));
+      expect(verifyChains(lines)).toEqual([
+        expect.objectContaining({ breaks: [], records: emitted.length }),
+      ]);
+    } finally {
+      await provider.shutdown();
+      logs.disable();
+    }
+  });
+
+  it('three instances write three chains into one folder; one verify covers them all', async () => {
+    const dir = logDir();
+    const { privateKey, publicKey } = signingKeys();
+    const apps = await Promise.all(
+      ['a', 'b', 'c'].map((name) =>
+        drive({
+          sinks: [McpAuditSinks.jsonl({ dir })],
+          signing: { privateKey },
+          instance: `node-${name}`,
+        }),
+      ),
+    );
+    await Promise.all(apps.map((t) => t.close()));
+    const chains = await verifySource(dir, publicKey);
+    expect(chains.map((chain) => [chain.instance, chain.breaks, chain.unsignedTail])).toEqual([
+      ['node-a', [], 0],
+      ['node-b', [], 0],
+      ['node-c', [], 0],
+    ]);
+  });
+});

@@ -1,0 +1,158 @@
+import { execFile } from 'node:child_process';
+import type { KeyObject } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runAuditCommand } from '../../src/cli/audit.command.js';
+import { McpAuditSinks } from '../../src/index.js';
+import { createMcpApp } from '../support/mcp-test-app.js';
+import {
+  AuditedTools,
+  auditAuthorizer,
+  keptCheckpoints,
+  logDir,
+  signingKeys,
+} from './audit-app.js';
+
+/*
+ * `mcp-warden audit verify` on a real log, tampered with in each way an auditor asks about:
+ * each is detected, names the record, and fails the command.
+ */
+
+let lines: string[];
+let publicKeyFile: string;
+let publishedFile: string;
+
+function keyFile(key: KeyObject): string {
+  const file = join(logDir(), 'key.pem');
+  writeFileSync(file, key.export({ type: 'spki', format: 'pem' }));
+  return file;
+}
+
+beforeAll(async () => {
+  const dir = logDir();
+  const { privateKey, publicKey } = signingKeys();
+  const published = keptCheckpoints();
+  const t = await createMcpApp(
+    {
+      authorizer: auditAuthorizer,
+      transport: 'stdio',
+      audit: {
+        sinks: [McpAuditSinks.jsonl({ dir })],
+        signing: { privateKey, everyRecords: 5, publish: published },
+      },
+    },
+    [AuditedTools],
+  );
+  await t.initialize('c1');
+  for (let round = 0; round < 4; round += 1) {
+    await t.callTool('fine', { text: String(round) }, 'c1');
+    await t.callTool('forbidden', {}, 'c1');
+    await t.callTool('explodes', {}, 'c1');
+  }
+  await t.close();
+  const [file] = readdirSync(dir);
+  lines = readFileSync(join(dir, file!), 'utf8').trimEnd().split('\n');
+  publicKeyFile = keyFile(publicKey);
+  publishedFile = join(logDir(), 'published.jsonl');
+  writeFileSync(publishedFile, published.kept.map((c) => JSON.stringify(c)).join('\n') + '\n');
+});
+
+/** Writes `tampered` as a log and verifies it. */
+async function verify(tampered: string[], key = publicKeyFile) {
+  const dir = logDir();
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'audit-x-000001.jsonl'), tampered.join('\n') + '\n');
+  const out: string[] = [];
+  const status = await runAuditCommand(
+    ['verify', dir, '--key', key, '--checkpoints', publishedFile],
+    (line) => out.push(line),
+    (line) => out.push(line),
+  );
+  return { status, out: out.join('\n') };
+}
+
+const seqOf = (line: string) => (JSON.parse(line) as { seq: number }).seq;
+const idOf = (line: string) => (JSON.parse(line) as { id: string }).id;
+
+describe('mcp-warden audit verify', () => {
+  it('passes the log as written', async () => {
+    expect(lines.length).toBeGreaterThan(20);
+    const { status, out } = await verify(lines);
+    expect(out).toMatch(/^ok .*chain intact; (\d+)\/\1 checkpoints verified, 0 records after/m);
+    expect(status).toBe(0);
+  });
+
+  it('an edited record: named by its position and id', async () => {
+    const index = lines.findIndex((line, i) => i > 2 && line.includes('"decision":"deny"'));
+    const tampered = [...lines];
+    tampered[index] = tampered[index]!.replace('"decision":"deny"', '"decision":"allow"');
+    const { status, out } = await verify(tampered);
+    expect(out).toContain(`edited: record ${seqOf(lines[index]!)} (${idOf(lines[index]!)})`);
+    expect(status).toBe(1);
+  });
+
+  it('a removed record', async () => {
+    const tampered = lines.filter((_, i) => i !== 4);
+    const { status, out } = await verify(tampered);
+    expect(out).toContain(`removed: record 6`);
+    expect(out).toContain('records 5–5 are missing');
+    expect(status).toBe(1);
+  });
+
+  it('reordered records', async () => {
+    const tampered = [...lines];
+    [tampered[6], tampered[7]] = [tampered[7]!, tampered[6]!];
+    const { status, out } = await verify(tampered);
+    expect(out).toContain('reordered: record 8');
+    expect(out).not.toMatch(/edited|removed/);
+    expect(status).toBe(1);
+  });
+
+  it('an inserted record, even one that copies its neighbour’s place in the chain', async () => {
+    const original = JSON.parse(lines[8]!) as Record<string, unknown>;
+    const forged = { ...original, id: 'forged-0000', name: 'fine', decision: 'allow' };
+    const tampered = [...lines.slice(0, 8), JSON.stringify(forged), ...lines.slice(8)];
+    const { status, out } = await verify(tampered);
+    expect(out).toContain(`inserted: record 9 (forged-0000)`);
+    expect(out).not.toContain(`(${idOf(lines[8]!)})`);
+    expect(status).toBe(1);
+  });
+
+  it('a log cut short after its last checkpoints: the published ones name it', async () => {
+    const tampered = lines.slice(0, lines.length - 8);
+    const { status, out } = await verify(tampered);
+    expect(out).toMatch(
+      new RegExp(
+        `truncated: record \\d+ at published checkpoints: the log ends at record ${lines.length - 8}`,
+      ),
+    );
+    expect(status).toBe(1);
+  });
+
+  it('checkpoints signed with another key', async () => {
+    const other = keyFile(signingKeys().publicKey);
+    const { status, out } = await verify(lines, other);
+    expect(out).toMatch(
+      /wrong-key: record \d+ \(\S+\) at .*: a checkpoint signed with another key/,
+    );
+    expect(status).toBe(1);
+  });
+
+  it('the installed command exits non-zero on a broken log', async () => {
+    const dir = logDir();
+    writeFileSync(
+      join(dir, 'audit-x-000001.jsonl'),
+      lines.filter((_, i) => i !== 3).join('\n') + '\n',
+    );
+    const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['dist/cli/mcp-warden.js', 'audit', 'verify', dir, '--key', publicKeyFile],
+        (error, stdout) =>
+          resolve({ code: (error as { code?: number } | null)?.code ?? 0, stdout }),
+      ),
+    );
+    expect(stdout).toContain('removed: record 5');
+    expect(code).toBe(1);
+  });
+});
