@@ -1,0 +1,125 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { McpAuditSinks, type McpAuditEntry, type McpAuditSink } from '../../src/index.js';
+import { CuttableProxy } from '../support/cuttable-proxy.js';
+import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
+import { createTestSchema, type TestSchema } from '../support/postgres-schema.js';
+import { describeWithService, findService, TEST_DATABASE_URL } from '../support/services.js';
+import { AuditedTools, auditAuthorizer, verifySource } from './audit-app.js';
+
+/*
+ * `audit.failClosed` on a PostgreSQL table, with the database cut mid-traffic by a TCP proxy in
+ * front of the real server: calls deny (`audit_unavailable`) while it is down, serve again once
+ * it is back, and no tool runs without its decision record kept.
+ */
+
+/** The real SQL sink, reporting each batch it kept: what the test waits on, not a clock. */
+class ObservedSink implements McpAuditSink {
+  readonly name = 'sql';
+  private waiting?: () => void;
+  constructor(private readonly inner: McpAuditSink) {}
+  open(instance: string) {
+    return this.inner.open!(instance);
+  }
+  async write(entries: readonly McpAuditEntry[]) {
+    await this.inner.write(entries);
+    // After the journal has taken note of the kept batch (its continuation runs first).
+    const waiting = this.waiting;
+    if (waiting) setImmediate(waiting);
+  }
+  nextWrite(): Promise<void> {
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+}
+
+const postgres = await findService(TEST_DATABASE_URL);
+
+describeWithService(postgres, 'audit.failClosed on PostgreSQL', (databaseUrl) => {
+  let schema: TestSchema;
+  let proxy: CuttableProxy;
+  let pool: pg.Pool;
+  let db: Kysely<any>;
+  let sink: ObservedSink;
+  let t: McpTestApp;
+  let tools: AuditedTools;
+
+  beforeAll(async () => {
+    schema = await createTestSchema(databaseUrl);
+    const target = new URL(databaseUrl);
+    proxy = await CuttableProxy.start(target.hostname, Number(target.port || 5432));
+    const viaProxy = new URL(schema.url);
+    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    pool = new pg.Pool({
+      connectionString: viaProxy.toString(),
+      max: 2,
+      connectionTimeoutMillis: 500,
+    });
+    // A cut drops idle and checked-out connections alike; the pool replaces them.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    sink = new ObservedSink(McpAuditSinks.sql({ db }));
+    t = await createMcpApp(
+      {
+        authorizer: auditAuthorizer,
+        transport: 'stdio',
+        audit: { sinks: [sink], failClosed: true, failClosedTimeoutMs: 1_000 },
+      },
+      [AuditedTools],
+    );
+    tools = t.app.get(AuditedTools);
+    await t.initialize('c1');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.destroy();
+    await proxy?.close();
+    await schema?.drop();
+  });
+
+  const call = (text: string) => t.callTool('fine', { text }, 'c1');
+  const denied = {
+    isError: true,
+    structuredContent: expect.objectContaining({ detail: 'audit_unavailable' }),
+  };
+
+  it('serves, denies while the database is cut, serves again once it is back', async () => {
+    for (const text of ['1', '2', '3']) {
+      expect(await call(text)).toMatchObject({ content: [{ text: `fine ${text}` }] });
+    }
+    expect(tools.ran).toHaveLength(3);
+
+    await proxy.cut();
+    expect(await call('down-1')).toMatchObject(denied);
+    expect(await call('down-2')).toMatchObject(denied);
+    expect(tools.ran).toHaveLength(3);
+
+    const recovered = sink.nextWrite();
+    await proxy.restore();
+    // The journal retries the queued records in order; once a batch is kept, calls serve.
+    await recovered;
+    expect(await call('4')).toMatchObject({ content: [{ text: 'fine 4' }] });
+    expect(tools.ran).toHaveLength(4);
+  });
+
+  it('every call that ran has its decision record; the chain has no hole', async () => {
+    const { rows } = await schema.query('select line from mcp_audit_records order by seq');
+    const records = rows.map((row: { line: string }) => JSON.parse(row.line));
+    const ran = records.filter((r) => r.kind === 'outcome');
+    expect(ran).toHaveLength(tools.ran.length);
+    for (const outcome of ran) {
+      expect(records).toContainEqual(
+        expect.objectContaining({
+          id: outcome.of,
+          kind: 'decision',
+          decision: 'allow',
+          name: 'fine',
+        }),
+      );
+    }
+    // The outage's decisions were kept late, each followed by the deny it turned into.
+    expect(records.filter((r) => r.detail === 'audit_unavailable')).toHaveLength(2);
+    const url = new URL(schema.url);
+    expect(await verifySource(url.toString())).toEqual([expect.objectContaining({ breaks: [] })]);
+  });
+});
