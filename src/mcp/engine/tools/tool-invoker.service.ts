@@ -106,7 +106,7 @@ export class McpToolInvoker {
         return toolErrorResult(`Tool ${name} was cancelled`);
       }
       // A McpToolError is the documented way to answer with an error result; anything else threw.
-      if (error instanceof McpToolError) ended.outcome = 'isError';
+      if (error instanceof McpToolError && ended.outcome !== 'timeout') ended.outcome = 'isError';
       return this.failure(entry, error, request);
     } finally {
       context.end();

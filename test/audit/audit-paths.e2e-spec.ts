@@ -1,0 +1,177 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpAuditSinks, McpWarden, type McpAuditEvent } from '../../src/index.js';
+import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
+import { AuditedTools, auditAuthorizer, logDir, recordsOf, verifySource } from './audit-app.js';
+
+/*
+ * Every path a call can take leaves its records, over Streamable HTTP in both eras with the
+ * official SDK v2 client (the in-process stdio harness is covered in audit-records): the
+ * decision, the approval step linked to it, and, for a call that ran, its outcome.
+ */
+
+const MODERN = '2026-07-28';
+
+describe.each(['legacy', 'modern'] as const)(
+  'audit records of every path, %s era over HTTP',
+  (era) => {
+    let t: HttpTestApp;
+    let dir: string;
+    let client: Client;
+    let events: McpAuditEvent[];
+    let answer: () => Promise<{ action: 'accept' | 'decline'; content?: Record<string, boolean> }>;
+
+    beforeAll(async () => {
+      dir = logDir();
+      t = await createHttpApp(
+        {
+          authorizer: auditAuthorizer,
+          authorizerSource: 'configured',
+          elicitationTimeoutMs: 500,
+          limits: { toolTimeoutMs: 300 },
+          audit: { sinks: [McpAuditSinks.jsonl({ dir })] },
+        },
+        [AuditedTools],
+      );
+      events = [];
+      t.app.get(McpWarden).audit$.subscribe((event) => events.push(event));
+      client = new Client(
+        { name: 'audit-paths', version: '1.0.0' },
+        {
+          capabilities: { elicitation: {} },
+          ...(era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : {}),
+        },
+      );
+      client.setRequestHandler('elicitation/create', () => answer());
+      await client.connect(new StreamableHTTPClientTransport(new URL(t.url)));
+    });
+    afterAll(async () => {
+      await client.close();
+      await t.close();
+    });
+
+    /** The events of the last call of `tool`, from its decision on. */
+    async function story(tool: string, call: () => Promise<unknown>) {
+      const from = events.length;
+      await call();
+      const mine = events
+        .slice(from)
+        .filter((event) => event.seam !== 'read' && event.name === tool);
+      const decisions = new Set(
+        mine.filter((e) => e.kind === 'decision' && e.seam === 'tool').map((e) => e.id),
+      );
+      // Every approval step and outcome names a decision of this call.
+      for (const event of mine)
+        if (event.of !== undefined) expect(decisions.has(event.of)).toBe(true);
+      return mine.map((event) =>
+        [
+          event.kind,
+          event.seam,
+          event.kind === 'outcome' ? event.outcome : event.decision,
+          event.detail,
+        ].filter((part) => part !== undefined),
+      );
+    }
+    const callTool = (name: string) => () => client.callTool({ name, arguments: {} });
+
+    it('allowed and ran', async () => {
+      expect(await story('fine', callTool('fine'))).toEqual([
+        ['decision', 'tool', 'allow'],
+        ['outcome', 'tool', 'ok'],
+      ]);
+    });
+
+    it('denied: no outcome, it never ran', async () => {
+      expect(await story('forbidden', callTool('forbidden'))).toEqual([
+        ['decision', 'tool', 'deny', 'not here'],
+      ]);
+    });
+
+    it('asked and approved by the caller', async () => {
+      answer = async () => ({ action: 'accept', content: { approve: true } });
+      const steps = await story('guarded', callTool('guarded'));
+      // The modern era asks in a result and the client retries: the retry is decided again.
+      const asked = era === 'modern' ? [['decision', 'tool', 'ask', 'Run guarded?']] : [];
+      expect(steps).toEqual([
+        ['decision', 'tool', 'ask', 'Run guarded?'],
+        ...asked,
+        ['decision', 'elicitation', 'allow', 'user approved'],
+        ['outcome', 'tool', 'ok'],
+      ]);
+    });
+
+    it('asked and declined: no outcome', async () => {
+      answer = async () => ({ action: 'decline' });
+      const steps = await story('guarded', callTool('guarded'));
+      const asked = era === 'modern' ? [['decision', 'tool', 'ask', 'Run guarded?']] : [];
+      expect(steps).toEqual([
+        ['decision', 'tool', 'ask', 'Run guarded?'],
+        ...asked,
+        ['decision', 'elicitation', 'deny', 'user declined'],
+      ]);
+    });
+
+    it('the tool threw, or answered an error result', async () => {
+      expect(await story('explodes', callTool('explodes'))).toEqual([
+        ['decision', 'tool', 'allow'],
+        ['outcome', 'tool', 'threw'],
+      ]);
+      expect(await story('refuses', callTool('refuses'))).toEqual([
+        ['decision', 'tool', 'allow'],
+        ['outcome', 'tool', 'isError'],
+      ]);
+    });
+
+    it('the tool ran past limits.toolTimeoutMs', async () => {
+      expect(await story('waits', callTool('waits'))).toEqual([
+        ['decision', 'tool', 'allow'],
+        ['outcome', 'tool', 'timeout'],
+      ]);
+    });
+
+    if (era === 'legacy') {
+      it('asked, and the caller never answered: approval timed out, no outcome', async () => {
+        answer = () => new Promise(() => undefined);
+        expect(await story('guarded', callTool('guarded'))).toEqual([
+          ['decision', 'tool', 'ask', 'Run guarded?'],
+          ['decision', 'elicitation', 'deny', 'elicitation timed out'],
+        ]);
+      });
+
+      it('cancelled by the caller while it ran', async () => {
+        const cancel = new AbortController();
+        const steps = await story('waits', async () => {
+          const call = client.callTool({ name: 'waits', arguments: {} }, { signal: cancel.signal });
+          // The decision is recorded before the tool runs: cancel once it is.
+          await new Promise<void>((resolve) => {
+            const check = t.app.get(McpWarden).audit$.subscribe((event) => {
+              if (event.name === 'waits' && event.kind === 'decision') resolve();
+            });
+            void call.catch(() => check.unsubscribe());
+          });
+          cancel.abort();
+          await call.catch(() => undefined);
+          // The outcome is written when the handler settles, after the cancellation arrives.
+          await new Promise<void>((resolve) => {
+            const seen = () => events.some((e) => e.name === 'waits' && e.outcome === 'cancelled');
+            if (seen()) return resolve();
+            const sub = t.app
+              .get(McpWarden)
+              .audit$.subscribe(() => seen() && (sub.unsubscribe(), resolve()));
+          });
+        });
+        expect(steps).toEqual([
+          ['decision', 'tool', 'allow'],
+          ['outcome', 'tool', 'cancelled'],
+        ]);
+      });
+    }
+
+    it('the sink holds every event, in a chain that verifies', async () => {
+      await client.close();
+      await t.close();
+      const kept = (await recordsOf(dir)).map((record) => record.id);
+      expect(kept).toEqual(events.map((event) => event.id));
+      expect(await verifySource(dir)).toEqual([expect.objectContaining({ breaks: [] })]);
+    });
+  },
+);
