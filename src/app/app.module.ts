@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpTransportKind } from '../index.js';
 import { AuditLogService } from './audit/audit-log.service.js';
+import { serviceAuditFromEnv } from './audit/service-audit.js';
 import {
   serviceAuthFromEnv,
   serviceHostsFromEnv,
@@ -39,6 +40,8 @@ export class AppModule {
             transport,
             // Cedar policies in policies/ decide both seams (docs/policy.md).
             policy: notesPolicy(notes),
+            // Every decision and outcome, chained (and signed) in the notes' own database.
+            audit: serviceAuditFromEnv(notes),
             // Instances that share it accept each other's modern requestState.
             stateSecret: process.env.MCP_STATE_SECRET,
             // REDIS_URL: instances sharing it behave as one server behind any load balancer.

@@ -47,7 +47,9 @@ afterAll(async () => {
 beforeEach(() => {
   resetSeen();
   audit = [];
-  subscription = t.app.get(McpWarden).audit$.subscribe((event) => audit.push(event));
+  subscription = t.app
+    .get(McpWarden)
+    .audit$.subscribe((event) => event.kind === 'decision' && audit.push(event));
 });
 afterEach(() => subscription.unsubscribe());
 
@@ -167,7 +169,9 @@ describe('nothing from the client can forge the principal', () => {
   it('without authentication a forged principal does not make the caller anyone', async () => {
     const anonymous = await bootAuthApp();
     const events: McpAuditEvent[] = [];
-    const sub = anonymous.app.get(McpWarden).audit$.subscribe((event) => events.push(event));
+    const sub = anonymous.app
+      .get(McpWarden)
+      .audit$.subscribe((event) => event.kind === 'decision' && events.push(event));
     try {
       const session = await anonymous.initialize();
       const answer = await anonymous.request(

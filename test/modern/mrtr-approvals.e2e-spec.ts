@@ -94,7 +94,9 @@ describe.each(HTTP_VARIANTS)('modern approvals (%s)', (variant) => {
   beforeEach(() => {
     resetFixture();
     audit = [];
-    auditing = t.app.get(McpWarden).audit$.subscribe((event) => audit.push(event));
+    auditing = t.app
+      .get(McpWarden)
+      .audit$.subscribe((event) => event.kind === 'decision' && audit.push(event));
   });
   afterEach(() => auditing.unsubscribe());
 

@@ -81,7 +81,9 @@ export async function bootOperatorApp(
   const closeApp = promptClose(app);
   const desk = app.get<McpOperatorDesk>(MCP_OPERATOR_DESK);
   const audit: McpAuditEvent[] = [];
-  const auditing = app.get(McpWarden).audit$.subscribe((event) => audit.push(event));
+  const auditing = app
+    .get(McpWarden)
+    .audit$.subscribe((event) => event.kind === 'decision' && audit.push(event));
   return {
     app,
     url,

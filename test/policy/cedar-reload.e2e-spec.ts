@@ -129,7 +129,7 @@ describe('Cedar: shadow set and reloads', () => {
     );
     const app = await booted(McpPolicies.cedar({ ...policyOptions(), shadow: { text: shadow } }));
     const audit: McpAuditEvent[] = [];
-    app.get(McpWarden).audit$.subscribe((event) => audit.push(event));
+    app.get(McpWarden).audit$.subscribe((event) => event.kind === 'decision' && audit.push(event));
     const client = await McpTestClient.connect(app, { principal: ALICE });
     expect((await client.callTool('transfer', { amount: 10, to: 'x' })).content).toEqual([
       { type: 'text', text: 'sent 10 to x' },
@@ -191,7 +191,7 @@ describe('Cedar: shadow set and reloads', () => {
     const policy = app.get(McpPolicy);
     const strictVersion = policy.version;
     const audit: McpAuditEvent[] = [];
-    app.get(McpWarden).audit$.subscribe((event) => audit.push(event));
+    app.get(McpWarden).audit$.subscribe((event) => event.kind === 'decision' && audit.push(event));
     const client = await McpTestClient.connect(app, { principal: ALICE });
     const calls: Promise<unknown>[] = [];
     for (let round = 0; round < 6; round += 1) {

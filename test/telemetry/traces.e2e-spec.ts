@@ -121,7 +121,9 @@ describe('MCP server spans (OpenTelemetry conventions for MCP)', () => {
     answer.current = { action: 'accept', content: { approve: true } };
     const caller = clientSpan('agent calls drop_table');
     const audit: McpAuditEvent[] = [];
-    const auditing = t.app.get(McpWarden).audit$.subscribe((event) => audit.push(event));
+    const auditing = t.app
+      .get(McpWarden)
+      .audit$.subscribe((event) => event.kind === 'decision' && audit.push(event));
     const result = await client.callTool({ name: 'drop_table', arguments: {}, _meta: caller.meta });
     auditing.unsubscribe();
     expect(result.isError).toBeFalsy();

@@ -40,7 +40,7 @@ function idempotencyContract(
       settings = await options(dataDir);
     });
     afterEach(async () => {
-      for (const store of stores.splice(0)) await store.onModuleDestroy();
+      for (const store of stores.splice(0)) await store.onApplicationShutdown();
       rmSync(dataDir, { recursive: true, force: true });
     });
 

@@ -71,7 +71,7 @@ function storeContract(name: string, makeBackend: (dataDir: string) => Promise<B
       backend = await makeBackend(dataDir);
     });
     afterEach(async () => {
-      for (const store of stores.splice(0)) await store.onModuleDestroy();
+      for (const store of stores.splice(0)) await store.onApplicationShutdown();
       await backend.dispose();
       rmSync(dataDir, { recursive: true, force: true });
     });
@@ -176,7 +176,7 @@ function storeContract(name: string, makeBackend: (dataDir: string) => Promise<B
 
     it('a closed store refuses calls instead of hanging', async () => {
       const store = await started();
-      await store.onModuleDestroy();
+      await store.onApplicationShutdown();
       await expect(store.create('t', 'b', [])).rejects.toThrow('not open');
       await expect(store.ping()).rejects.toThrow('not open');
     });
@@ -211,7 +211,7 @@ function storeContract(name: string, makeBackend: (dataDir: string) => Promise<B
       expect(JSON.parse(readFileSync(join(dataDir, 'notes.json.imported'), 'utf8'))).toEqual(
         legacy,
       );
-      await store.onModuleDestroy();
+      await store.onApplicationShutdown();
 
       // A second file (say, restored from a backup) imports again; a note already there stays as it is.
       writeFileSync(
@@ -251,7 +251,7 @@ describeWithService(
         dataDir = mkdtempSync(join(tmpdir(), 'notes-store-'));
       });
       afterEach(async () => {
-        for (const store of stores.splice(0)) await store.onModuleDestroy();
+        for (const store of stores.splice(0)) await store.onApplicationShutdown();
         await schema.drop();
         rmSync(dataDir, { recursive: true, force: true });
       });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { sql, type Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { NOTES_DATABASE } from '../app.constants.js';
@@ -40,7 +40,7 @@ const KEY_TAKEN = Symbol('idempotency key taken');
  * costs the same whatever the number of notes.
  */
 @Injectable()
-export class NotesStore implements OnModuleInit, OnModuleDestroy {
+export class NotesStore implements OnModuleInit, OnApplicationShutdown {
   private database?: Kysely<NotesTables>;
   /** The search statement, compiled once per database. */
   private searchStatement?: NotesSearchStatement;
@@ -65,11 +65,20 @@ export class NotesStore implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /*
+   * At application shutdown, after every module's destroy hook and the audit journal's last
+   * writes (`beforeApplicationShutdown`): its records go to this database.
+   */
+  async onApplicationShutdown(): Promise<void> {
     const db = this.database;
     this.database = undefined;
     this.searchStatement = undefined;
     await db?.destroy();
+  }
+
+  /** The open database, for the audit's SQL sink (the service keeps its records beside its notes). */
+  kysely(): Kysely<NotesTables> {
+    return this.db;
   }
 
   /** Resolves when the database answers a trivial query (readiness). */

@@ -1,4 +1,9 @@
-import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { createPrivateKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { McpAuditJournal } from '../../authorization/audit/audit-journal.interface.js';
@@ -41,7 +46,11 @@ interface Signer {
  * asynchronously, in batches.
  */
 export class McpAuditJournalService
-  implements McpAuditJournal, OnModuleInit, OnApplicationShutdown
+  implements
+    McpAuditJournal,
+    OnApplicationBootstrap,
+    BeforeApplicationShutdown,
+    OnApplicationShutdown
 {
   private readonly logger = new Logger('McpAudit');
   private readonly metrics = new McpAuditMetrics();
@@ -93,9 +102,13 @@ export class McpAuditJournalService
     }
   }
 
-  /** Opens every sink (a sink that cannot open fails boot), then starts the checkpoint clock. */
-  async onModuleInit(): Promise<void> {
+  /**
+   * Opens every sink (a sink that cannot open fails boot), then starts the checkpoint clock.
+   * At bootstrap, not module init: an app's database (an SQL sink's) opens in a module's init.
+   */
+  async onApplicationBootstrap(): Promise<void> {
     await Promise.all(this.writers.map((writer) => writer.sink.open?.(this.instance)));
+    for (const writer of this.writers) writer.start();
     if (this.signer) {
       this.ticker = setInterval(
         () => this.sinceCheckpoint > 0 && this.checkpoint(),
@@ -121,8 +134,11 @@ export class McpAuditJournalService
     });
   }
 
-  /** Final checkpoint, then every queue drained (bounded), then the sinks closed. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Final checkpoint, then every queue drained (bounded). Before the app's own shutdown hooks,
+   * which may close the database an SQL sink writes to; the sinks close after them.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.closed) return;
     if (this.signer && this.sinceCheckpoint > 0) this.checkpoint();
     this.closed = true;
@@ -137,6 +153,10 @@ export class McpAuditJournalService
     }
     this.settle(Infinity, new Error('audit journal closed'));
     clearInterval(this.sweeper);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.beforeApplicationShutdown();
     await Promise.all(this.writers.map((writer) => writer.sink.close?.()));
   }
 

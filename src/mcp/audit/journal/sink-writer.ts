@@ -27,6 +27,8 @@ export class SinkWriter {
   private retryMs = 0;
   private retryTimer?: NodeJS.Timeout;
   private closing?: () => void;
+  /** Set once the sink is open: records queue until then. */
+  private started = false;
   /** False from a failed write until the next one succeeds. */
   healthy = true;
   keptSeq = 0;
@@ -43,11 +45,20 @@ export class SinkWriter {
       return false;
     }
     this.queue.push(entry);
-    if (!this.writing && !this.scheduled && !this.retryTimer) {
+    if (this.started && !this.writing && !this.scheduled && !this.retryTimer) {
       this.scheduled = true;
       setImmediate(() => void this.flush());
     }
     return true;
+  }
+
+  /** The sink is open: writes may begin. */
+  start(): void {
+    this.started = true;
+    if (this.queue.length > 0 && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => void this.flush());
+    }
   }
 
   get pending(): number {
@@ -56,7 +67,7 @@ export class SinkWriter {
 
   /** Resolves once the queue is empty, or after `timeoutMs` (a sink that stays down). */
   drain(timeoutMs: number): Promise<void> {
-    if (this.queue.length === 0 && !this.writing) return Promise.resolve();
+    if ((this.queue.length === 0 && !this.writing) || !this.started) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, timeoutMs);
       timer.unref();

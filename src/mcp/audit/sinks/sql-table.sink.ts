@@ -4,9 +4,12 @@ import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
 
 /** `McpAuditSinks.sql()` options. @publicApi */
 export interface McpSqlSinkOptions {
-  /** The app's Kysely instance, on PostgreSQL or SQLite. */
+  /**
+   * The app's Kysely instance, on PostgreSQL or SQLite; or a function that returns it, for an
+   * app that opens its database in a lifecycle hook (it is called when the app has booted).
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  db: Kysely<any>;
+  db: Kysely<any> | (() => Kysely<any>);
   /** Default `mcp_audit_records`. */
   table?: string;
 }
@@ -31,8 +34,13 @@ export class SqlTableSink implements McpAuditSink {
     this.table = auditTableName(options.table);
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private db!: Kysely<any>;
+
   async open(): Promise<void> {
-    await this.options.db.schema
+    const { db } = this.options;
+    this.db = typeof db === 'function' ? db() : db;
+    await this.db.schema
       .createTable(this.table)
       .ifNotExists()
       .addColumn('instance', 'text', (column) => column.notNull())
@@ -45,7 +53,7 @@ export class SqlTableSink implements McpAuditSink {
       .addColumn('line', 'text', (column) => column.notNull())
       .addPrimaryKeyConstraint(`${this.table}_pk`, ['instance', 'seq'])
       .execute();
-    await this.options.db.schema
+    await this.db.schema
       .createIndex(`${this.table}_time`)
       .ifNotExists()
       .on(this.table)
@@ -67,6 +75,6 @@ export class SqlTableSink implements McpAuditSink {
         line,
       };
     });
-    await this.options.db.insertInto(this.table).values(rows).execute();
+    await this.db.insertInto(this.table).values(rows).execute();
   }
 }
