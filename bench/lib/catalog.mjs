@@ -97,6 +97,22 @@ export function catalog(dataDir, auth) {
       'bench/servers/warden-http.mjs',
       { ...echo, call: variedEchoCall(), env: { WARDEN_POLICY: 'cedar-input' }, dedicated: true },
     ),
+    // The same server keeping every audit record in a chained JSON Lines file (group-committed
+    // fsyncs), and with failClosed, where each call waits for its decision record's fsync.
+    server(
+      'warden-audit-http',
+      'mcp-warden (audit: JSON Lines sink, chained)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...echo, env: { WARDEN_AUDIT: 'jsonl' }, dedicated: true },
+    ),
+    server(
+      'warden-audit-fail-closed-http',
+      'mcp-warden (audit: JSON Lines sink, failClosed)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...echo, env: { WARDEN_AUDIT: 'jsonl-fail-closed' }, dedicated: true },
+    ),
     // The policy on its own, in process (workloads/policy.mjs): the scripts are the rows.
     server(
       'warden-cedar-decide',

@@ -52,6 +52,23 @@ export function checkTargets(medians, labels) {
         `server CPU per call ${us(schema.serverCpu)} vs ${us(json.serverCpu)}`,
     );
   }
+  // Durable audit records (docs/audit.md): the chained JSON Lines sink, and with failClosed.
+  const audit = medians['throughput-http-audit'];
+  if (audit?.['warden-http']) {
+    const off = audit['warden-http'];
+    for (const [id, label, bound] of [
+      ['warden-audit-http', 'a chained JSON Lines audit sink', 0.85],
+      ['warden-audit-fail-closed-http', 'a JSON Lines audit sink with failClosed', 0.6],
+    ]) {
+      const on = audit[id];
+      if (!on) continue;
+      add(
+        on.rate / off.rate >= bound,
+        `HTTP tools/call with ${label}, 32 in flight: ${times(on.rate / off.rate)} the same server without a sink (≥ ${bound}×); ` +
+          `server CPU per call ${us(on.serverCpu)} vs ${us(off.serverCpu)}`,
+      );
+    }
+  }
   // A Cedar policy in place of the closures it is equivalent to, on the same server: the repeated
   // call (the decision cache answers) has a bound; a new argument every call is measured only.
   const cedar = medians['throughput-http-cedar'];

@@ -6,7 +6,10 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { z } from 'zod';
-import { McpModule, McpRegistry } from '../../dist/index.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { McpAuditSinks, McpModule, McpRegistry } from '../../dist/index.js';
 import { echoPolicyOptions } from './echo-policy.mjs';
 
 const textInput = {
@@ -73,6 +76,18 @@ function allowedTools() {
   return ['echo', ...(EchoDto ? ['echo_dto'] : []), ...(echoZod ? ['echo_zod'] : [])];
 }
 
+function auditOptions(mode) {
+  if (!mode) return undefined;
+  if (mode !== 'jsonl' && mode !== 'jsonl-fail-closed') {
+    throw new Error(`WARDEN_AUDIT=${mode}: expected jsonl or jsonl-fail-closed`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-warden-bench-audit-'));
+  return {
+    sinks: [McpAuditSinks.jsonl({ dir })],
+    failClosed: mode === 'jsonl-fail-closed',
+  };
+}
+
 class WardenBenchModule {}
 Module({})(WardenBenchModule);
 
@@ -83,6 +98,8 @@ Module({})(WardenBenchModule);
  * built-in bearer auth with those local keys: every request must carry a token they verify.
  * WARDEN_REDIS_URL (with WARDEN_CLUSTER_PREFIX) turns on cluster mode on that Redis.
  * WARDEN_POLICY=cedar decides both seams with the Cedar twin of the closures.
+ * WARDEN_AUDIT=jsonl keeps every record in a chained JSON Lines file (a fresh temporary folder);
+ * `jsonl-fail-closed` also makes each call wait for its decision record's fsync.
  */
 export function wardenBenchModule(transport, limits) {
   return {
@@ -106,6 +123,7 @@ export function wardenBenchModule(transport, limits) {
               keyPrefix: process.env.WARDEN_CLUSTER_PREFIX,
             }
           : undefined,
+        audit: auditOptions(process.env.WARDEN_AUDIT),
         http: {
           fastPath: process.env.WARDEN_FAST_PATH === 'off' ? false : 'auto',
           auth: process.env.WARDEN_AUTH ? JSON.parse(process.env.WARDEN_AUTH) : undefined,

@@ -90,6 +90,21 @@ export const throughputHttpZod = {
 };
 
 /**
+ * The same load against the same server keeping its audit records (docs/audit.md): a chained
+ * JSON Lines file, then the same with failClosed (each call waits for its record's fsync).
+ */
+export const throughputHttpAudit = {
+  id: 'throughput-http-audit',
+  title: `tools/call throughput with durable audit records, ${IN_FLIGHT} in flight, Streamable HTTP (a chained JSON Lines sink, and with failClosed)`,
+  transport: 'http',
+  servers: ['warden-http', 'warden-audit-http', 'warden-audit-fail-closed-http'],
+  labels: { 'warden-http': 'mcp-warden (no sink)' },
+  baselines: ['warden-http'],
+  metrics,
+  run: runHttp,
+};
+
+/**
  * The same load against the same server deciding with the Cedar twin of its closure policy
  * (servers/echo-policy.mjs), beside it with the closures. Every call is the same, so after the
  * first the decision cache answers; every answer must be the echo, so a Cedar set that did not

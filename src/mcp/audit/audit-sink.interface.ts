@@ -1,10 +1,18 @@
-import type { McpAuditRecord } from './chain/audit-record.js';
+import type { McpAuditEvent } from '../authorization/audit/mcp-audit-event.interface.js';
+import type { McpAuditCheckpointRecord } from './chain/audit-record.js';
 
-/** One chained record as a sink receives it: the exact line the chain hashed, and its fields. */
+/**
+ * One chained record as a sink receives it: the exact line the chain hashed (the record with its
+ * `instance`, `seq` and `prev`), and the fields a sink indexes.
+ * @publicApi
+ */
 export interface McpAuditEntry {
   /** The record's JSON, one line: what `prev` of the next record is the SHA-256 of. */
   readonly line: string;
-  readonly record: McpAuditRecord;
+  /** The event (or checkpoint) the line holds, without its chain fields. */
+  readonly record: McpAuditEvent | McpAuditCheckpointRecord;
+  readonly instance: string;
+  readonly seq: number;
 }
 
 /**

@@ -36,6 +36,8 @@ export class SinkWriter {
   constructor(
     readonly sink: McpAuditSink,
     private readonly maxPending: number,
+    /** How long a batch may gather before it leaves (0: at the next turn of the loop). */
+    private readonly windowMs: number,
     private readonly events: SinkWriterEvents,
   ) {}
 
@@ -45,20 +47,14 @@ export class SinkWriter {
       return false;
     }
     this.queue.push(entry);
-    if (this.started && !this.writing && !this.scheduled && !this.retryTimer) {
-      this.scheduled = true;
-      setImmediate(() => void this.flush());
-    }
+    if (this.started && !this.writing && !this.scheduled && !this.retryTimer) this.schedule();
     return true;
   }
 
   /** The sink is open: writes may begin. */
   start(): void {
     this.started = true;
-    if (this.queue.length > 0 && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => void this.flush());
-    }
+    if (this.queue.length > 0 && !this.scheduled) this.schedule();
   }
 
   get pending(): number {
@@ -83,12 +79,18 @@ export class SinkWriter {
     });
   }
 
+  private schedule(): void {
+    this.scheduled = true;
+    if (this.windowMs === 0) setImmediate(() => void this.flush());
+    else setTimeout(() => void this.flush(), this.windowMs).unref();
+  }
+
   private async flush(): Promise<void> {
     this.scheduled = false;
     if (this.writing || this.queue.length === 0) return this.settled();
     this.writing = true;
     const batch = this.queue.slice(0, MAX_BATCH);
-    const last = batch[batch.length - 1]!.record.seq;
+    const last = batch[batch.length - 1]!.seq;
     try {
       await this.sink.write(batch);
       this.queue.splice(0, batch.length);

@@ -42,7 +42,12 @@ export class JsonlFileSink implements McpAuditSink {
     if (maxAgeMs !== undefined && this.bytes > 0 && Date.now() - this.openedAt > maxAgeMs) {
       await this.next();
     }
-    // One write and one fdatasync per file the batch lands in (usually one).
+    let whole = '';
+    for (const entry of entries) whole += entry.line + '\n';
+    const total = Buffer.byteLength(whole);
+    // The usual case: the batch fits in the current file, one write and one fdatasync.
+    if (this.bytes + total <= maxBytes) return this.append(whole, total);
+    // Otherwise line by line, into as many files as it takes.
     let text = '';
     let size = 0;
     for (const entry of entries) {

@@ -14,7 +14,7 @@ export class OtelLogsSink implements McpAuditSink {
   async write(entries: readonly McpAuditEntry[]): Promise<void> {
     // Fetched at first write: the app may register its provider after the module is built.
     this.logger ??= logs.getLogger('mcp-warden');
-    for (const { line, record } of entries) {
+    for (const { line, record, instance, seq } of entries) {
       const event = record as { principal?: string; name?: string; decision?: string };
       this.logger.emit({
         eventName: `mcp_warden.audit.${record.kind}`,
@@ -22,8 +22,8 @@ export class OtelLogsSink implements McpAuditSink {
         severityText: 'INFO',
         body: line,
         attributes: {
-          'mcp_warden.audit.instance': record.instance,
-          'mcp_warden.audit.seq': record.seq,
+          'mcp_warden.audit.instance': instance,
+          'mcp_warden.audit.seq': seq,
           ...(event.name ? { 'mcp_warden.audit.name': event.name } : {}),
           ...(event.decision ? { 'mcp_warden.audit.decision': event.decision } : {}),
           ...(event.principal ? { 'enduser.id': event.principal } : {}),

@@ -62,11 +62,11 @@ export class SqlTableSink implements McpAuditSink {
   }
 
   async write(entries: readonly McpAuditEntry[]): Promise<void> {
-    const rows = entries.map(({ line, record }) => {
+    const rows = entries.map(({ line, record, instance, seq }) => {
       const event = record as { principal?: string; name?: string; decision?: string };
       return {
-        instance: record.instance,
-        seq: record.seq,
+        instance,
+        seq,
         time: record.time,
         kind: record.kind,
         principal: event.principal ?? null,

@@ -8,10 +8,11 @@ export interface McpAuditJournal {
   /** `audit.failClosed`: a call waits for its decision record, and denies when it fails. */
   readonly failClosed: boolean;
   /**
-   * Chains and queues one event. Settles once every sink holds it (rejects when it cannot, or
-   * not within the journal's bound); without `failClosed` nobody needs to wait on it.
+   * Chains and queues one event. With `wait` (a call that must not run before its record is
+   * kept, under `failClosed`), a promise that settles once every sink holds it, and rejects
+   * when one cannot, or not within the journal's bound; otherwise nothing to wait on.
    */
-  append(event: McpAuditEvent): Promise<void>;
+  append(event: McpAuditEvent, wait: boolean): Promise<void> | undefined;
 }
 
 /** DI token of the journal (null without `audit.sinks`). */

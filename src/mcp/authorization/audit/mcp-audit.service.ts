@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
@@ -28,7 +28,6 @@ interface AuditSettings {
  */
 @Injectable()
 export class McpAuditService {
-  private readonly logger = new Logger('McpAudit');
   private readonly subject = new Subject<McpAuditEvent>();
   readonly events$: Observable<McpAuditEvent> = this.subject.asObservable();
   private readonly fullArguments: boolean;
@@ -124,15 +123,11 @@ export class McpAuditService {
 
   /**
    * Streams the event and hands it to the journal. `wait`: the caller must not act before the
-   * record is kept (`failClosed`), so the journal's promise is returned; otherwise a failure
-   * was counted by the journal and is not the caller's.
+   * record is kept, so under `failClosed` the journal's promise is returned; any other failure
+   * is counted by the journal and is not the caller's.
    */
   private emit(event: McpAuditEvent, wait: boolean): Promise<void> | undefined {
     if (this.subject.observed) this.subject.next(event);
-    if (!this.journal) return undefined;
-    const kept = this.journal.append(event);
-    if (wait && this.journal.failClosed) return kept;
-    kept.catch((error: Error) => this.logger.debug(`audit record not kept: ${error.message}`));
-    return undefined;
+    return this.journal?.append(event, wait);
   }
 }

@@ -16,7 +16,9 @@ import type { McpRequest } from './mcp-request.interface.js';
 
 /** The request object the dispatcher builds once per request (methods on the prototype, no closures). */
 export class DispatchedRequest implements McpRequest {
-  toolSeam?: ToolSeamVerdict;
+  // Initialised, so every request has the same shape whether or not a seam or the audit set them.
+  toolSeam?: ToolSeamVerdict = undefined;
+  auditId?: string = undefined;
 
   constructor(
     readonly id: RequestId,

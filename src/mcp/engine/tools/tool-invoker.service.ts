@@ -75,65 +75,59 @@ export class McpToolInvoker {
   async execute(entry: McpToolEntry, input: unknown, request: McpRequest): Promise<CallToolResult> {
     const started = performance.now();
     const ended: Ended = { outcome: 'threw' };
+    // One async function per run: the outcome is recorded in its own finally, not a wrapper's.
     try {
-      return await this.produce(entry, input, request, ended);
-    } finally {
-      this.audit.outcome(request, entry.tool.name, ended.outcome, performance.now() - started);
-    }
-  }
-
-  private async produce(
-    entry: McpToolEntry,
-    input: unknown,
-    request: McpRequest,
-    ended: Ended,
-  ): Promise<CallToolResult> {
-    const name = entry.tool.name;
-    const context = new McpRequestContext(request);
-    let result: CallToolResult;
-    try {
-      // A synchronous handler needs no timer; an async one is bounded by limits.toolTimeoutMs.
-      const produced = entry.invoke(input, context);
-      const value = isPromiseLike(produced)
-        ? await this.bounded(produced, request, name, ended)
-        : produced;
-      result = normalizeToolResult(value);
-      ended.outcome = result.isError ? 'isError' : 'ok';
-    } catch (error) {
-      // A cancelled call gets no response; its abort is not a failure worth logging.
-      if (request.cancelled && ended.outcome !== 'timeout') {
-        ended.outcome = 'cancelled';
-        return toolErrorResult(`Tool ${name} was cancelled`);
+      const name = entry.tool.name;
+      const context = new McpRequestContext(request);
+      let result: CallToolResult;
+      try {
+        // A synchronous handler needs no timer; an async one is bounded by limits.toolTimeoutMs.
+        const produced = entry.invoke(input, context);
+        const value = isPromiseLike(produced)
+          ? await this.bounded(produced, request, name, ended)
+          : produced;
+        result = normalizeToolResult(value);
+        ended.outcome = result.isError ? 'isError' : 'ok';
+      } catch (error) {
+        // A cancelled call gets no response; its abort is not a failure worth logging.
+        if (request.cancelled && ended.outcome !== 'timeout') {
+          ended.outcome = 'cancelled';
+          return toolErrorResult(`Tool ${name} was cancelled`);
+        }
+        // A McpToolError is the documented way to answer with an error result; anything else threw.
+        if (error instanceof McpToolError && ended.outcome !== 'timeout') ended.outcome = 'isError';
+        return this.failure(entry, error, request);
+      } finally {
+        context.end();
       }
-      // A McpToolError is the documented way to answer with an error result; anything else threw.
-      if (error instanceof McpToolError && ended.outcome !== 'timeout') ended.outcome = 'isError';
-      return this.failure(entry, error, request);
-    } finally {
-      context.end();
-    }
-    const { maxResultBytes } = this.options.limits;
-    if (exceedsJsonBytes(result, maxResultBytes)) {
-      this.logger.warn(
-        `Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`,
-        requestLogFields(request),
-      );
-      ended.outcome = 'isError';
-      return toolErrorResult(`Tool ${name} produced a result larger than ${maxResultBytes} bytes`);
-    }
-    if (entry.output && !result.isError) {
-      const checked = entry.output(result.structuredContent);
-      // A Standard Schema may validate asynchronously; a JSON Schema check never does.
-      const problem = isPromiseLike(checked) ? await checked : checked;
-      if (problem !== undefined) {
-        this.logger.error(
-          `Tool ${name} returned output that fails its outputSchema: ${problem}`,
+      const { maxResultBytes } = this.options.limits;
+      if (exceedsJsonBytes(result, maxResultBytes)) {
+        this.logger.warn(
+          `Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`,
           requestLogFields(request),
         );
         ended.outcome = 'isError';
-        return toolErrorResult(`Tool ${name} produced invalid output`);
+        return toolErrorResult(
+          `Tool ${name} produced a result larger than ${maxResultBytes} bytes`,
+        );
       }
+      if (entry.output && !result.isError) {
+        const checked = entry.output(result.structuredContent);
+        // A Standard Schema may validate asynchronously; a JSON Schema check never does.
+        const problem = isPromiseLike(checked) ? await checked : checked;
+        if (problem !== undefined) {
+          this.logger.error(
+            `Tool ${name} returned output that fails its outputSchema: ${problem}`,
+            requestLogFields(request),
+          );
+          ended.outcome = 'isError';
+          return toolErrorResult(`Tool ${name} produced invalid output`);
+        }
+      }
+      return result;
+    } finally {
+      this.audit.outcome(request, entry.tool.name, ended.outcome, performance.now() - started);
     }
-    return result;
   }
 
   /* Races the handler with the tool timeout; on timeout its signal aborts and the call still answers. */
