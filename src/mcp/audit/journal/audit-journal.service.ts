@@ -21,11 +21,6 @@ import { signCheckpoint } from '../chain/checkpoint-note.js';
 import { SinkWriter } from './sink-writer.js';
 
 const DRAIN_AT_SHUTDOWN_MS = 5_000;
-/*
- * Without failClosed nobody waits for a record, so a batch may gather for a moment: fewer, larger
- * writes (and fsyncs). With it, a batch leaves at once and grows only while one is in flight.
- */
-const COMMIT_WINDOW_MS = 5;
 
 interface Waiter {
   readonly seq: number;
@@ -81,7 +76,7 @@ export class McpAuditJournalService
     const maxPending = options.maxPending ?? 10_000;
     this.writers = (options.sinks ?? []).map(
       (sink) =>
-        new SinkWriter(sink, maxPending, this.failClosed ? 0 : COMMIT_WINDOW_MS, {
+        new SinkWriter(sink, maxPending, {
           kept: (seq) => this.kept(sink.name, seq),
           failed: (seq, error) => this.failed(sink.name, seq, error),
           dropped: (count) => this.metrics.dropped(sink.name, count),
