@@ -56,6 +56,7 @@ afterAll(async () => {
 beforeEach(async () => {
   runs.purge = 0;
   t.audit.length = 0;
+  t.events.length = 0;
   client = await connect(await t.token('alice'));
 });
 afterEach(() => client.close());
@@ -106,6 +107,18 @@ describe('operator approvals, handshake era', () => {
       ['ask', PURGE_PROMPT, undefined],
       ['allow', 'operator approved', 'bob'],
     ]);
+    // One call's story: the seam's ask, the operator's steps and the run's outcome all name it.
+    const decision = t.events.find((e) => e.kind === 'decision' && e.seam === 'tool')!;
+    expect(decision).toMatchObject({ decision: 'ask', principal: 'alice', issuer: issuer.issuer });
+    expect(
+      t.events
+        .filter((e) => e.of === decision.id)
+        .map((e) => [e.kind, e.seam, e.outcome ?? e.decision]),
+    ).toEqual([
+      ['decision', 'operator', 'ask'],
+      ['decision', 'operator', 'allow'],
+      ['outcome', 'tool', 'ok'],
+    ]);
     // The call ended: its record left the store.
     expect(await t.desk.get(ask.id)).toBeUndefined();
   });
@@ -131,7 +144,10 @@ describe('operator approvals, handshake era', () => {
       detail: 'operator denied: not during business hours',
       operator: 'bob',
       principal: 'alice',
+      of: t.events.find((e) => e.kind === 'decision' && e.seam === 'tool')!.id,
     });
+    // Denied: the tool never ran, so no outcome.
+    expect(t.events.filter((e) => e.kind === 'outcome')).toEqual([]);
   });
 
   it('no decision before elicitationTimeoutMs: detail "approval timed out"', async () => {

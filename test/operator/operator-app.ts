@@ -44,7 +44,10 @@ export interface OperatorApp {
   readonly app: INestApplication;
   readonly url: string;
   readonly desk: McpOperatorDesk;
+  /** The decision events (seams and approvers). */
   readonly audit: McpAuditEvent[];
+  /** Every audit event, outcomes included. */
+  readonly events: McpAuditEvent[];
   /** The next ask to be recorded (subscribe before the call that makes it). */
   nextAsk(): Promise<McpOperatorAsk>;
   /** A bearer token for `sub` with `scope`, audience this app. */
@@ -81,14 +84,17 @@ export async function bootOperatorApp(
   const closeApp = promptClose(app);
   const desk = app.get<McpOperatorDesk>(MCP_OPERATOR_DESK);
   const audit: McpAuditEvent[] = [];
-  const auditing = app
-    .get(McpWarden)
-    .audit$.subscribe((event) => event.kind === 'decision' && audit.push(event));
+  const events: McpAuditEvent[] = [];
+  const auditing = app.get(McpWarden).audit$.subscribe((event) => {
+    events.push(event);
+    if (event.kind === 'decision') audit.push(event);
+  });
   return {
     app,
     url,
     desk,
     audit,
+    events,
     nextAsk: () =>
       firstValueFrom(desk.events$.pipe(filter((event) => event.type === 'pending'))).then(
         (event) => (event as { ask: McpOperatorAsk }).ask,
