@@ -3,8 +3,9 @@ import { MCP_AUDIT_JOURNAL } from '../authorization/audit/audit-journal.interfac
 import { MCP_OPTIONS } from '../core/options/options.constants.js';
 import type { McpAuditSettings } from './audit-options.interface.js';
 import { McpAuditJournalService } from './journal/audit-journal.service.js';
+import { MCP_AUDIT_VIEW } from './audit-view.interface.js';
 
-/** The journal that fills the audit's port when the app gives `audit.sinks`; else null. */
+/** The journal that fills the audit's port when the app gives `audit.sinks`, else null; and its view. */
 export const AUDIT_PROVIDERS: Provider[] = [
   {
     provide: MCP_AUDIT_JOURNAL,
@@ -12,4 +13,6 @@ export const AUDIT_PROVIDERS: Provider[] = [
     useFactory: (options: McpAuditSettings) =>
       options.audit?.sinks?.length ? new McpAuditJournalService(options.name, options.audit) : null,
   },
+  // The console's read of it: the same instance.
+  { provide: MCP_AUDIT_VIEW, useExisting: MCP_AUDIT_JOURNAL },
 ];

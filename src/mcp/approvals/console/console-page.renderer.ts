@@ -14,7 +14,11 @@ export interface ConsoleAsksPage {
 }
 
 /** The header every signed-in page shares: where you are, who you are, and signing out. */
-function banner(base: string, session: ConsoleSession, current: 'pending' | 'history'): Html {
+export function banner(
+  base: string,
+  session: ConsoleSession,
+  current: 'pending' | 'history' | 'audit',
+): Html {
   const link = (href: string, label: string, here: boolean) =>
     html`<a href="${href}" ${here ? html` aria-current="page"` : ''}>${label}</a>`;
   return html`<header class="banner">
@@ -22,6 +26,7 @@ function banner(base: string, session: ConsoleSession, current: 'pending' | 'his
     <nav aria-label="Console">
       ${link(base, 'Pending', current === 'pending')}
       ${link(`${base}/history`, 'History', current === 'history')}
+      ${link(`${base}/audit`, 'Audit', current === 'audit')}
     </nav>
     <form class="signout" method="post" action="${base}/logout" enctype="text/plain">
       <span>Signed in as <strong>${session.operator.subject}</strong></span>

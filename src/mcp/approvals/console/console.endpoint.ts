@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { rawExchange } from '../../core/http/raw-exchange.js';
+import { ConsoleAuditPages } from './console-audit.service.js';
 import { ConsoleBodyReader } from './console-body.reader.js';
 import { ConsoleDecisions } from './console-decisions.service.js';
 import { renderMessagePage } from './console-page.renderer.js';
@@ -27,6 +28,7 @@ export const CONSOLE_ROUTES: readonly (readonly [
   ['ask', 'get', 'asks/:id'],
   ['decide', 'post', 'asks/:id/decision'],
   ['history', 'get', 'history'],
+  ['audit', 'get', 'audit'],
 ];
 
 const logger = new Logger('McpConsole');
@@ -67,6 +69,7 @@ export class ConsoleEndpoint {
     private readonly signIn: ConsoleSignIn,
     private readonly desk: ConsoleDecisions,
     private readonly bodies: ConsoleBodyReader,
+    private readonly audits: ConsoleAuditPages,
   ) {}
 
   page(req: object, res: object): Promise<void> {
@@ -125,5 +128,9 @@ export class ConsoleEndpoint {
 
   history(req: object, res: object): Promise<void> {
     return serve(req, res, 1, ({ req: r, res: s }, base) => this.desk.historyPage(r, s, base));
+  }
+
+  audit(req: object, res: object): Promise<void> {
+    return serve(req, res, 1, ({ req: r, res: s }, base) => this.audits.page(r, s, base));
   }
 }

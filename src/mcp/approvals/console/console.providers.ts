@@ -1,6 +1,7 @@
 import type { Provider, Type } from '@nestjs/common';
 import { MCP_SHARED_STORES, type McpSharedStores } from '../stores/shared-stores.interface.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
+import { ConsoleAuditPages } from './console-audit.service.js';
 import { ConsoleBodyReader } from './console-body.reader.js';
 import { ConsoleCookieSealer } from './console-cookie.sealer.js';
 import { ConsoleDecisions } from './console-decisions.service.js';
@@ -59,6 +60,7 @@ export function withOperatorConsole<T extends TransportParts>(parts: T): T {
       ConsoleEventsHub,
       ConsoleHistory,
       ConsoleDecisions,
+      ConsoleAuditPages,
       ConsoleBodyReader,
       ConsoleEndpoint,
       McpConsoleRoutes,

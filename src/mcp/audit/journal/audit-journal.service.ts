@@ -4,7 +4,13 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { createPrivateKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  randomBytes,
+  randomUUID,
+  type KeyObject,
+} from 'node:crypto';
 import { hostname } from 'node:os';
 import type { McpAuditJournal } from '../../authorization/audit/audit-journal.interface.js';
 import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
@@ -19,8 +25,12 @@ import {
 } from '../chain/audit-record.js';
 import { signCheckpoint } from '../chain/checkpoint-note.js';
 import { SinkWriter } from './sink-writer.js';
+import type { McpAuditChainState, McpAuditView } from '../audit-view.interface.js';
+import { verifyChains } from '../verify/chain-verifier.js';
 
 const DRAIN_AT_SHUTDOWN_MS = 5_000;
+/** Records the console's Audit page can show; the sinks hold the rest. */
+const RECENT_RECORDS = 1_000;
 
 interface Waiter {
   readonly seq: number;
@@ -47,6 +57,7 @@ interface Signer {
 export class McpAuditJournalService
   implements
     McpAuditJournal,
+    McpAuditView,
     OnApplicationBootstrap,
     BeforeApplicationShutdown,
     OnApplicationShutdown
@@ -66,6 +77,8 @@ export class McpAuditJournalService
   private sweeper?: NodeJS.Timeout;
   private ticker?: NodeJS.Timeout;
   private closed = false;
+  private recent: McpAuditEntry[] = [];
+  private lastCheckpoint?: number;
 
   constructor(serverName: string, options: McpAuditOptions) {
     this.failClosed = options.failClosed === true;
@@ -168,6 +181,9 @@ export class McpAuditJournalService
     const line = chainedLine(event, this.instance, seq, this.head);
     this.head = lineDigest(line);
     const entry: McpAuditEntry = { line, record: event, instance: this.instance, seq };
+    // A window for the console, trimmed in halves so the trim is rare and cheap.
+    this.recent.push(entry);
+    if (this.recent.length >= RECENT_RECORDS * 2) this.recent = this.recent.slice(-RECENT_RECORDS);
     let queued = true;
     for (const writer of this.writers) queued = writer.push(entry) && queued;
     return { seq, queued };
@@ -192,6 +208,41 @@ export class McpAuditJournalService
       .catch((error: Error) =>
         this.logger.warn(`audit: a checkpoint was not published: ${error.message}`),
       );
+  }
+
+  recentRecords(): readonly McpAuditEntry[] {
+    return this.recent.slice(-RECENT_RECORDS);
+  }
+
+  chainState(): McpAuditChainState {
+    const window = this.recentRecords();
+    const [report] = verifyChains(
+      window.map((entry) => ({ where: `record ${entry.seq}`, line: entry.line })),
+      this.signer ? createPublicKey(this.signer.key) : undefined,
+      [],
+      true,
+    );
+    return {
+      instance: this.instance,
+      seq: this.seq,
+      signed: this.signer !== undefined,
+      lastCheckpoint: this.lastCheckpoint,
+      sinks: this.writers.map((writer) => ({
+        name: writer.sink.name,
+        healthy: writer.healthy,
+        pending: writer.pending,
+        keptSeq: writer.keptSeq,
+      })),
+      recent: report ?? {
+        instance: this.instance,
+        records: 0,
+        lastSeq: 0,
+        checkpoints: 0,
+        verifiedCheckpoints: 0,
+        unsignedTail: 0,
+        breaks: [],
+      },
+    };
   }
 
   private kept(sink: string, seq: number): void {

@@ -53,6 +53,8 @@ export function verifyChains(
   lines: readonly StoredLine[],
   key?: KeyObject,
   published: readonly McpAuditCheckpoint[] = [],
+  /** A window of a chain (the console's recent records): it may start past the first record. */
+  window = false,
 ): McpAuditChainReport[] {
   const chains = new Map<string, Parsed[]>();
   const stray: McpAuditBreak[] = [];
@@ -96,6 +98,7 @@ export function verifyChains(
       records,
       key,
       published.filter((p) => p.instance === instance),
+      window,
     ),
   );
   for (const checkpoint of published) {
@@ -136,6 +139,7 @@ function verifyChain(
   records: readonly Parsed[],
   key: KeyObject | undefined,
   published: readonly McpAuditCheckpoint[],
+  window: boolean,
 ): McpAuditChainReport {
   const breaks = new Map<McpAuditBreakKind, McpAuditBreak>();
   const flag = (found: McpAuditBreak) => {
@@ -154,7 +158,8 @@ function verifyChain(
   const bySeq = new Map<number, Parsed>();
   const later = new Set<number>();
   for (const record of records) later.add(record.seq);
-  let expected = 1;
+  const start = window && records.length > 0 ? Math.min(...records.map((r) => r.seq)) : 1;
+  let expected = start;
   let previous: Parsed | undefined;
   const seen = new Set<number>();
   for (const record of records) {
@@ -218,7 +223,9 @@ function verifyChain(
       continue;
     }
     const head = bySeq.get(opened.size);
-    if (opened.size !== record.seq - 1 || !head || head.digest !== opened.head) {
+    // In a window, a checkpoint may cover records before it: its signature is all there is to check.
+    const before = window && opened.size < start && opened.size === record.seq - 1;
+    if (!before && (opened.size !== record.seq - 1 || !head || head.digest !== opened.head)) {
       const target = head ?? record;
       flag({
         kind: 'edited',
