@@ -8,8 +8,16 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { join } from 'node:path';
 import { openSqlite } from '../../src/app/database/sqlite.connection.js';
 import { runAuditCommand } from '../../src/cli/audit.command.js';
+import { readAuditSource } from '../../src/cli/audit/record-source.js';
 import { verifyChains } from '../../src/mcp/audit/verify/chain-verifier.js';
-import { McpAuditSinks, type McpAuditOptions } from '../../src/index.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  McpAuditSinks,
+  McpCheckpointPublishers,
+  type McpAuditCheckpoint,
+  type McpAuditOptions,
+} from '../../src/index.js';
 import { createMcpApp } from '../support/mcp-test-app.js';
 import {
   AuditedTools,
@@ -162,6 +170,63 @@ describe('audit sinks', () => {
     } finally {
       await provider.shutdown();
       logs.disable();
+    }
+  });
+
+  it('checkpoints go to a webhook receiver too, which names a log cut short', async () => {
+    const received: McpAuditCheckpoint[] = [];
+    let waiting: { count: number; resolve: () => void } | undefined;
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        if (req.headers.authorization === 'Bearer receiver') received.push(JSON.parse(body));
+        if (waiting && received.length >= waiting.count) waiting.resolve();
+        res.writeHead(req.headers.authorization === 'Bearer receiver' ? 204 : 401).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/checkpoints`;
+    const dir = logDir();
+    const { privateKey, publicKey } = signingKeys();
+    try {
+      const t = await drive({
+        sinks: [McpAuditSinks.jsonl({ dir })],
+        signing: {
+          privateKey,
+          everyRecords: 2,
+          publish: McpCheckpointPublishers.webhook({
+            url,
+            headers: { authorization: 'Bearer receiver' },
+          }),
+        },
+      });
+      await t.close();
+      const records = await recordsOf(dir);
+      const inLog = records.filter((r) => r.kind === 'checkpoint');
+      // Delivery is asynchronous: the last one may still be on its way when the app has closed.
+      if (received.length < inLog.length) {
+        await new Promise<void>((resolve) => (waiting = { count: inLog.length, resolve }));
+      }
+      expect(received.map((c) => c.note)).toEqual(inLog.map((r) => r.checkpoint));
+      expect(await verifySource(dir, publicKey, received)).toEqual([
+        expect.objectContaining({ breaks: [] }),
+      ]);
+      // The log cut back to before its last two checkpoints: what the receiver kept says so.
+      const lines = (await readAuditSource(dir)).map((stored) => stored.line);
+      const lastKept = lines.findLastIndex((line) => line.includes('"kind":"checkpoint"'));
+      const cut = lines.slice(
+        0,
+        lines.findLastIndex((l, i) => i < lastKept && l.includes('"kind":"checkpoint"')),
+      );
+      const short = verifyChains(
+        cut.map((line, i) => ({ where: `line ${i + 1}`, line })),
+        publicKey,
+        received,
+      );
+      expect(short[0]!.breaks).toEqual([expect.objectContaining({ kind: 'truncated' })]);
+    } finally {
+      receiver.close();
     }
   });
 
