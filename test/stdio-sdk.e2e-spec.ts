@@ -347,17 +347,26 @@ describe('notes service over stdio, driven by the SDK client', () => {
     await conn.stderr.waitForAudit({ seam: 'read', name: 'resources/read', decision: 'deny' });
     const events = conn.stderr.auditEvents();
     expect(events).toContainEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      kind: 'decision',
       time: expect.any(String),
       connId: expect.any(String),
       requestId: expect.any(Number),
       transport: 'stdio',
+      era: 'legacy',
       seam: 'tool',
       name: 'search_notes',
       decision: 'allow',
+      argumentsDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
       // The Cedar policy that decided, and the digest of the set (docs/policy.md).
       policies: ['notes-open-tools'],
       policyVersion: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
+    // The call ran: its outcome names the decision.
+    const decided = events.find((e) => e.kind === 'decision' && e.name === 'search_notes');
+    expect(events).toContainEqual(
+      expect.objectContaining({ kind: 'outcome', of: decided?.id, outcome: 'ok' }),
+    );
     expect(events).toContainEqual(
       expect.objectContaining({
         transport: 'stdio',

@@ -17,6 +17,7 @@ export interface McpAuditCheckpoint {
  * the end off a log, checkpoints included, is still detected (docs/audit.md). @publicApi
  */
 export interface McpCheckpointPublisher {
+  /** Keeps one checkpoint; a rejection is logged and the log goes on. */
   publish(checkpoint: McpAuditCheckpoint): Promise<void>;
 }
 

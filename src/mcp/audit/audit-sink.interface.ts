@@ -24,6 +24,11 @@ export interface McpAuditEntry {
 export interface McpAuditSink {
   /** For logs and metrics (`jsonl`, `sql`, `otel-logs`). */
   readonly name: string;
+  /**
+   * How long a batch may gather before it is written, when no call waits for it (without
+   * `failClosed`). Default 0: at the next turn of the event loop.
+   */
+  readonly batchWindowMs?: number;
   /** Called once before the first write, with the chain's instance id. */
   open?(instance: string): Promise<void>;
   /** Keeps every entry durably before it resolves (one fsync, one transaction). */

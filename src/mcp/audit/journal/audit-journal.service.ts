@@ -89,7 +89,7 @@ export class McpAuditJournalService
     const maxPending = options.maxPending ?? 10_000;
     this.writers = (options.sinks ?? []).map(
       (sink) =>
-        new SinkWriter(sink, maxPending, {
+        new SinkWriter(sink, maxPending, this.failClosed ? 0 : (sink.batchWindowMs ?? 0), {
           kept: (seq) => this.kept(sink.name, seq),
           failed: (seq, error) => this.failed(sink.name, seq, error),
           dropped: (count) => this.metrics.dropped(sink.name, count),

@@ -26,6 +26,7 @@ export class SinkWriter {
   private scheduled = false;
   private retryMs = 0;
   private retryTimer?: NodeJS.Timeout;
+  private windowTimer?: NodeJS.Timeout;
   private closing?: () => void;
   /** Set once the sink is open: records queue until then. */
   private started = false;
@@ -36,6 +37,8 @@ export class SinkWriter {
   constructor(
     readonly sink: McpAuditSink,
     private readonly maxPending: number,
+    /** How long a batch may gather (0: the next turn of the loop). */
+    private readonly windowMs: number,
     private readonly events: SinkWriterEvents,
   ) {}
 
@@ -69,22 +72,32 @@ export class SinkWriter {
         clearTimeout(timer);
         resolve();
       };
-      if (this.retryTimer) {
-        clearTimeout(this.retryTimer);
-        this.retryTimer = undefined;
+      // Whatever waits for a timer (a batch's window, a retry's backoff) is written now.
+      const waiting = this.retryTimer ?? this.windowTimer;
+      if (waiting) {
+        clearTimeout(waiting);
+        this.retryTimer = this.windowTimer = undefined;
         void this.flush();
       }
     });
   }
 
   /*
-   * At the next turn of the loop, and no later: a batch that waited longer (a timer's window)
-   * outlived the young generation and cost more in garbage collection than its fewer fsyncs
-   * saved (bench: throughput-http-audit). Batches still grow while a write is in flight.
+   * By default at the next turn of the loop: for a file, a batch that waited longer outlived the
+   * young generation and cost more in garbage collection than its fewer fsyncs saved (bench:
+   * throughput-http-audit). A sink whose writes hold the loop (SQLite) asks for a window.
+   * Batches also grow while a write is in flight.
    */
   private schedule(): void {
     this.scheduled = true;
-    setImmediate(() => void this.flush());
+    if (this.windowMs <= 0) setImmediate(() => void this.flush());
+    else {
+      this.windowTimer = setTimeout(() => {
+        this.windowTimer = undefined;
+        void this.flush();
+      }, this.windowMs);
+      this.windowTimer.unref();
+    }
   }
 
   private async flush(): Promise<void> {

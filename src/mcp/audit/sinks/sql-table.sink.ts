@@ -12,6 +12,12 @@ export interface McpSqlSinkOptions {
   db: Kysely<any> | (() => Kysely<any>);
   /** Default `mcp_audit_records`. */
   table?: string;
+  /**
+   * How long a batch gathers when no call waits for it (without `failClosed`). Default 50 ms:
+   * SQLite's drivers are synchronous, so each INSERT (and its fsync) holds the event loop, and
+   * a few large transactions hold it far less than many small ones.
+   */
+  batchWindowMs?: number;
 }
 
 /** The table's name, checked: it is spliced into DDL. */
@@ -28,10 +34,12 @@ export function auditTableName(table = 'mcp_audit_records'): string {
  */
 export class SqlTableSink implements McpAuditSink {
   readonly name = 'sql';
+  readonly batchWindowMs: number;
   private readonly table: string;
 
   constructor(private readonly options: McpSqlSinkOptions) {
     this.table = auditTableName(options.table);
+    this.batchWindowMs = options.batchWindowMs ?? 50;
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -40,6 +48,23 @@ export class SqlTableSink implements McpAuditSink {
   async open(): Promise<void> {
     const { db } = this.options;
     this.db = typeof db === 'function' ? db() : db;
+    try {
+      await this.create();
+    } catch (error) {
+      // Instances that start together race to create the table (PostgreSQL then refuses the
+      // loser's IF NOT EXISTS with a duplicate key): the table being there is what matters.
+      await this.db
+        .selectFrom(this.table)
+        .select('seq')
+        .limit(1)
+        .execute()
+        .catch(() => {
+          throw error;
+        });
+    }
+  }
+
+  private async create(): Promise<void> {
     await this.db.schema
       .createTable(this.table)
       .ifNotExists()

@@ -1,5 +1,12 @@
 import * as crypto from 'node:crypto';
-import canonicalize from 'canonicalize';
+import canonicalizeImport from 'canonicalize';
+
+type Canonicalize = (value: unknown) => string | undefined;
+/* The CommonJS build's vendored copy arrives wrapped once more ({ default: fn }). */
+const canonicalize: Canonicalize =
+  typeof canonicalizeImport === 'function'
+    ? canonicalizeImport
+    : (canonicalizeImport as unknown as { default: Canonicalize }).default;
 
 /**
  * The SHA-256 (hex) of `value` in RFC 8785 canonical JSON: the same arguments always give the
