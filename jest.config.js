@@ -59,6 +59,8 @@ export default {
   // replaced between files. Its heap otherwise grows by the file, and full collections slow
   // every later suite in it (the whole run took a fifth longer).
   workerIdleMemoryLimit: '700MB',
+  // The soak last, away from the suites that load the machine most (see the sequencer).
+  testSequencer: '<rootDir>/test/support/soak-last.sequencer.mjs',
   testTimeout: 60_000,
   projects: [
     {
