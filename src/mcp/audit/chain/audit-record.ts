@@ -1,4 +1,4 @@
-import * as crypto from 'node:crypto';
+import { sha256Hex } from '../../core/common/sha256.js';
 import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
 
 /**
@@ -29,17 +29,6 @@ export interface McpAuditCheckpointRecord {
 
 /** The `prev` of a chain's first record. */
 export const GENESIS = '0'.repeat(64);
-
-/** SHA-256, hex: the one-shot `crypto.hash` where the runtime has it (Node 20.12+), which allocates less. */
-export const sha256Hex: (data: string) => string =
-  typeof (crypto as { hash?: unknown }).hash === 'function'
-    ? (data) =>
-        (crypto as unknown as { hash(a: string, d: string, e: 'hex'): string }).hash(
-          'sha256',
-          data,
-          'hex',
-        )
-    : (data) => crypto.createHash('sha256').update(data).digest('hex');
 
 /** The digest the next record's `prev` names. */
 export function lineDigest(line: string): string {

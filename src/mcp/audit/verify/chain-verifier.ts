@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { McpAuditCheckpoint } from '../audit-options.interface.js';
 import { GENESIS, lineDigest } from '../chain/audit-record.js';
-import { openCheckpoint } from '../chain/checkpoint-note.js';
+import { checkCheckpoints } from './checkpoint-checks.js';
 
 /** One stored line, and where it was read. */
 export interface StoredLine {
@@ -35,7 +35,7 @@ export interface McpAuditChainReport {
   readonly breaks: readonly McpAuditBreak[];
 }
 
-interface Parsed {
+export interface Parsed {
   readonly where: string;
   readonly digest: string;
   readonly seq: number;
@@ -204,74 +204,8 @@ function verifyChain(
     }
     previous = record;
   }
-  let checkpoints = 0;
-  let verified = 0;
-  let lastVerified = 0;
   const lastSeq = Math.max(0, ...records.map((record) => record.seq));
-  for (const record of records) {
-    if (!record.checkpoint) continue;
-    checkpoints += 1;
-    if (!key) continue;
-    const opened = openCheckpoint(record.checkpoint, key);
-    const label = { where: record.where, seq: record.seq, id: record.id };
-    if (opened.signature === 'other-key') {
-      flag({ kind: 'wrong-key', ...label, message: 'a checkpoint signed with another key' });
-      continue;
-    }
-    if (opened.signature === 'invalid') {
-      flag({ kind: 'edited', ...label, message: 'a checkpoint whose signature does not hold' });
-      continue;
-    }
-    const head = bySeq.get(opened.size);
-    // In a window, a checkpoint may cover records before it: its signature is all there is to check.
-    const before = window && opened.size < start && opened.size === record.seq - 1;
-    if (!before && (opened.size !== record.seq - 1 || !head || head.digest !== opened.head)) {
-      const target = head ?? record;
-      flag({
-        kind: 'edited',
-        where: target.where,
-        seq: target.seq,
-        id: target.id,
-        message: `record ${opened.size} is not the one checkpoint ${record.seq} signed`,
-      });
-      continue;
-    }
-    verified += 1;
-    lastVerified = Math.max(lastVerified, record.seq);
-  }
-  for (const checkpoint of published) {
-    if (key) {
-      const opened = openCheckpoint(checkpoint.note, key);
-      if (opened.signature !== 'signed') {
-        flag({
-          kind: opened.signature === 'other-key' ? 'wrong-key' : 'edited',
-          where: 'published checkpoints',
-          seq: checkpoint.seq,
-          message: 'a published checkpoint whose signature does not hold under the key',
-        });
-        continue;
-      }
-    }
-    if (checkpoint.seq > lastSeq) {
-      flag({
-        kind: 'truncated',
-        where: 'published checkpoints',
-        seq: checkpoint.seq,
-        message: `the log ends at record ${lastSeq}; a published checkpoint is record ${checkpoint.seq}`,
-      });
-    } else {
-      const held = bySeq.get(checkpoint.seq);
-      if (held?.checkpoint !== undefined && held.checkpoint !== checkpoint.note) {
-        flag({
-          kind: 'edited',
-          where: held.where,
-          seq: held.seq,
-          id: held.id,
-          message: 'the log holds another checkpoint than the one published',
-        });
-      }
-    }
-  }
+  const signed = checkCheckpoints({ records, bySeq, key, published, window, start, lastSeq, flag });
   const order: McpAuditBreakKind[] = [
     'edited',
     'removed',
@@ -284,9 +218,9 @@ function verifyChain(
     instance,
     records: records.length,
     lastSeq,
-    checkpoints,
-    verifiedCheckpoints: verified,
-    unsignedTail: Math.max(0, lastSeq - lastVerified),
+    checkpoints: signed.checkpoints,
+    verifiedCheckpoints: signed.verified,
+    unsignedTail: Math.max(0, lastSeq - signed.lastVerified),
     breaks: order.flatMap((kind) => (breaks.has(kind) ? [breaks.get(kind)!] : [])),
   };
 }

@@ -1,4 +1,4 @@
-import * as crypto from 'node:crypto';
+import { sha256Hex } from '../../core/common/sha256.js';
 import canonicalizeImport from 'canonicalize';
 
 type Canonicalize = (value: unknown) => string | undefined;
@@ -14,12 +14,5 @@ const canonicalize: Canonicalize =
  * arguments against the record without the record holding them.
  */
 export function argumentsDigest(value: unknown): string {
-  const canonical = canonicalize(value ?? {}) ?? 'null';
-  return oneShot
-    ? oneShot('sha256', canonical, 'hex')
-    : crypto.createHash('sha256').update(canonical).digest('hex');
+  return sha256Hex(canonicalize(value ?? {}) ?? 'null');
 }
-
-/* `crypto.hash` (Node 20.12+): one call, fewer allocations than a Hash object. */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string })
-  .hash;

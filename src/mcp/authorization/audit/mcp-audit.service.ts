@@ -52,11 +52,6 @@ export class McpAuditService {
     this.fullArguments = options?.audit?.arguments === 'full';
   }
 
-  /** Whether a call must wait for its decision record before it runs (`audit.failClosed`). */
-  get failClosed(): boolean {
-    return this.journal?.failClosed === true;
-  }
-
   /**
    * Records one decision taken for `request`. The tool seam's decision carries the arguments'
    * digest, and its id becomes the request's `auditId`, which approval steps and the outcome

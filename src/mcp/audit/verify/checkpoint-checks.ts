@@ -1,0 +1,98 @@
+import type { KeyObject } from 'node:crypto';
+import type { McpAuditCheckpoint } from '../audit-options.interface.js';
+import { openCheckpoint } from '../chain/checkpoint-note.js';
+import type { McpAuditBreak, Parsed } from './chain-verifier.js';
+
+/** What the checkpoint checks of one chain read. */
+export interface CheckpointInputs {
+  readonly records: readonly Parsed[];
+  readonly bySeq: ReadonlyMap<number, Parsed>;
+  readonly key: KeyObject | undefined;
+  readonly published: readonly McpAuditCheckpoint[];
+  /** A window of a chain: checkpoints may cover records before its first, `start`. */
+  readonly window: boolean;
+  readonly start: number;
+  readonly lastSeq: number;
+  readonly flag: (found: McpAuditBreak) => void;
+}
+
+/**
+ * The checkpoints of one chain: each one in the log must be signed by `key` and name the
+ * record it claims (its size and head hash); each published one must be signed, held by the log
+ * as published, and not cover more than the log holds (else the log was cut short).
+ */
+export function checkCheckpoints(inputs: CheckpointInputs): {
+  checkpoints: number;
+  verified: number;
+  lastVerified: number;
+} {
+  const { records, bySeq, key, published, window, start, lastSeq, flag } = inputs;
+  let checkpoints = 0;
+  let verified = 0;
+  let lastVerified = 0;
+  for (const record of records) {
+    if (!record.checkpoint) continue;
+    checkpoints += 1;
+    if (!key) continue;
+    const opened = openCheckpoint(record.checkpoint, key);
+    const label = { where: record.where, seq: record.seq, id: record.id };
+    if (opened.signature === 'other-key') {
+      flag({ kind: 'wrong-key', ...label, message: 'a checkpoint signed with another key' });
+      continue;
+    }
+    if (opened.signature === 'invalid') {
+      flag({ kind: 'edited', ...label, message: 'a checkpoint whose signature does not hold' });
+      continue;
+    }
+    const head = bySeq.get(opened.size);
+    // In a window, a checkpoint may cover records before it: its signature is all there is to check.
+    const before = window && opened.size < start && opened.size === record.seq - 1;
+    if (!before && (opened.size !== record.seq - 1 || !head || head.digest !== opened.head)) {
+      const target = head ?? record;
+      flag({
+        kind: 'edited',
+        where: target.where,
+        seq: target.seq,
+        id: target.id,
+        message: `record ${opened.size} is not the one checkpoint ${record.seq} signed`,
+      });
+      continue;
+    }
+    verified += 1;
+    lastVerified = Math.max(lastVerified, record.seq);
+  }
+  for (const checkpoint of published) {
+    if (key) {
+      const opened = openCheckpoint(checkpoint.note, key);
+      if (opened.signature !== 'signed') {
+        flag({
+          kind: opened.signature === 'other-key' ? 'wrong-key' : 'edited',
+          where: 'published checkpoints',
+          seq: checkpoint.seq,
+          message: 'a published checkpoint whose signature does not hold under the key',
+        });
+        continue;
+      }
+    }
+    if (checkpoint.seq > lastSeq) {
+      flag({
+        kind: 'truncated',
+        where: 'published checkpoints',
+        seq: checkpoint.seq,
+        message: `the log ends at record ${lastSeq}; a published checkpoint is record ${checkpoint.seq}`,
+      });
+    } else {
+      const held = bySeq.get(checkpoint.seq);
+      if (held?.checkpoint !== undefined && held.checkpoint !== checkpoint.note) {
+        flag({
+          kind: 'edited',
+          where: held.where,
+          seq: held.seq,
+          id: held.id,
+          message: 'the log holds another checkpoint than the one published',
+        });
+      }
+    }
+  }
+  return { checkpoints, verified, lastVerified };
+}
