@@ -87,6 +87,11 @@ export class McpAuditService {
     return this.emit(event, seam === 'tool' && decision !== 'deny');
   }
 
+  /** Whether events are built at all: someone listens, or a journal keeps them. */
+  get recording(): boolean {
+    return this.journal !== null || this.subject.observed;
+  }
+
   /** Records how a call that ran ended, linked to its tool seam decision. */
   outcome(request: McpSeamRequest, name: string, outcome: McpAuditOutcome, durationMs: number) {
     if (!this.subject.observed && !this.journal) return;

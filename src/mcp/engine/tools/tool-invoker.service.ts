@@ -73,7 +73,8 @@ export class McpToolInvoker {
    * (docs/audit.md): the outcome event links to the call's decision.
    */
   async execute(entry: McpToolEntry, input: unknown, request: McpRequest): Promise<CallToolResult> {
-    const started = performance.now();
+    // Timed only when an outcome will be recorded: this runs on every call.
+    const started = this.audit.recording ? performance.now() : -1;
     const ended: Ended = { outcome: 'threw' };
     // One async function per run: the outcome is recorded in its own finally, not a wrapper's.
     try {
@@ -126,7 +127,9 @@ export class McpToolInvoker {
       }
       return result;
     } finally {
-      this.audit.outcome(request, entry.tool.name, ended.outcome, performance.now() - started);
+      if (started >= 0) {
+        this.audit.outcome(request, entry.tool.name, ended.outcome, performance.now() - started);
+      }
     }
   }
 
