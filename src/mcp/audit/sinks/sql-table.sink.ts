@@ -1,5 +1,5 @@
 // Type only: the app that uses this sink brings Kysely (an optional peer dependency).
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
 
 /** `McpAuditSinks.sql()` options. @publicApi */
@@ -86,20 +86,71 @@ export class SqlTableSink implements McpAuditSink {
       .execute();
   }
 
+  /**
+   * Keeps a batch in one transaction, as INSERTs of fixed sizes whose SQL is compiled once: a
+   * statement of a new size is parsed again by the database (and by Kysely), which cost more
+   * than the rows themselves on SQLite (docs/audit.md, "Performance").
+   */
   async write(entries: readonly McpAuditEntry[]): Promise<void> {
-    const rows = entries.map(({ line, record, instance, seq }) => {
-      const event = record as { principal?: string; name?: string; decision?: string };
-      return {
-        instance,
-        seq,
-        time: record.time,
-        kind: record.kind,
-        principal: event.principal ?? null,
-        name: event.name ?? null,
-        decision: event.decision ?? null,
-        line,
-      };
+    const rows = entries.map(auditRow);
+    const queries: CompiledQuery[] = [];
+    let at = 0;
+    for (const size of CHUNK_SIZES) {
+      for (; rows.length - at >= size; at += size) queries.push(this.insert(rows, at, size));
+    }
+    if (queries.length === 1) {
+      await this.db.executeQuery(queries[0]!);
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (const query of queries) await trx.executeQuery(query);
     });
-    await this.db.insertInto(this.table).values(rows).execute();
   }
+
+  /* An n-row INSERT as Kysely compiled it, by n: its SQL is reused with new parameters. */
+  private readonly statements = new Map<number, CompiledQuery>();
+
+  private insert(rows: readonly AuditRow[], at: number, size: number): CompiledQuery {
+    const chunk = rows.slice(at, at + size);
+    const parameters = chunk.flatMap((row) => AUDIT_COLUMNS.map((column) => row[column]));
+    const compiledBefore = this.statements.get(size);
+    if (compiledBefore) return { ...compiledBefore, parameters };
+    const compiled = this.db.insertInto(this.table).values(chunk).compile();
+    const reusable =
+      compiled.parameters.length === parameters.length &&
+      compiled.parameters.every((value, index) => value === parameters[index]);
+    // Should a Kysely release order the parameters otherwise, each batch is compiled anew.
+    if (reusable) this.statements.set(size, compiled);
+    return compiled;
+  }
+}
+
+/** Batches are cut into INSERTs of these sizes: a handful of statements, each prepared once. */
+const CHUNK_SIZES = [64, 16, 4, 1] as const;
+
+const AUDIT_COLUMNS = [
+  'instance',
+  'seq',
+  'time',
+  'kind',
+  'principal',
+  'name',
+  'decision',
+  'line',
+] as const;
+
+type AuditRow = Record<(typeof AUDIT_COLUMNS)[number], string | number | null>;
+
+function auditRow({ line, record, instance, seq }: McpAuditEntry): AuditRow {
+  const event = record as { principal?: string; name?: string; decision?: string };
+  return {
+    instance,
+    seq,
+    time: record.time,
+    kind: record.kind,
+    principal: event.principal ?? null,
+    name: event.name ?? null,
+    decision: event.decision ?? null,
+    line,
+  };
 }
