@@ -46,7 +46,10 @@ export type {
 // Audit records and their proof (docs/audit.md)
 export { McpAuditSinks } from './mcp/audit/mcp-audit-sinks.js';
 export { McpCheckpointPublishers } from './mcp/audit/publishers/mcp-checkpoint-publishers.js';
-export type { McpCheckpointWebhookOptions } from './mcp/audit/publishers/mcp-checkpoint-publishers.js';
+export type {
+  McpCheckpointRedisOptions,
+  McpCheckpointWebhookOptions,
+} from './mcp/audit/publishers/mcp-checkpoint-publishers.js';
 export type { McpAuditEntry, McpAuditSink } from './mcp/audit/audit-sink.interface.js';
 export type {
   McpAuditCheckpoint,

@@ -1,13 +1,13 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { McpAuditCheckpoint } from '../mcp/audit/audit-options.interface.js';
 import { verifyChains, type McpAuditChainReport } from '../mcp/audit/verify/chain-verifier.js';
 import { readAuditSource } from './audit/record-source.js';
+import { readPublished } from './audit/published-checkpoints.js';
 
-export const AUDIT_USAGE = `  mcp-warden audit verify <dir|file|postgres://…|sqlite:<path>> [--key <public key PEM>]
-                          [--checkpoints <published.jsonl>] [--table <name>]
-  mcp-warden audit query  <dir|file|postgres://…|sqlite:<path>> [--principal <sub>] [--tool <name>]
+export const AUDIT_USAGE = `  mcp-warden audit verify <dir|file|postgres://…|sqlite:<path>>... [--key <public key PEM>]
+                          [--checkpoints <published.jsonl|redis://…[?key=…]>] [--table <name>]
+  mcp-warden audit query  <dir|file|postgres://…|sqlite:<path>>... [--principal <sub>] [--tool <name>]
                           [--decision allow|ask|deny] [--kind <kind>] [--since <ISO time>]
                           [--until <ISO time>] [--format jsonl|table] [--table <name>]
 `;
@@ -32,12 +32,15 @@ export async function runAuditCommand(argv: string[], out: Print, err: Print): P
       format: { type: 'string' },
     },
   });
-  const [command, source] = positionals;
-  if ((command !== 'verify' && command !== 'query') || !source) {
+  const [command, ...sources] = positionals;
+  if ((command !== 'verify' && command !== 'query') || sources.length === 0) {
     err(`Usage:\n${AUDIT_USAGE}`);
     return 2;
   }
-  const lines = await readAuditSource(source, values.table);
+  // Several sources are read as one: the chains of instances that each kept their own.
+  const lines = (
+    await Promise.all(sources.map((source) => readAuditSource(source, values.table)))
+  ).flat();
   if (command === 'query')
     return query(
       lines.map((stored) => stored.line),
@@ -80,13 +83,6 @@ function report(
   }
   out(`${reports.length - failed} chains intact, ${failed} broken`);
   return failed === 0 ? 0 : 1;
-}
-
-async function readPublished(file: string): Promise<McpAuditCheckpoint[]> {
-  return (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as McpAuditCheckpoint);
 }
 
 type Filters = Partial<

@@ -19,6 +19,8 @@ export interface McpAuditCheckpoint {
 export interface McpCheckpointPublisher {
   /** Keeps one checkpoint; a rejection is logged and the log goes on. */
   publish(checkpoint: McpAuditCheckpoint): Promise<void>;
+  /** Called once at shutdown, after the last checkpoint (a connection to close). */
+  close?(): Promise<void>;
 }
 
 /** The `audit` option (DESIGN §8, docs/audit.md). @publicApi */

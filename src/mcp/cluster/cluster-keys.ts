@@ -18,6 +18,10 @@ export class ClusterKeys {
   session(id: string): string {
     return `${this.prefix}session:${id}`;
   }
+  /** The audit's signed checkpoints of every instance (a Redis Stream; docs/audit.md). */
+  get auditCheckpoints(): string {
+    return `${this.prefix}audit:checkpoints`;
+  }
   /** A session's event log (a Redis Stream) for Last-Event-ID replay. */
   log(id: string): string {
     return `${this.prefix}log:${id}`;

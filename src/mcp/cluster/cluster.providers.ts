@@ -22,6 +22,12 @@ import { RedisCallRate } from './redis-quota.js';
 import { MCP_SHARED_CALL_RATE } from '../transports/http/security/shared-call-rate.interface.js';
 import { RedisSessionDirectory } from './redis-session.directory.js';
 import { RedisSharedStores } from './redis-shared.stores.js';
+import {
+  MCP_CLUSTER_CHECKPOINTS,
+  type McpClusterCheckpoints,
+} from '../audit/publishers/cluster-checkpoints.interface.js';
+import { McpCheckpointPublishers } from '../audit/publishers/mcp-checkpoint-publishers.js';
+import { ClusterKeys } from './cluster-keys.js';
 
 /** Closes the instance's Redis connections when the app closes (its liveness key goes at once). */
 @Injectable()
@@ -60,6 +66,20 @@ export const CLUSTER_PROVIDERS: Provider[] = [
     useFactory: (bus: McpClusterBus | null): McpSharedStores | null =>
       bus && new RedisSharedStores(bus),
     inject: [MCP_CLUSTER_BUS],
+  },
+  {
+    // The audit's signed checkpoints go to the cluster's Redis unless the app names a place. On
+    // a connection of their own, opened at the first checkpoint: the bus closes before the
+    // journal signs its last one at shutdown.
+    provide: MCP_CLUSTER_CHECKPOINTS,
+    useFactory: ({ cluster }: McpCoreSettings): McpClusterCheckpoints =>
+      cluster
+        ? McpCheckpointPublishers.redis({
+            url: cluster.redisUrl,
+            key: new ClusterKeys(cluster.keyPrefix).auditCheckpoints,
+          })
+        : null,
+    inject: [MCP_OPTIONS],
   },
   {
     provide: MCP_NOTIFICATION_RELAY,

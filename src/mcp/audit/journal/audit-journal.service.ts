@@ -79,8 +79,18 @@ export class McpAuditJournalService
   private closed = false;
   private recent: McpAuditEntry[] = [];
   private lastCheckpoint?: number;
+  /** The last checkpoint's publication (settled, whatever its outcome). */
+  private published: Promise<void> = Promise.resolve();
 
-  constructor(serverName: string, options: McpAuditOptions) {
+  /**
+   * `clusterCheckpoints`: cluster mode's Redis, the second place for checkpoints when
+   * `signing.publish` names none.
+   */
+  constructor(
+    serverName: string,
+    options: McpAuditOptions,
+    clusterCheckpoints: McpCheckpointPublisher | null = null,
+  ) {
     this.failClosed = options.failClosed === true;
     this.waitMs = options.failClosedTimeoutMs ?? 2_000;
     this.instance =
@@ -109,7 +119,7 @@ export class McpAuditJournalService
         name: signing.keyId ?? 'mcp-warden-audit',
         everyRecords: signing.everyRecords ?? 1_000,
         everyMs: signing.everyMs ?? 10_000,
-        publish: signing.publish,
+        publish: signing.publish ?? clusterCheckpoints ?? undefined,
       };
     }
   }
@@ -170,6 +180,8 @@ export class McpAuditJournalService
   async onApplicationShutdown(): Promise<void> {
     await this.beforeApplicationShutdown();
     await Promise.all(this.writers.map((writer) => writer.sink.close?.()));
+    await this.published;
+    await this.signer?.publish?.close?.();
   }
 
   /** Places the record in the chain and queues it for every sink. */
@@ -203,11 +215,15 @@ export class McpAuditJournalService
       time: new Date().toISOString(),
       checkpoint: note,
     });
-    signer.publish
-      ?.publish({ instance: this.instance, seq, note })
-      .catch((error: Error) =>
-        this.logger.warn(`audit: a checkpoint was not published: ${error.message}`),
-      );
+    // In order, one at a time; the shutdown waits for the last before closing the publisher.
+    const checkpoint = { instance: this.instance, seq, note };
+    if (signer.publish) {
+      this.published = this.published
+        .then(() => signer.publish!.publish(checkpoint))
+        .catch((error: Error) =>
+          this.logger.warn(`audit: a checkpoint was not published: ${error.message}`),
+        );
+    }
   }
 
   recentRecords(): readonly McpAuditEntry[] {

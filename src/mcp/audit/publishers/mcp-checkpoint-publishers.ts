@@ -1,4 +1,5 @@
 import type { McpAuditCheckpoint, McpCheckpointPublisher } from '../audit-options.interface.js';
+import { DEFAULT_CHECKPOINT_STREAM, redisCheckpointPublisher } from './redis-checkpoints.js';
 
 /** `McpCheckpointPublishers.webhook()` options. @publicApi */
 export interface McpCheckpointWebhookOptions {
@@ -10,9 +11,17 @@ export interface McpCheckpointWebhookOptions {
   timeoutMs?: number;
 }
 
+/** `McpCheckpointPublishers.redis()` options. @publicApi */
+export interface McpCheckpointRedisOptions {
+  /** The Redis that keeps the checkpoints, such as `redis://audit-host:6379`. */
+  url: string;
+  /** The stream's key. Default `mcp-warden:audit:checkpoints`. */
+  key?: string;
+}
+
 /**
- * Second places for signed checkpoints (`audit.signing.publish`, docs/audit.md). Cluster mode
- * can also keep them in Redis.
+ * Second places for signed checkpoints (`audit.signing.publish`, docs/audit.md). In cluster
+ * mode, without `publish`, they go to the cluster's Redis.
  * @publicApi
  */
 export const McpCheckpointPublishers = {
@@ -30,5 +39,33 @@ export const McpCheckpointPublishers = {
         if (!response.ok) throw new Error(`the receiver answered ${response.status}`);
       },
     };
+  },
+
+  /**
+   * Appends each checkpoint to a Redis Stream (`verify --checkpoints redis://…/?key=…` reads
+   * it). The connection opens at the first checkpoint; `ioredis` is loaded only then.
+   */
+  redis(options: McpCheckpointRedisOptions): McpCheckpointPublisher {
+    let opened: Promise<import('ioredis').Redis> | undefined;
+    const connect = async () => {
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+      // Errors reach the publish that failed, which the journal logs; reconnects are ioredis's.
+      redis.on('error', () => undefined);
+      await redis.connect();
+      return redis;
+    };
+    return redisCheckpointPublisher(
+      () =>
+        (opened ??= connect().catch((error: unknown) => {
+          opened = undefined;
+          throw error;
+        })),
+      options.key ?? DEFAULT_CHECKPOINT_STREAM,
+      async () => {
+        const redis = await opened?.catch(() => undefined);
+        await redis?.quit().catch(() => undefined);
+      },
+    );
   },
 };
