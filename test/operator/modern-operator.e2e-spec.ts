@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { McpAuditEvent } from '../../src/index.js';
 import { deferred, type Deferred } from '../support/deferred.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
 import {
@@ -67,6 +68,21 @@ function noticeCount(count: number): Promise<void> {
   });
 }
 
+/**
+ * Each tool seam decision, and what names it (`of`): the operator's steps and the outcome. The
+ * operator's first ask is left out: it names the first request's decision.
+ */
+function storyOf(events: McpAuditEvent[]): [string, string[]][] {
+  return events
+    .filter((e) => e.kind === 'decision' && e.seam === 'tool')
+    .map((decision) => [
+      `tool ${decision.decision}`,
+      events
+        .filter((e) => e.of === decision.id && !(e.seam === 'operator' && e.decision === 'ask'))
+        .map((e) => (e.kind === 'outcome' ? `outcome ${e.outcome}` : `${e.seam} ${e.decision}`)),
+    ]);
+}
+
 /* Each test makes its own call: a denied ask stands until its expiry, answering the same call. */
 let calls = 0;
 const purge = () =>
@@ -84,6 +100,7 @@ afterAll(async () => {
 beforeEach(async () => {
   runs.purge = 0;
   t.audit.length = 0;
+  t.events.length = 0;
   notices = [];
   sent = [];
   onNotice = () => undefined;
@@ -113,6 +130,13 @@ describe('operator approvals, modern era', () => {
       ['ask', PURGE_PROMPT, undefined],
       ['allow', 'operator approved', 'bob'],
     ]);
+    // Two requests, each decided on the tool seam: the first parks the ask, the retry is approved
+    // and runs. Every later record names the decision of its own request.
+    expect(storyOf(t.events)).toEqual([
+      ['tool ask', []],
+      ['tool ask', ['operator allow', 'outcome ok']],
+    ]);
+    expect(t.events.filter((e) => e.seam === 'operator')[0]!.of).toBe(t.events[0]!.id);
     // Used: the record is gone.
     expect(await t.desk.get(ask.id)).toBeUndefined();
   });
@@ -156,6 +180,15 @@ describe('operator approvals, modern era', () => {
       detail: 'operator denied: ticket missing',
     });
     expect(runs.purge).toBe(0);
+    // No outcome: the tool never ran. The operator's deny names the retry's decision.
+    expect(storyOf(t.events)).toEqual([
+      ['tool ask', []],
+      ['tool ask', ['operator deny']],
+    ]);
+    expect(t.events.find((e) => e.seam === 'operator' && e.decision === 'deny')).toMatchObject({
+      detail: 'operator denied: ticket missing',
+      operator: 'bob',
+    });
   });
 
   it('timeout: a retry after the ask expired is "approval timed out"', async () => {
