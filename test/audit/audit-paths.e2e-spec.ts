@@ -5,7 +5,7 @@ import { AuditedTools, auditAuthorizer, logDir, recordsOf, verifySource } from '
 
 /*
  * Every path a call can take leaves its records, over Streamable HTTP in both eras with the
- * official SDK v2 client (the in-process stdio harness is covered in audit-records): the
+ * official SDK v2 client (over real stdio: audit-stdio-paths): the
  * decision, the approval step linked to it, and, for a call that ran, its outcome.
  */
 
@@ -136,35 +136,35 @@ describe.each(['legacy', 'modern'] as const)(
           ['decision', 'elicitation', 'deny', 'elicitation timed out'],
         ]);
       });
-
-      it('cancelled by the caller while it ran', async () => {
-        const cancel = new AbortController();
-        const steps = await story('waits', async () => {
-          const call = client.callTool({ name: 'waits', arguments: {} }, { signal: cancel.signal });
-          // The decision is recorded before the tool runs: cancel once it is.
-          await new Promise<void>((resolve) => {
-            const check = t.app.get(McpWarden).audit$.subscribe((event) => {
-              if (event.name === 'waits' && event.kind === 'decision') resolve();
-            });
-            void call.catch(() => check.unsubscribe());
-          });
-          cancel.abort();
-          await call.catch(() => undefined);
-          // The outcome is written when the handler settles, after the cancellation arrives.
-          await new Promise<void>((resolve) => {
-            const seen = () => events.some((e) => e.name === 'waits' && e.outcome === 'cancelled');
-            if (seen()) return resolve();
-            const sub = t.app
-              .get(McpWarden)
-              .audit$.subscribe(() => seen() && (sub.unsubscribe(), resolve()));
-          });
-        });
-        expect(steps).toEqual([
-          ['decision', 'tool', 'allow'],
-          ['outcome', 'tool', 'cancelled'],
-        ]);
-      });
     }
+
+    it('cancelled by the caller while it ran', async () => {
+      const cancel = new AbortController();
+      const steps = await story('waits', async () => {
+        const call = client.callTool({ name: 'waits', arguments: {} }, { signal: cancel.signal });
+        // The decision is recorded before the tool runs: cancel once it is.
+        await new Promise<void>((resolve) => {
+          const check = t.app.get(McpWarden).audit$.subscribe((event) => {
+            if (event.name === 'waits' && event.kind === 'decision') resolve();
+          });
+          void call.catch(() => check.unsubscribe());
+        });
+        cancel.abort();
+        await call.catch(() => undefined);
+        // The outcome is written when the handler settles, after the cancellation arrives.
+        await new Promise<void>((resolve) => {
+          const seen = () => events.some((e) => e.name === 'waits' && e.outcome === 'cancelled');
+          if (seen()) return resolve();
+          const sub = t.app
+            .get(McpWarden)
+            .audit$.subscribe(() => seen() && (sub.unsubscribe(), resolve()));
+        });
+      });
+      expect(steps).toEqual([
+        ['decision', 'tool', 'allow'],
+        ['outcome', 'tool', 'cancelled'],
+      ]);
+    });
 
     it('the sink holds every event, in a chain that verifies', async () => {
       await client.close();

@@ -1,0 +1,118 @@
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { resolve } from 'node:path';
+import { logDir, recordsOf, verifySource } from './audit-app.js';
+
+/*
+ * Every path a call can take leaves its records over real stdio, in both eras, with the official
+ * SDK v2 client against a child process (test/fixtures/audit/audit-stdio-app.mjs on the built
+ * framework): the decision, the caller's approval step linked to it, and for a call that ran,
+ * its outcome. The records are read back from the child's JSON Lines chain once it has exited.
+ */
+
+const APP = resolve(process.cwd(), 'test/fixtures/audit/audit-stdio-app.mjs');
+const MODERN = '2026-07-28';
+const ASK = ['decision', 'tool', 'ask', 'Run guarded?'];
+
+type Answer = { action: 'accept' | 'decline'; content?: Record<string, boolean> };
+
+describe.each(['legacy', 'modern'] as const)(
+  'audit records of every path, %s era over stdio',
+  (era) => {
+    let dir: string;
+    let client: Client;
+    let answer: () => Promise<Answer>;
+    const expected: (string | undefined)[][] = [];
+
+    beforeAll(async () => {
+      dir = logDir();
+      client = new Client(
+        { name: 'audit-stdio-paths', version: '1.0.0' },
+        {
+          capabilities: { elicitation: {} },
+          ...(era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : {}),
+        },
+      );
+      client.setRequestHandler('elicitation/create', () => answer());
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [APP],
+          env: { AUDIT_DIR: dir },
+          stderr: 'ignore',
+        }),
+      );
+      expect(client.getProtocolEra()).toBe(era);
+    });
+    afterAll(() => client?.close());
+
+    const call = (name: string, options?: object) =>
+      client.callTool({ name, arguments: {} }, options);
+    /* The modern era asks in a result and the client retries: the retry is decided again. */
+    const asked = era === 'modern' ? [ASK] : [];
+
+    it('drives every path', async () => {
+      expect(await call('fine')).toMatchObject({ content: [{ text: 'fine ' }] });
+      expected.push(['decision', 'tool', 'allow'], ['outcome', 'tool', 'ok']);
+
+      expect(await call('forbidden')).toMatchObject({ isError: true });
+      expected.push(['decision', 'tool', 'deny', 'not here']);
+
+      answer = async () => ({ action: 'accept', content: { approve: true } });
+      expect(await call('guarded')).toMatchObject({ content: [{ text: 'guarded ran' }] });
+      expected.push(
+        ASK,
+        ...asked,
+        ['decision', 'elicitation', 'allow', 'user approved'],
+        ['outcome', 'tool', 'ok'],
+      );
+
+      answer = async () => ({ action: 'decline' });
+      expect(await call('guarded')).toMatchObject({ isError: true });
+      expected.push(ASK, ...asked, ['decision', 'elicitation', 'deny', 'user declined']);
+
+      expect(await call('explodes')).toMatchObject({ isError: true });
+      expected.push(['decision', 'tool', 'allow'], ['outcome', 'tool', 'threw']);
+      expect(await call('refuses')).toMatchObject({ isError: true });
+      expected.push(['decision', 'tool', 'allow'], ['outcome', 'tool', 'isError']);
+
+      expect(await call('waits')).toMatchObject({ isError: true });
+      expected.push(['decision', 'tool', 'allow'], ['outcome', 'tool', 'timeout']);
+
+      if (era === 'legacy') {
+        // The caller never answers: the server's elicitationTimeoutMs (500 ms) ends the ask.
+        answer = () => new Promise(() => undefined);
+        expect(await call('guarded')).toMatchObject({ isError: true });
+        expected.push(ASK, ['decision', 'elicitation', 'deny', 'elicitation timed out']);
+      }
+
+      // Cancelled once the tool says it started: the decision was kept before it ran.
+      const cancel = new AbortController();
+      await expect(
+        call('waits', { signal: cancel.signal, onprogress: () => cancel.abort() }),
+      ).rejects.toThrow();
+      expected.push(['decision', 'tool', 'allow'], ['outcome', 'tool', 'cancelled']);
+    });
+
+    it('the chain holds each path’s records, linked to their decisions, and verifies', async () => {
+      // Closing stdin ends the server: it drains its sink before it exits.
+      await client.close();
+      const records = (await recordsOf(dir)).filter((record) => record.seam !== 'read');
+      expect(
+        records.map((r) =>
+          [r.kind, r.seam, r.kind === 'outcome' ? r.outcome : r.decision, r.detail].filter(
+            (part) => part !== undefined,
+          ),
+        ),
+      ).toEqual(expected);
+      // Every approval step and outcome names an earlier tool decision of the same tool.
+      for (const [index, record] of records.entries()) {
+        if (record.of === undefined) continue;
+        const decision = records.slice(0, index).find((r) => r.id === record.of);
+        expect(decision).toMatchObject({ kind: 'decision', seam: 'tool', name: record.name });
+      }
+      expect(records.every((r) => r.transport === 'stdio' && r.era === era)).toBe(true);
+      expect(await verifySource(dir)).toEqual([expect.objectContaining({ breaks: [] })]);
+    });
+  },
+);
