@@ -79,6 +79,25 @@ describe.each(['legacy', 'modern'] as const)(
       expect(await call('waits')).toMatchObject({ isError: true });
       expected.push(['decision', 'tool', 'allow'], ['outcome', 'tool', 'timeout']);
 
+      // An operator must approve, and none is in reach over stdio. The handshake era parks the
+      // call until the ask times out; the modern era, to a client without URL-mode elicitation,
+      // answers at once that the approval is pending (a retry would find it).
+      answer = async () => ({ action: 'accept' });
+      const purge = ['decision', 'tool', 'ask', 'Purge?'];
+      const operatorAsk = ['decision', 'operator', 'ask', 'Purge?'];
+      if (era === 'legacy') {
+        expect(await call('purge')).toMatchObject({
+          isError: true,
+          structuredContent: { detail: 'approval timed out' },
+        });
+        expected.push(purge, operatorAsk, ['decision', 'operator', 'deny', 'approval timed out']);
+      } else {
+        expect(await call('purge')).toMatchObject({
+          isError: true,
+          structuredContent: { detail: 'approval pending' },
+        });
+        expected.push(purge, operatorAsk, ['decision', 'operator', 'ask', 'approval pending']);
+      }
       if (era === 'legacy') {
         // The caller never answers: the server's elicitationTimeoutMs (500 ms) ends the ask.
         answer = () => new Promise(() => undefined);
