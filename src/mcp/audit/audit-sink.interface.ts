@@ -29,6 +29,13 @@ export interface McpAuditSink {
    * `failClosed`). Default 0: at the next turn of the event loop.
    */
   readonly batchWindowMs?: number;
+  /**
+   * The shortest time between the starts of two writes, when no call waits for them (without
+   * `failClosed`). Under load, records gather for at most this long; when the sink has been
+   * quiet that long, a record is written at the next turn of the loop. For a sink whose every
+   * write flushes to disk, this bounds the flushes a second. Default 0.
+   */
+  readonly minWriteIntervalMs?: number;
   /** Called once before the first write, with the chain's instance id. */
   open?(instance: string): Promise<void>;
   /** Keeps every entry durably before it resolves (one fsync, one transaction). */

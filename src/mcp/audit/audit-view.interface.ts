@@ -30,6 +30,9 @@ export interface McpAuditChainState {
  * bounded; the sinks hold everything.
  */
 export interface McpAuditView {
+  /** Starts keeping the recent window: the console calls it when it is on. */
+  keepRecent(): void;
+  /** The recent window (empty until `keepRecent`). */
   recentRecords(): readonly McpAuditEntry[];
   chainState(): McpAuditChainState;
 }

@@ -7,6 +7,8 @@ import { renderAuditPage, type ConsoleAuditRow } from './console-audit.renderer.
 import { redirect, reply } from './console-reply.js';
 import { queryParam } from './console-request.js';
 import { ConsoleSessions } from './console-session.service.js';
+import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
+import type { McpConsoleSettings } from './console-settings.js';
 
 const PAGE_SIZE = 50;
 const FILTERS = ['principal', 'tool', 'decision', 'kind'] as const;
@@ -20,8 +22,12 @@ const FILTERS = ['principal', 'tool', 'decision', 'kind'] as const;
 export class ConsoleAuditPages {
   constructor(
     private readonly sessions: ConsoleSessions,
+    @Inject(MCP_CONSOLE_SETTINGS) settings: McpConsoleSettings,
     @Optional() @Inject(MCP_AUDIT_VIEW) private readonly view: McpAuditView | null = null,
-  ) {}
+  ) {
+    // The journal keeps a window of recent records only for a console that can show it.
+    if (settings.enabled) view?.keepRecent();
+  }
 
   async page(req: IncomingMessage, res: ServerResponse, base: string): Promise<void> {
     const session = await this.sessions.of(req, base);

@@ -34,12 +34,17 @@ export class SinkWriter {
   healthy = true;
   keptSeq = 0;
 
+  /** When the last write began (performance.now()). */
+  private lastWriteAt = -Infinity;
+
   constructor(
     readonly sink: McpAuditSink,
     private readonly maxPending: number,
     /** How long a batch may gather (0: the next turn of the loop). */
     private readonly windowMs: number,
     private readonly events: SinkWriterEvents,
+    /** The shortest time between the starts of two writes (the sink's `minWriteIntervalMs`). */
+    private readonly minIntervalMs = 0,
   ) {}
 
   push(entry: McpAuditEntry): boolean {
@@ -86,16 +91,20 @@ export class SinkWriter {
    * By default at the next turn of the loop: for a file, a batch that waited longer outlived the
    * young generation and cost more in garbage collection than its fewer fsyncs saved (bench:
    * throughput-http-audit). A sink whose writes hold the loop (SQLite) asks for a window.
-   * Batches also grow while a write is in flight.
+   * Batches also grow while a write is in flight, and under load a sink's
+   * `minWriteIntervalMs` spaces its writes: each of a file's costs an fdatasync, whose CPU
+   * (in the kernel and the thread pool) outweighed everything else a record costs.
    */
   private schedule(): void {
     this.scheduled = true;
-    if (this.windowMs <= 0) setImmediate(() => void this.flush());
+    const spacing = this.lastWriteAt + this.minIntervalMs - performance.now();
+    const wait = Math.max(this.windowMs, spacing);
+    if (wait <= 0) setImmediate(() => void this.flush());
     else {
       this.windowTimer = setTimeout(() => {
         this.windowTimer = undefined;
         void this.flush();
-      }, this.windowMs);
+      }, wait);
       this.windowTimer.unref();
     }
   }
@@ -104,6 +113,7 @@ export class SinkWriter {
     this.scheduled = false;
     if (this.writing || this.queue.length === 0) return this.settled();
     this.writing = true;
+    this.lastWriteAt = performance.now();
     const batch = this.queue.slice(0, MAX_BATCH);
     const last = batch[batch.length - 1]!.seq;
     try {
@@ -127,7 +137,12 @@ export class SinkWriter {
       return;
     }
     this.writing = false;
-    if (this.queue.length > 0) return this.flush();
+    if (this.queue.length > 0) {
+      // At shutdown (closing), at once; otherwise as any other batch.
+      if (this.closing) return this.flush();
+      if (!this.scheduled) this.schedule();
+      return;
+    }
     this.settled();
   }
 

@@ -1,0 +1,108 @@
+import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
+import { McpAuditJournalService } from './audit-journal.service.js';
+import { SinkWriter } from './sink-writer.js';
+
+/** A sink that notes when each write began and what it held, and says when one ended. */
+class NotingSink implements McpAuditSink {
+  readonly name = 'noting';
+  readonly writes: { at: number; seqs: number[] }[] = [];
+  private waiting: (() => void)[] = [];
+
+  async write(entries: readonly McpAuditEntry[]): Promise<void> {
+    this.writes.push({ at: performance.now(), seqs: entries.map((entry) => entry.seq) });
+    for (const done of this.waiting.splice(0)) setImmediate(done);
+  }
+
+  /** Resolves after the next write. */
+  nextWrite(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+}
+
+const entry = (seq: number): McpAuditEntry => ({
+  seq,
+  instance: 'i',
+  line: `{"seq":${seq}}`,
+  record: { id: String(seq), kind: 'checkpoint', time: '', checkpoint: '' },
+});
+
+function writer(sink: NotingSink, minIntervalMs: number) {
+  const kept: number[] = [];
+  const events = { kept: (seq: number) => kept.push(seq), failed: () => {}, dropped: () => {} };
+  const made = new SinkWriter(sink, 1_000, 0, events, minIntervalMs);
+  made.start();
+  return { writer: made, kept };
+}
+
+describe('SinkWriter: minWriteIntervalMs', () => {
+  it('writes the first record of a quiet sink at the next turn, then spaces writes by the interval', async () => {
+    const sink = new NotingSink();
+    const { writer: w, kept } = writer(sink, 40);
+    const first = sink.nextWrite();
+    const pushedAt = performance.now();
+    w.push(entry(1));
+    await first;
+    // No interval had begun: no timer stood between the record and its write.
+    expect(sink.writes[0]!.at - pushedAt).toBeLessThan(40);
+
+    // Records that arrive now gather until 40 ms after the first write began: one write.
+    const second = sink.nextWrite();
+    for (let seq = 2; seq <= 5; seq += 1) w.push(entry(seq));
+    await second;
+    expect(sink.writes.map((write) => write.seqs)).toEqual([[1], [2, 3, 4, 5]]);
+    // Timers fire no earlier than asked, to the millisecond.
+    expect(sink.writes[1]!.at - sink.writes[0]!.at).toBeGreaterThanOrEqual(39);
+    expect(kept).toEqual([1, 5]);
+  });
+
+  it('without an interval, writes at the next turn of the loop', async () => {
+    const sink = new NotingSink();
+    const { writer: w } = writer(sink, 0);
+    for (const seq of [1, 2]) {
+      const written = sink.nextWrite();
+      w.push(entry(seq));
+      await written;
+    }
+    expect(sink.writes.map((write) => write.seqs)).toEqual([[1], [2]]);
+  });
+
+  it('a drain at shutdown writes what waits for the interval at once', async () => {
+    const sink = new NotingSink();
+    const { writer: w } = writer(sink, 60_000);
+    const first = sink.nextWrite();
+    w.push(entry(1));
+    await first;
+    w.push(entry(2));
+    await w.drain(5_000);
+    expect(sink.writes.map((write) => write.seqs)).toEqual([[1], [2]]);
+    expect(w.pending).toBe(0);
+  });
+});
+
+describe('McpAuditJournalService: the recent window', () => {
+  it('is kept only once a reader asks for it', async () => {
+    const sink = new NotingSink();
+    const journal = new McpAuditJournalService('test', { sinks: [sink] });
+    await journal.onApplicationBootstrap();
+    const event = (id: string) =>
+      ({
+        id,
+        kind: 'decision',
+        time: new Date().toISOString(),
+        connId: 'c',
+        requestId: 1,
+        transport: 'stdio',
+        seam: 'tool',
+        name: 'fine',
+        decision: 'allow',
+      }) as const;
+    journal.append(event('a'), false);
+    expect(journal.recentRecords()).toEqual([]);
+    journal.keepRecent();
+    journal.append(event('b'), false);
+    expect(journal.recentRecords().map((kept) => (kept.record as { id: string }).id)).toEqual([
+      'b',
+    ]);
+    await journal.onApplicationShutdown();
+  });
+});

@@ -1,0 +1,51 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { McpAuditEntry } from '../audit-sink.interface.js';
+import { JsonlFileSink } from './jsonl-file.sink.js';
+
+const entry = (seq: number): McpAuditEntry => ({
+  seq,
+  instance: 'i',
+  // Not only ASCII: the encoding is UTF-8, and sizes are counted in bytes.
+  line: `{"seq":${seq},"note":"été ${'x'.repeat(seq % 7)}"}`,
+  record: { id: String(seq), kind: 'checkpoint', time: '', checkpoint: '' },
+});
+const entries = (from: number, count: number) =>
+  Array.from({ length: count }, (_, index) => entry(from + index));
+
+function linesIn(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean));
+}
+
+describe('JsonlFileSink', () => {
+  it('keeps batches of any size whole and in order, one line each', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-warden-jsonl-'));
+    const sink = new JsonlFileSink({ dir });
+    await sink.open('i');
+    let next = 1;
+    for (const size of [1, 64, 65, 200, 3]) {
+      await sink.write(entries(next, size));
+      next += size;
+    }
+    await sink.close();
+    expect(linesIn(dir)).toEqual(entries(1, next - 1).map((kept) => kept.line));
+    expect(readdirSync(dir)).toHaveLength(1);
+  });
+
+  it('past maxBytes, the batch continues in the next file, no line split', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-warden-jsonl-'));
+    const sink = new JsonlFileSink({ dir, maxBytes: 1_000 });
+    await sink.open('i');
+    await sink.write(entries(1, 150));
+    await sink.close();
+    const files = readdirSync(dir).sort();
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) {
+      expect(Buffer.byteLength(readFileSync(join(dir, file)))).toBeLessThanOrEqual(1_000);
+    }
+    expect(linesIn(dir)).toEqual(entries(1, 150).map((kept) => kept.line));
+  });
+});
