@@ -64,26 +64,29 @@ export class SqlTableSink implements McpAuditSink {
     }
   }
 
+  /* The table and its index in one transaction: one commit (and fsync) at boot, not two. */
   private async create(): Promise<void> {
-    await this.db.schema
-      .createTable(this.table)
-      .ifNotExists()
-      .addColumn('instance', 'text', (column) => column.notNull())
-      .addColumn('seq', 'bigint', (column) => column.notNull())
-      .addColumn('time', 'text', (column) => column.notNull())
-      .addColumn('kind', 'text', (column) => column.notNull())
-      .addColumn('principal', 'text')
-      .addColumn('name', 'text')
-      .addColumn('decision', 'text')
-      .addColumn('line', 'text', (column) => column.notNull())
-      .addPrimaryKeyConstraint(`${this.table}_pk`, ['instance', 'seq'])
-      .execute();
-    await this.db.schema
-      .createIndex(`${this.table}_time`)
-      .ifNotExists()
-      .on(this.table)
-      .column('time')
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.schema
+        .createTable(this.table)
+        .ifNotExists()
+        .addColumn('instance', 'text', (column) => column.notNull())
+        .addColumn('seq', 'bigint', (column) => column.notNull())
+        .addColumn('time', 'text', (column) => column.notNull())
+        .addColumn('kind', 'text', (column) => column.notNull())
+        .addColumn('principal', 'text')
+        .addColumn('name', 'text')
+        .addColumn('decision', 'text')
+        .addColumn('line', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint(`${this.table}_pk`, ['instance', 'seq'])
+        .execute();
+      await trx.schema
+        .createIndex(`${this.table}_time`)
+        .ifNotExists()
+        .on(this.table)
+        .column('time')
+        .execute();
+    });
   }
 
   /**
