@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import type { KeyObject } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { runAuditCommand } from '../../src/cli/audit.command.js';
 import { McpAuditSinks } from '../../src/index.js';
 import { createMcpApp } from '../support/mcp-test-app.js';
@@ -154,5 +155,27 @@ describe('mcp-warden audit verify', () => {
     );
     expect(stdout).toContain('removed: record 5');
     expect(code).toBe(1);
+  });
+
+  it('the installed command, pointed at a Redis that is not there, says so and exits', async () => {
+    const dir = logDir();
+    writeFileSync(join(dir, 'audit-x-000001.jsonl'), lines.join('\n') + '\n');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const checkpoints = `redis://127.0.0.1:${port}`;
+    // A command left waiting on Redis would be killed by the timeout, and fail here.
+    const { code, stderr } = await new Promise<{ code: unknown; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['dist/cli/mcp-warden.js', 'audit', 'verify', dir, '--checkpoints', checkpoints],
+        { timeout: 20_000 },
+        (error, _stdout, stderr) =>
+          resolve({ code: (error as { code?: number } | null)?.code ?? 0, stderr }),
+      ),
+    );
+    expect(stderr).toContain(`cannot read checkpoints from 127.0.0.1:${port}`);
+    expect(code).toBe(2);
   });
 });

@@ -29,8 +29,10 @@ async function readStream(source: string): Promise<McpAuditCheckpoint[]> {
   const { Redis } = await import('ioredis');
   const redis = new Redis(url.toString(), { lazyConnect: true, maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
-  await redis.connect();
   try {
+    await redis.connect().catch((error: Error) => {
+      throw new Error(`cannot read checkpoints from ${url.host}: ${error.message}`);
+    });
     const found: McpAuditCheckpoint[] = [];
     let from = '-';
     for (;;) {
@@ -46,6 +48,7 @@ async function readStream(source: string): Promise<McpAuditCheckpoint[]> {
       from = `(${entries[entries.length - 1]![0]}`;
     }
   } finally {
-    await redis.quit().catch(() => undefined);
+    // disconnect, not quit: a client that never connected would otherwise retry forever.
+    redis.disconnect();
   }
 }

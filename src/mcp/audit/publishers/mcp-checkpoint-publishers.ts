@@ -52,7 +52,13 @@ export const McpCheckpointPublishers = {
       const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
       // Errors reach the publish that failed, which the journal logs; reconnects are ioredis's.
       redis.on('error', () => undefined);
-      await redis.connect();
+      try {
+        await redis.connect();
+      } catch (error) {
+        // A client that never connected would otherwise retry forever, holding the process.
+        redis.disconnect();
+        throw error;
+      }
       return redis;
     };
     return redisCheckpointPublisher(
