@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { McpAuditCheckpoint } from '../../mcp/audit/audit-options.interface.js';
 import {
   CHECKPOINT_FIELD,
+  connectCheckpointRedis,
   DEFAULT_CHECKPOINT_STREAM,
 } from '../../mcp/audit/publishers/redis-checkpoints.js';
 
@@ -26,13 +27,10 @@ async function readStream(source: string): Promise<McpAuditCheckpoint[]> {
   const url = new URL(source);
   const key = url.searchParams.get('key') ?? DEFAULT_CHECKPOINT_STREAM;
   url.search = '';
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(url.toString(), { lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
+  const redis = await connectCheckpointRedis(url.toString()).catch((error: Error) => {
+    throw new Error(`cannot read checkpoints from ${url.host}: ${error.message}`);
+  });
   try {
-    await redis.connect().catch((error: Error) => {
-      throw new Error(`cannot read checkpoints from ${url.host}: ${error.message}`);
-    });
     const found: McpAuditCheckpoint[] = [];
     let from = '-';
     for (;;) {
@@ -48,7 +46,6 @@ async function readStream(source: string): Promise<McpAuditCheckpoint[]> {
       from = `(${entries[entries.length - 1]![0]}`;
     }
   } finally {
-    // disconnect, not quit: a client that never connected would otherwise retry forever.
-    redis.disconnect();
+    await redis.quit().catch(() => undefined);
   }
 }

@@ -25,19 +25,13 @@ import {
 } from '../chain/audit-record.js';
 import { signCheckpoint } from '../chain/checkpoint-note.js';
 import { SinkWriter } from './sink-writer.js';
+import { RecordWaiters } from './record-waiters.js';
 import type { McpAuditChainState, McpAuditView } from '../audit-view.interface.js';
 import { verifyChains } from '../verify/chain-verifier.js';
 
 const DRAIN_AT_SHUTDOWN_MS = 5_000;
 /** Records the console's Audit page can show; the sinks hold the rest. */
 const RECENT_RECORDS = 1_000;
-
-interface Waiter {
-  readonly seq: number;
-  readonly deadline: number;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
-}
 
 interface Signer {
   readonly key: KeyObject;
@@ -69,12 +63,10 @@ export class McpAuditJournalService
   private readonly origin: string;
   private readonly writers: SinkWriter[];
   private readonly signer?: Signer;
-  private readonly waitMs: number;
+  private readonly waiters: RecordWaiters;
   private seq = 0;
   private head = GENESIS;
   private sinceCheckpoint = 0;
-  private waiters: Waiter[] = [];
-  private sweeper?: NodeJS.Timeout;
   private ticker?: NodeJS.Timeout;
   private closed = false;
   private recent: McpAuditEntry[] = [];
@@ -94,7 +86,7 @@ export class McpAuditJournalService
     clusterCheckpoints: McpCheckpointPublisher | null = null,
   ) {
     this.failClosed = options.failClosed === true;
-    this.waitMs = options.failClosedTimeoutMs ?? 2_000;
+    this.waiters = new RecordWaiters(options.failClosedTimeoutMs ?? 2_000);
     this.instance =
       options.instance ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.origin = `mcp-warden/${serverName}/${this.instance}`;
@@ -160,10 +152,7 @@ export class McpAuditJournalService
     if (!queued || this.writers.some((writer) => !writer.healthy)) {
       return Promise.reject(new Error('an audit sink is unavailable'));
     }
-    return new Promise((resolve, reject) => {
-      this.waiters.push({ seq, deadline: performance.now() + this.waitMs, resolve, reject });
-      this.sweeper ??= setInterval(() => this.sweep(), 100);
-    });
+    return this.waiters.wait(seq);
   }
 
   /**
@@ -183,8 +172,7 @@ export class McpAuditJournalService
         );
       }
     }
-    this.settle(Infinity, new Error('audit journal closed'));
-    clearInterval(this.sweeper);
+    this.waiters.refuse(Infinity, new Error('audit journal closed'));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -283,44 +271,15 @@ export class McpAuditJournalService
 
   private kept(sink: string, seq: number): void {
     this.metrics.recordsKept(sink, 1);
-    if (this.waiters.length === 0) return;
+    if (this.waiters.size === 0) return;
     let keptByAll = seq;
     for (const writer of this.writers) keptByAll = Math.min(keptByAll, writer.keptSeq);
-    let index = 0;
-    while (index < this.waiters.length && this.waiters[index]!.seq <= keptByAll) {
-      this.waiters[index]!.resolve();
-      index += 1;
-    }
-    if (index > 0) this.waiters = this.waiters.slice(index);
+    this.waiters.keptUpTo(keptByAll);
   }
 
   private failed(sink: string, seq: number, error: Error): void {
     this.metrics.writeFailed(sink);
     this.logger.warn(`audit: ${sink} failed to write (retrying): ${error.message}`);
-    this.settle(seq, new Error(`audit sink ${sink} failed: ${error.message}`));
-  }
-
-  /** Rejects the waiters up to `seq`. */
-  private settle(seq: number, error: Error): void {
-    const rest: Waiter[] = [];
-    for (const waiter of this.waiters) {
-      if (waiter.seq <= seq) waiter.reject(error);
-      else rest.push(waiter);
-    }
-    this.waiters = rest;
-  }
-
-  private sweep(): void {
-    const now = performance.now();
-    const rest: Waiter[] = [];
-    for (const waiter of this.waiters) {
-      if (waiter.deadline <= now) waiter.reject(new Error('the audit record was not kept in time'));
-      else rest.push(waiter);
-    }
-    this.waiters = rest;
-    if (rest.length === 0) {
-      clearInterval(this.sweeper);
-      this.sweeper = undefined;
-    }
+    this.waiters.refuse(seq, new Error(`audit sink ${sink} failed: ${error.message}`));
   }
 }

@@ -1,5 +1,9 @@
 import type { McpAuditCheckpoint, McpCheckpointPublisher } from '../audit-options.interface.js';
-import { DEFAULT_CHECKPOINT_STREAM, redisCheckpointPublisher } from './redis-checkpoints.js';
+import {
+  connectCheckpointRedis,
+  DEFAULT_CHECKPOINT_STREAM,
+  redisCheckpointPublisher,
+} from './redis-checkpoints.js';
 
 /** `McpCheckpointPublishers.webhook()` options. @publicApi */
 export interface McpCheckpointWebhookOptions {
@@ -47,23 +51,9 @@ export const McpCheckpointPublishers = {
    */
   redis(options: McpCheckpointRedisOptions): McpCheckpointPublisher {
     let opened: Promise<import('ioredis').Redis> | undefined;
-    const connect = async () => {
-      const { Redis } = await import('ioredis');
-      const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
-      // Errors reach the publish that failed, which the journal logs; reconnects are ioredis's.
-      redis.on('error', () => undefined);
-      try {
-        await redis.connect();
-      } catch (error) {
-        // A client that never connected would otherwise retry forever, holding the process.
-        redis.disconnect();
-        throw error;
-      }
-      return redis;
-    };
     return redisCheckpointPublisher(
       () =>
-        (opened ??= connect().catch((error: unknown) => {
+        (opened ??= connectCheckpointRedis(options.url).catch((error: unknown) => {
           opened = undefined;
           throw error;
         })),

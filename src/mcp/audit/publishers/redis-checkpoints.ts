@@ -5,6 +5,25 @@ export interface McpCheckpointStreamClient {
   xadd(key: string, id: '*', field: string, value: string): Promise<string | null>;
 }
 
+/**
+ * A connected ioredis client for the checkpoints' stream (the publisher's, and the CLI's that
+ * reads it). `ioredis` is loaded here only. A client that could not connect is disconnected
+ * before the error goes up: left alone, it would retry forever and hold the process.
+ */
+export async function connectCheckpointRedis(url: string): Promise<import('ioredis').Redis> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  // Errors reach the command that failed; reconnecting after a connection is lost is ioredis's.
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  return redis;
+}
+
 /** The stream checkpoints go to when no key is given. */
 export const DEFAULT_CHECKPOINT_STREAM = 'mcp-warden:audit:checkpoints';
 
