@@ -152,6 +152,21 @@ export {
 export { McpInputRequiredError } from './mcp/core/multi-round-trip/input-required.error.js';
 export { MCP_NONCE_STORE, type McpNonceStore } from './mcp/core/stores/nonce-store.interface.js';
 
+// Tasks: long-running tools as durable tasks (docs/tasks.md, SEP-2663)
+export type { McpTasksOptions } from './mcp/revisions/2026-07-28/tasks/tasks-options.interface.js';
+export {
+  MCP_TASK_STORE,
+  type McpTaskBounds,
+  type McpTaskStore,
+} from './mcp/revisions/2026-07-28/tasks/task-store.interface.js';
+export type {
+  McpTask,
+  McpTaskChange,
+  McpTaskInputRequest,
+  McpTaskStatus,
+} from './mcp/revisions/2026-07-28/tasks/task.interface.js';
+export { MemoryTaskStore } from './mcp/revisions/2026-07-28/tasks/memory-task.store.js';
+
 // Approvals: the caller's and four-eyes (docs/approvals.md, docs/operator-approvals.md);
 // the webhook's signature check and notice are what a receiver verifies and reads.
 export {

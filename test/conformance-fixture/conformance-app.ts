@@ -59,6 +59,15 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Asks only through the capabilities the client declared.',
   test_header_region:
     'Routes by region: its region argument travels in the Mcp-Param-Region header.',
+  // The tasks extension's scenarios (SEP-2663).
+  greet: 'Greets by name, always inline: never a task.',
+  slow_compute: 'Works for the given number of seconds, then answers; stops when cancelled.',
+  failing_job: 'Runs only as a task; after about a second it ends with a tool error.',
+  protocol_error_job: 'Fails with a JSON-RPC internal error (-32603) while it runs.',
+  confirm_delete: 'Asks the user to confirm deleting a file, then reports what it did.',
+  multi_input: 'Asks two questions at once and reports both answers.',
+  test_tool_with_task:
+    'Asks for the user name before it becomes a task, then greets from the task.',
 };
 
 export const JSON_SCHEMA_2020_12 = {

@@ -46,6 +46,9 @@ describe('conformance fixture: tools', () => {
           'test_elicitation',
           'json_schema_2020_12_tool',
           'test_header_region',
+          'greet',
+          'slow_compute',
+          'confirm_delete',
         ].includes(name),
     );
     for (const name of withoutInput) expect(byName[name].inputSchema).toEqual(NO_INPUT);

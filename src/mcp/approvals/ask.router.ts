@@ -6,6 +6,7 @@ import type { McpToolEntry } from '../definitions/interfaces/registry-entry.inte
 import type { McpRequest } from '../engine/dispatch/mcp-request.interface.js';
 import { McpParkedCall } from '../engine/dispatch/parked-call.js';
 import type { McpApprovalGate, McpAsk } from '../engine/tools/approval-gate.interface.js';
+import type { McpToolOutcome } from '../engine/tools/tool-tasks.interface.js';
 import type { McpApprovalsSettings } from './approvals-settings.interface.js';
 import { McpApprovals } from './caller/mcp-approvals.service.js';
 import { promptText } from './caller/prompt-text.js';
@@ -29,7 +30,7 @@ export class McpAskRouter implements McpApprovalGate {
     request: McpRequest<{ name: string; arguments?: Record<string, unknown> }>,
     tool: McpToolEntry,
     ask: McpAsk,
-    run: () => Promise<CallToolResult>,
+    run: () => Promise<McpToolOutcome>,
   ): CallToolResult | McpParkedCall {
     const name = tool.tool.name;
     const structured = tool.tool.outputSchema === undefined;

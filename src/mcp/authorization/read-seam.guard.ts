@@ -71,6 +71,10 @@ export function readArguments(request: McpSeamRequest): Record<string, unknown> 
       return { ref: params.ref };
     case 'subscriptions/listen':
       return { notifications: params.notifications };
+    case 'tasks/get':
+    case 'tasks/update':
+    case 'tasks/cancel':
+      return { taskId: params.taskId };
     default:
       return {};
   }

@@ -23,6 +23,7 @@ import type {
 } from './interfaces/resource.interface.js';
 import type { McpToolDefinition, McpToolOutput } from './interfaces/tool.interface.js';
 import { McpDefinitionError } from './registry.errors.js';
+import type { McpTaskSupport } from './interfaces/tool.interface.js';
 import { DtoInputValidator } from './schema/dto-input.validator.js';
 import type { InputValidator } from './schema/input-validator.js';
 import { JsonSchemaInputValidator } from './schema/json-schema-input.validator.js';
@@ -78,12 +79,19 @@ export function createToolEntry(def: McpToolDefinition, source: string): McpTool
     // A `false` or a `readOnlyHint` never cancels a `true`: either flag makes it sensitive.
     sensitive: def.annotations?.destructiveHint === true || def.sensitive === true,
     scopes: scopesOf(def.scopes, fail),
+    task: taskSupportOf(def.task, fail),
     input,
     output: output?.check,
     completions: { ...def.completions },
     invoke: def.handler as McpToolEntry['invoke'],
     source,
   };
+}
+
+function taskSupportOf(task: unknown, fail: (problem: string) => Error): McpTaskSupport {
+  if (task === undefined || task === 'never') return 'never';
+  if (task === 'optional' || task === 'required') return task;
+  throw fail(`task must be 'never', 'optional' or 'required', not ${JSON.stringify(task)}`);
 }
 
 function scopesOf(scopes: unknown, fail: (problem: string) => Error): readonly string[] {

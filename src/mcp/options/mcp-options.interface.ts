@@ -3,6 +3,7 @@ import type {
   McpBearerAuthOptions,
 } from '../authentication/auth-options.interface.js';
 import type { McpApprovalsOptions } from '../approvals/operator/approvals-options.interface.js';
+import type { McpTasksOptions } from '../revisions/2026-07-28/tasks/tasks-options.interface.js';
 import type { McpIcon } from '../definitions/metadata-fields/display.interface.js';
 import type { McpLimits } from '../core/limits/mcp-limits.interface.js';
 import type { McpNonceStore } from '../core/stores/nonce-store.interface.js';
@@ -117,6 +118,8 @@ export interface McpModuleOptions {
   http?: McpHttpOptions;
   /** Four-eyes approvals: asks an operator, not the caller, must answer. */
   approvals?: McpApprovalsOptions;
+  /** Durable tasks for tools marked `task` (docs/tasks.md): TTL, poll interval, store. */
+  tasks?: McpTasksOptions;
   /** Items per page of every list method. Default 100. */
   pageSize?: number;
   /** Every bound the server enforces (bodies, lines, sessions, in-flight and pending requests, timeouts). */

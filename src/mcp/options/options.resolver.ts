@@ -1,6 +1,7 @@
 import { buildServerInfo } from '../definitions/metadata-fields/server-info.factory.js';
 import { resolveLimits } from '../core/limits/default-limits.js';
 import type { McpModuleOptions } from './mcp-options.interface.js';
+import { resolveTasksOptions } from '../revisions/2026-07-28/tasks/tasks-options.resolver.js';
 import { McpPolicyError } from '../policy/policy.errors.js';
 import type {
   McpResolvedOptions,
@@ -62,6 +63,7 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
     limits: resolveLimits(options.limits),
     http: resolveHttp(options),
     approvals: resolveApprovals(options),
+    tasks: resolveTasksOptions(options.tasks),
   };
   return options.instructions === undefined
     ? resolved

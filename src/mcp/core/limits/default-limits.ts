@@ -22,6 +22,8 @@ export const DEFAULT_LIMITS: ResolvedMcpLimits = Object.freeze({
   maxRequestStates: 100_000,
   maxRequestStatesPerPrincipal: 1_000,
   maxListensPerPrincipal: 32,
+  maxTasks: 10_000,
+  maxTasksPerPrincipal: 256,
   maxBufferedBodyBytes: 64 * 1024 * 1024,
   bodyTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,

@@ -31,6 +31,13 @@ export interface McpLimits {
    * Quotas that protect other users are kept per principal (per client address
    * when anonymous), not only globally: one caller cannot fill a shared table.
    */
+  /**
+   * Tasks (docs/tasks.md) kept at once, running or finished until their TTL, over all callers
+   * (-31429 past it). Default 10 000.
+   */
+  maxTasks?: number;
+  /** The share of `maxTasks` one principal (one address when anonymous) may hold. Default 256. */
+  maxTasksPerPrincipal?: number;
   /** Live HTTP sessions one principal may hold (429 above). Default 100. */
   maxSessionsPerPrincipal?: number;
   /** Calls awaiting approval one principal may have, over all its connections. Default 256. */

@@ -139,7 +139,8 @@ export const APPROVAL_KEY = 'approval';
 /** The key of the URL-mode notice that an operator must approve (docs/operator-approvals.md); its answer counts for nothing. */
 export const OPERATOR_KEY = 'operator-approval';
 
-function validAnswer(answer: unknown, method: string): unknown {
+/** `answer` when it has the shape of an answer to `method` (attacker-controlled), else undefined. */
+export function validAnswer(answer: unknown, method: string): unknown {
   if (answer === undefined || answer === null) return undefined;
   return ANSWER_SCHEMAS[method]?.safeParse(answer).success ? answer : undefined;
 }

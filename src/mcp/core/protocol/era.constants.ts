@@ -41,6 +41,10 @@ export const LEGACY_ONLY_METHODS: ReadonlySet<string> = new Set([
 export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
   'server/discover',
   'subscriptions/listen',
+  // The tasks extension (SEP-2663) is defined for this revision only.
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
 ]);
 
 /** Whether `method` exists in `era`: the modern era removed some methods and added others. */

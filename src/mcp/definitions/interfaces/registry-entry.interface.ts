@@ -5,6 +5,7 @@ import type { StandardValidation } from '../schema/standard-schema.js';
 import type { UriTemplate } from '../uri-template.js';
 import type { McpCompleter, McpRequestContext, McpToolContext } from './mcp-context.interface.js';
 import type { McpPromptArgumentDefinition } from './prompt.interface.js';
+import type { McpTaskSupport } from './tool.interface.js';
 
 /** A registered tool: its listing, its contracts and how to run it. */
 export interface McpToolEntry {
@@ -12,6 +13,8 @@ export interface McpToolEntry {
   readonly sensitive: boolean;
   /** Scopes the caller's principal needs (empty: none). */
   readonly scopes: readonly string[];
+  /** Whether a call may, or must, run as a task (docs/tasks.md). */
+  readonly task: McpTaskSupport;
   readonly input: InputValidator;
   /** The check a result's `structuredContent` must pass (JSON Schema or Standard Schema). */
   readonly output?: OutputCheck;

@@ -59,7 +59,19 @@ export interface McpToolOptions extends McpDisplayOptions {
   scopes?: string[];
   /** Completers for arguments, served by `completion/complete` with a `ref/tool` reference. */
   completions?: Record<string, McpCompleterRef>;
+  /**
+   * Whether a call may run as a durable task (docs/tasks.md): `optional` when the request
+   * declares the tasks extension (modern era only), `required` refuses a request that does not
+   * (-32021). Default: never a task.
+   */
+  task?: McpTaskSupport;
 }
+
+/**
+ * How a tool runs as a task: `never` (the default), `optional` or `required` (docs/tasks.md).
+ * @publicApi
+ */
+export type McpTaskSupport = 'never' | 'optional' | 'required';
 
 /**
  * `@McpTool()` options as stored: the deprecated aliases resolved to their new names.

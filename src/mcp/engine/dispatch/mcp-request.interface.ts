@@ -56,6 +56,8 @@ export interface McpRequest<P = Record<string, unknown>> extends McpSeamRequest<
    * this round's input-required result and rejects.
    */
   requestClient(method: string, params: object, key?: string): Promise<unknown>;
+  /** How long the tool may run, when not `limits.toolTimeoutMs` (a task runs until its TTL). */
+  readonly runTimeoutMs?: number;
   /** Aborts `signal` (the work must stop) while the request still gets a response. */
   expire(reason: string): void;
 }

@@ -23,6 +23,12 @@ import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolInvoker, type McpToolArguments } from '../tools/tool-invoker.service.js';
 import type { AuthorizerDecision } from '../../authorization/authorizer.interface.js';
 import { isPromiseLike, type MaybePromise } from '../../core/common/maybe-promise.js';
+import {
+  MCP_TOOL_TASKS,
+  type McpToolOutcome,
+  type McpToolTasks,
+} from '../tools/tool-tasks.interface.js';
+import { toolErrorResult } from '../results/tool-result.normalizer.js';
 
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
 type CallParams = z.infer<typeof CallToolRequestParamsSchema>;
@@ -43,6 +49,7 @@ export class McpToolsHandler {
     @Inject(MCP_APPROVAL_GATE) private readonly approvals: McpApprovalGate,
     private readonly invoker: McpToolInvoker,
     @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
+    @Inject(MCP_TOOL_TASKS) private readonly tasks: McpToolTasks,
   ) {}
 
   @McpMethod('tools/list', PaginatedRequestParamsSchema)
@@ -62,7 +69,7 @@ export class McpToolsHandler {
    */
   @McpMethod('tools/call', CallToolRequestParamsSchema)
   @ToolSeam()
-  call(request: McpRequest<CallParams>): MaybePromise<CallToolResult | McpParkedCall> {
+  call(request: McpRequest<CallParams>): MaybePromise<McpToolOutcome | McpParkedCall> {
     const { name } = request.params;
     const verdict = request.toolSeam;
     const decision = verdict?.decision ?? { kind: 'deny', reason: SEAM_NOT_APPLIED };
@@ -77,13 +84,20 @@ export class McpToolsHandler {
       if (request.transport === 'http') throw new McpInsufficientScopeError(name, entry.scopes);
       return toolDenial(name, 'deny', 'insufficient_scope', structured);
     }
-    if (decision.kind === 'allow') return this.run(entry, request);
+    // A tool that may run as a task asks the tasks extension how (-32021 when it must and cannot).
+    const plan = entry.task === 'never' ? 'now' : this.tasks.plan(request, entry);
+    if (plan === 'task-only') {
+      return toolErrorResult(`Tool ${name} runs only as a task (protocol 2026-07-28 and later)`);
+    }
+    if (decision.kind === 'allow') {
+      return plan === 'task' ? this.runAsTask(entry, request) : this.run(entry, request);
+    }
     // An ask lets the caller call the tool, so it may learn why its arguments fail; and nobody
     // is asked about a call that could not run. A deny answered above, before any validation.
     const checked = this.invoker.validate(entry, request.params.arguments ?? {});
     return isPromiseLike(checked)
-      ? checked.then((input) => this.ask(entry, request, decision, input))
-      : this.ask(entry, request, decision, checked);
+      ? checked.then((input) => this.ask(entry, request, decision, input, plan === 'task'))
+      : this.ask(entry, request, decision, checked, plan === 'task');
   }
 
   /**
@@ -95,10 +109,14 @@ export class McpToolsHandler {
     request: McpRequest<CallParams>,
     decision: AskDecision,
     input: McpToolArguments,
+    asTask: boolean,
   ): CallToolResult | McpParkedCall {
     if (!input.ok) return input.refusal;
+    // The approval round ends before the task exists: an approved call starts its task.
     return this.approvals.decide(request, entry, decision, () =>
-      this.invoker.execute(entry, input.value, request),
+      asTask
+        ? this.tasks.start(request, entry, (run) => this.invoker.execute(entry, input.value, run))
+        : this.invoker.execute(entry, input.value, request),
     );
   }
 
@@ -137,5 +155,17 @@ export class McpToolsHandler {
 
   private run(entry: McpToolEntry, request: McpRequest<CallParams>): Promise<CallToolResult> {
     return this.invoker.run(entry, request.params.arguments ?? {}, request);
+  }
+
+  /* Arguments that fail their contract are refused at once: no task is made for them. */
+  private async runAsTask(
+    entry: McpToolEntry,
+    request: McpRequest<CallParams>,
+  ): Promise<McpToolOutcome> {
+    const checked = await this.invoker.validate(entry, request.params.arguments ?? {});
+    if (!checked.ok) return checked.refusal;
+    return this.tasks.start(request, entry, (run) =>
+      this.invoker.execute(entry, checked.value, run),
+    );
   }
 }

@@ -3,6 +3,7 @@ import type { CallToolResult } from '../../core/protocol/mcp-types.js';
 import type { McpToolEntry } from '../../definitions/interfaces/registry-entry.interface.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import type { McpParkedCall } from '../dispatch/parked-call.js';
+import type { McpToolOutcome } from './tool-tasks.interface.js';
 
 /** An authorizer's `ask`: the call runs only if its approver approves. */
 export type McpAsk = Extract<AuthorizerDecision, { kind: 'ask' }>;
@@ -20,7 +21,7 @@ export interface McpApprovalGate {
     request: McpRequest<{ name: string; arguments?: Record<string, unknown> }>,
     tool: McpToolEntry,
     ask: McpAsk,
-    run: () => Promise<CallToolResult>,
+    run: () => Promise<McpToolOutcome>,
   ): CallToolResult | McpParkedCall;
 }
 

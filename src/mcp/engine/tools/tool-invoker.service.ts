@@ -140,7 +140,8 @@ export class McpToolInvoker {
     name: string,
     ended: Ended,
   ): Promise<unknown> {
-    return withTimeout(work, this.options.limits.toolTimeoutMs, () => {
+    const timeoutMs = request.runTimeoutMs ?? this.options.limits.toolTimeoutMs;
+    return withTimeout(work, timeoutMs, () => {
       ended.outcome = 'timeout';
       request.expire('tool timed out');
       throw new McpToolError(`Tool ${name} timed out`);

@@ -6,6 +6,7 @@ import { McpRegistry } from '../../definitions/mcp-registry.service.js';
 import { buildCapabilities } from '../../engine/capabilities.factory.js';
 import { McpMethod } from '../../engine/dispatch/mcp-method.decorator.js';
 import { SUPPORTED_MODERN_PROTOCOL_VERSIONS } from '../../core/protocol/era.constants.js';
+import { TASKS_EXTENSION } from './tasks/tasks-extension.js';
 
 /**
  * `server/discover`, the modern era's answer to `initialize`: the modern
@@ -23,7 +24,8 @@ export class McpDiscoverHandler {
   discover(): object {
     const result: Record<string, unknown> = {
       supportedVersions: [...SUPPORTED_MODERN_PROTOCOL_VERSIONS],
-      capabilities: buildCapabilities(this.registry),
+      // SEP-2663: the tasks extension is served (a call becomes a task only for a tool marked so).
+      capabilities: { ...buildCapabilities(this.registry), extensions: { [TASKS_EXTENSION]: {} } },
     };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;

@@ -16,6 +16,7 @@ import { nonceStoreBoundsOf } from '../../core/stores/nonce-store.bounds.js';
 import { McpRequestStateSealer } from './multi-round-trip/request-state.sealer.js';
 import { McpListeners } from './listen/mcp-listeners.service.js';
 import { McpListenHandler } from './listen/listen.handler.js';
+import { TASKS_PROVIDERS } from './tasks/tasks.providers.js';
 
 /** The modern era (2026-07-28): its own methods, its results, and its multi round-trip state. */
 export const ERA_PROVIDERS: Provider[] = [
@@ -36,4 +37,5 @@ export const ERA_PROVIDERS: Provider[] = [
   McpDiscoverHandler,
   McpListeners,
   McpListenHandler,
+  ...TASKS_PROVIDERS,
 ];

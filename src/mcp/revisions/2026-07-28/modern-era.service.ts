@@ -9,7 +9,8 @@ import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js'
 import { CACHEABLE_METHODS, INPUT_REQUIRED_METHODS } from '../../core/protocol/era.constants.js';
 import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 import { McpInputRounds } from './multi-round-trip/input-rounds.service.js';
-import { completeResult, type McpCacheHint } from './modern-result.js';
+import { completeResult, taskResult, type McpCacheHint } from './modern-result.js';
+import { McpCreatedTask } from '../../engine/tools/created-task.js';
 
 /**
  * What the modern era (2026-07-28) adds around the method handlers, which
@@ -54,6 +55,8 @@ export class McpModernEra {
     if (round?.pending) {
       return this.rounds.inputRequired(round, request.method, request.params, request.principal);
     }
+    // A call that became a task (SEP-2663): the task's fields, `resultType: "task"`.
+    if (result instanceof McpCreatedTask) return taskResult(result.task, this.serverInfo);
     return completeResult(result, this.serverInfo, this.cacheHint(request));
   }
 

@@ -28,3 +28,8 @@ export function completeResult(
   }
   return shaped;
 }
+
+/** A `CreateTaskResult` (SEP-2663): the task's fields, flat, with `resultType: "task"`. */
+export function taskResult(task: object, serverInfo: object): object {
+  return { ...task, resultType: 'task', _meta: { [META.serverInfo]: serverInfo } };
+}

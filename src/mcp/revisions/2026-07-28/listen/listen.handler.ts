@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SubscriptionsListenRequestParamsSchema } from '@modelcontextprotocol/core';
-import type { z } from 'zod';
+import { array, string, type infer as Infer } from 'zod';
 import { ReadSeam } from '../../../authorization/seam.decorators.js';
 import { jsonRpcNotification } from '../../../core/protocol/jsonrpc.js';
 import { relateToRequest } from '../../../core/protocol/related-request.js';
@@ -10,8 +10,20 @@ import type { McpRequest } from '../../../engine/dispatch/mcp-request.interface.
 import { META } from '../../../core/protocol/era.constants.js';
 import { quotaKeyOf } from '../../../authentication/quota-key.js';
 import { McpListeners, type McpSubscriptionFilter } from './mcp-listeners.service.js';
+import { McpTasks } from '../tasks/mcp-tasks.service.js';
+import { declaresTasks, tasksExtensionRequired } from '../tasks/tasks-extension.js';
 
-type ListenParams = z.infer<typeof SubscriptionsListenRequestParamsSchema>;
+/** Task ids one stream may follow. */
+const MAX_TASK_IDS = 256;
+
+/* The official params, with the tasks extension's `notifications.taskIds` (SEP-2663). */
+const ListenParamsSchema = SubscriptionsListenRequestParamsSchema.extend({
+  notifications: SubscriptionsListenRequestParamsSchema.shape.notifications.extend({
+    taskIds: array(string()).max(MAX_TASK_IDS).optional(),
+  }),
+});
+
+type ListenParams = Infer<typeof ListenParamsSchema>;
 
 /**
  * `subscriptions/listen` (modern era): the long-lived request that replaces
@@ -23,12 +35,21 @@ type ListenParams = z.infer<typeof SubscriptionsListenRequestParamsSchema>;
  */
 @Injectable()
 export class McpListenHandler {
-  constructor(private readonly listeners: McpListeners) {}
+  constructor(
+    private readonly listeners: McpListeners,
+    private readonly tasks: McpTasks,
+  ) {}
 
-  @McpMethod('subscriptions/listen', SubscriptionsListenRequestParamsSchema)
+  @McpMethod('subscriptions/listen', ListenParamsSchema)
   @ReadSeam()
-  listen(request: McpRequest<ListenParams>): McpParkedCall {
+  async listen(request: McpRequest<ListenParams>): Promise<McpParkedCall> {
     const accepted = acceptedOf(request.params.notifications);
+    const taskIds = request.params.notifications.taskIds;
+    if (taskIds?.length) {
+      // SEP-2663: task notifications need the extension; only the caller's own tasks are heard.
+      if (!declaresTasks(request)) throw tasksExtensionRequired();
+      accepted.taskIds = await this.tasks.ownedOf([...new Set(taskIds)], request);
+    }
     const owner = quotaKeyOf(request.principal, request.httpRequest, request.connection.id);
     // Refused before anything is sent: the caller holds too many streams already.
     let serverEnded!: () => void;

@@ -5,13 +5,18 @@ import type { JsonRpcMessage } from '../../../core/protocol/jsonrpc.js';
 import { relatedRequestOf } from '../../../core/protocol/related-request.js';
 import { McpConnection } from '../../../engine/connection/mcp-connection.js';
 import { McpListeners, type McpSubscriptionFilter } from './mcp-listeners.service.js';
+import { McpTasks } from '../tasks/mcp-tasks.service.js';
+import { MemoryTaskStore } from '../tasks/memory-task.store.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
 function listeners(maxListensPerPrincipal?: number): McpListeners {
-  return new McpListeners(
-    resolveMcpOptions({ name: 't', version: '1', limits: { maxListensPerPrincipal } }),
-  );
+  const options = resolveMcpOptions({
+    name: 't',
+    version: '1',
+    limits: { maxListensPerPrincipal },
+  });
+  return new McpListeners(options, new McpTasks(options, new MemoryTaskStore()));
 }
 
 /* A connection and everything sent on it. */

@@ -6,6 +6,7 @@ import { jsonRpcNotification, type RequestId } from '../../../core/protocol/json
 import { relateToRequest } from '../../../core/protocol/related-request.js';
 import type { McpConnection } from '../../../engine/connection/mcp-connection.js';
 import { META } from '../../../core/protocol/era.constants.js';
+import { McpTasks } from '../tasks/mcp-tasks.service.js';
 
 /** What one `subscriptions/listen` asked for (spec: subscriptions). */
 export interface McpSubscriptionFilter {
@@ -13,6 +14,8 @@ export interface McpSubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks whose status changes it hears (`notifications/tasks`, SEP-2663): the caller's own. */
+  taskIds?: string[];
 }
 
 /** One open listen stream. */
@@ -44,7 +47,12 @@ export class McpListeners implements BeforeApplicationShutdown {
   /* Open streams per caller: each holds a response open, so each caller gets a bounded share. */
   private readonly perOwner = new Map<string, number>();
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: McpAuthenticationSettings) {}
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpAuthenticationSettings,
+    tasks: McpTasks,
+  ) {
+    tasks.changed.subscribe((task) => this.notify('notifications/tasks', task));
+  }
 
   /**
    * Opens a stream for `owner` (the caller's quota key); `end` is called
@@ -87,9 +95,11 @@ export class McpListeners implements BeforeApplicationShutdown {
     for (const listener of this.open) {
       const wanted = flag
         ? listener.filter[flag] === true
-        : method === 'notifications/resources/updated' &&
-          typeof uri === 'string' &&
-          listener.filter.resourceSubscriptions?.includes(uri) === true;
+        : method === 'notifications/tasks'
+          ? listener.filter.taskIds?.includes((params as { taskId: string }).taskId) === true
+          : method === 'notifications/resources/updated' &&
+            typeof uri === 'string' &&
+            listener.filter.resourceSubscriptions?.includes(uri) === true;
       if (wanted) send(listener, method, params);
     }
   }

@@ -9,6 +9,10 @@ const NAME_SOURCE: Readonly<Record<string, string>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // SEP-2663: a task's requests name it, so a load balancer can route them by header.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** A canonical decimal number, the only header form compared numerically. */

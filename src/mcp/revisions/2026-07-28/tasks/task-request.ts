@@ -1,0 +1,98 @@
+import type { IncomingMessage } from 'node:http';
+import type { McpPrincipal } from '../../../authentication/principal.interface.js';
+import type { ToolSeamVerdict } from '../../../authorization/tool-seam-verdict.interface.js';
+import type { McpEra } from '../../../core/protocol/era.constants.js';
+import type { RequestId } from '../../../core/protocol/jsonrpc.js';
+import type { ClientCapabilities, LoggingLevel } from '../../../core/protocol/mcp-types.js';
+import type { McpTransportKind } from '../../../core/protocol/transport-kind.js';
+import type { McpInputRound } from '../../../core/multi-round-trip/input-round.js';
+import { McpConnection } from '../../../engine/connection/mcp-connection.js';
+import { RequestCancellation } from '../../../engine/connection/request-cancellation.js';
+import type { McpRequest } from '../../../engine/dispatch/mcp-request.interface.js';
+
+/** Where a task's questions go once it exists (see `McpTaskRequest.promote`). */
+export type McpTaskAsk = (method: string, params: object, key?: string) => Promise<unknown>;
+
+/**
+ * The request a tool runs with when its call may become a task. Until the call becomes a task
+ * it is the call itself: its questions are the call's multi round-trip round. From then on it
+ * outlives the call's HTTP exchange: its own cancellation (`tasks/cancel`), its own
+ * connection (nobody listens: a task sends no notifications), and its questions go to the task.
+ */
+export class McpTaskRequest implements McpRequest {
+  readonly connection: McpConnection;
+  private readonly cancellation = new RequestCancellation();
+  private ask?: McpTaskAsk;
+
+  constructor(
+    private readonly call: McpRequest,
+    /** How long the tool may run: the task's TTL. */
+    readonly runTimeoutMs: number,
+    connectionId: string,
+  ) {
+    this.connection = new McpConnection(connectionId);
+  }
+
+  get id(): RequestId {
+    return this.call.id;
+  }
+  get method(): string {
+    return this.call.method;
+  }
+  get params(): Record<string, unknown> {
+    return this.call.params;
+  }
+  get era(): McpEra {
+    return this.call.era;
+  }
+  get input(): McpInputRound | undefined {
+    return this.call.input;
+  }
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.call.clientCapabilities;
+  }
+  /* A task logs nothing to its caller: there is no stream to carry it. */
+  get logLevel(): LoggingLevel | undefined {
+    return undefined;
+  }
+  get transport(): McpTransportKind {
+    return this.call.transport;
+  }
+  get principal(): McpPrincipal | undefined {
+    return this.call.principal;
+  }
+  get httpRequest(): IncomingMessage | undefined {
+    return this.ask ? undefined : this.call.httpRequest;
+  }
+  get toolSeam(): ToolSeamVerdict | undefined {
+    return this.call.toolSeam;
+  }
+  get auditId(): string | undefined {
+    return this.call.auditId;
+  }
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+  get cancelled(): boolean {
+    return this.cancellation.aborted;
+  }
+
+  /** From now on the tool's questions go to the task, not to the call's round. */
+  promote(ask: McpTaskAsk): void {
+    this.ask = ask;
+  }
+
+  /** `tasks/cancel`, a refused task or a shutdown: the tool's signal aborts. */
+  cancel(reason: string): void {
+    this.cancellation.abort(new Error(reason));
+  }
+
+  expire(reason: string): void {
+    this.cancellation.expire(new Error(reason));
+  }
+
+  requestClient(method: string, params: object, key?: string): Promise<unknown> {
+    if (this.ask) return this.ask(method, params, key);
+    return this.call.requestClient(method, params, key);
+  }
+}
