@@ -5,7 +5,7 @@
  *
  *   node scripts/conformance.mjs [--suite active|all|pending] [--scenario <name>]
  *                                [--suite-version current|alpha] [--next]
- *                                [--requirements <revision>] [--no-build]
+ *                                [--requirements <revision>] [--extension tasks] [--no-build]
  *                                [any other `conformance server` option]
  *
  * Which suite:
@@ -35,6 +35,19 @@
  * information. The exit code is the suite's, which only scored scenarios decide; it is checked
  * against the scored count.
  *
+ * With --extension tasks (alpha only; not with --requirements, --suite, --scenario or
+ * --spec-version) the scenarios of the io.modelcontextprotocol/tasks extension are run and
+ * scored: the `not_scored` server entries of requirements/2026-07-28.yaml whose note starts
+ * with the extension's id. The suite takes one --scenario per run, so each is its own
+ * `conformance server --scenario <name> -o <dir>` run, one after another, against the one
+ * fixture process (the remaining options are passed to each; CONFORMANCE_TIMEOUT_MS bounds them
+ * all together). The results folder (-o; default .tmp/conformance-results/extension-tasks,
+ * emptied first) gets one folder per run, and each scenario counts the checks of the
+ * checks.json its run wrote: SUCCESS passed, FAILURE failed (SKIPPED, INFO and WARNING are not
+ * counted); a scenario that wrote none (it crashed, timed out or was skipped) counts as one
+ * failed check, and so does one whose run exited non-zero with no failed check. One line per
+ * scenario, then the closing `Total:` line; the exit code is 1 when any check failed.
+ *
  * Environment: CONFORMANCE_BIN (path to the suite's dist/index.js, default from node_modules
  * or, for alpha, tools/runtimes), CONFORMANCE_NODE (the Node that runs the suite; default this
  * one, or tools/runtimes' Node 22 for alpha), CONFORMANCE_BOOT_TIMEOUT_MS (default 30 s),
@@ -54,6 +67,10 @@ const FIXTURE_MAIN = join(ROOT, 'dist-fixtures/test/fixtures/conformance/main.js
 const CONFORMANCE_PACKAGE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance');
 const RUNTIMES = join(ROOT, 'tools/runtimes');
 const RESULTS_ROOT = join(ROOT, '.tmp/conformance-results');
+/** --extension's choices: the extension's id (its scenarios' notes start with it) and their set. */
+const EXTENSIONS = {
+  tasks: { id: 'io.modelcontextprotocol/tasks', revision: '2026-07-28' },
+};
 const BOOT_TIMEOUT_MS = Number(process.env.CONFORMANCE_BOOT_TIMEOUT_MS ?? 30_000);
 const RUN_TIMEOUT_MS = Number(process.env.CONFORMANCE_TIMEOUT_MS ?? 600_000);
 const STOP_TIMEOUT_MS = 5_000;
@@ -75,11 +92,18 @@ function parseArgs(argv) {
   const passthrough = [];
   let build = true;
   let suiteVersion = 'current';
+  let extension;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--no-build') build = false;
     else if (arg === '--next') suiteVersion = 'alpha';
-    else if (arg === '--suite-version' || arg.startsWith('--suite-version=')) {
+    else if (arg === '--extension' || arg.startsWith('--extension=')) {
+      extension = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (!Object.hasOwn(EXTENSIONS, extension ?? '')) {
+        const known = Object.keys(EXTENSIONS).join(', ');
+        throw new HarnessError(`--extension is one of ${known}, not ${extension}`);
+      }
+    } else if (arg === '--suite-version' || arg.startsWith('--suite-version=')) {
       suiteVersion = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
       if (suiteVersion !== 'current' && suiteVersion !== 'alpha') {
         throw new HarnessError(`--suite-version is current or alpha, not ${suiteVersion}`);
@@ -97,7 +121,21 @@ function parseArgs(argv) {
     return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : passthrough[at + 1];
   };
   const requirements = valueOf('--requirements');
-  if (chosen('--requirements')) {
+  if (extension !== undefined) {
+    if (suiteVersion !== 'alpha') {
+      throw new HarnessError(
+        '--extension needs --suite-version alpha (0.1.13 has no extension scenarios)',
+      );
+    }
+    const other = ['--requirements', '--suite', '--scenario', '--spec-version'].find((flag) =>
+      chosen(flag),
+    );
+    if (other) {
+      throw new HarnessError(
+        `--extension cannot be combined with ${other}: it chooses the scenarios and their wire`,
+      );
+    }
+  } else if (chosen('--requirements')) {
     if (suiteVersion !== 'alpha') {
       throw new HarnessError(
         '--requirements needs --suite-version alpha (0.1.13 has no requirement sets)',
@@ -116,9 +154,12 @@ function parseArgs(argv) {
     passthrough.push('--suite', 'active');
   }
   let outputDir = valueOf('-o', '--output-dir');
-  if (requirements && outputDir === undefined) {
+  if ((requirements || extension) && outputDir === undefined) {
     // Our own results folder for this run, emptied first, so every checks.json is this run's.
-    outputDir = join(RESULTS_ROOT, `requirements-${requirements}`);
+    outputDir = join(
+      RESULTS_ROOT,
+      extension ? `extension-${extension}` : `requirements-${requirements}`,
+    );
     rmSync(outputDir, { recursive: true, force: true });
     mkdirSync(outputDir, { recursive: true });
     passthrough.push('-o', outputDir);
@@ -128,6 +169,7 @@ function parseArgs(argv) {
     passthrough,
     suiteVersion,
     requirements,
+    extension,
     outputDir: outputDir === undefined ? undefined : resolve(ROOT, outputDir),
   };
 }
@@ -255,7 +297,13 @@ function conformanceVersion(bin) {
  * Runs the suite against `url`, streaming its stdout; resolves with its exit code and output.
  * `relabel` rewrites a stdout line before it is echoed (the output kept is the suite's own).
  */
-function runSuite(url, passthrough, { bin, node }, relabel = (line) => line) {
+function runSuite(
+  url,
+  passthrough,
+  { bin, node },
+  relabel = (line) => line,
+  timeoutMs = RUN_TIMEOUT_MS,
+) {
   const args = [bin, 'server', '--url', url, ...passthrough];
   const shown = args.slice(1).map((arg) => (isAbsolute(arg) ? relative(ROOT, arg) || '.' : arg));
   say(`@modelcontextprotocol/conformance ${conformanceVersion(bin)}: ${shown.join(' ')}`);
@@ -279,9 +327,9 @@ function runSuite(url, passthrough, { bin, node }, relabel = (line) => line) {
   });
   return new Promise((done, reject) => {
     const timer = setTimeout(() => {
-      say(`the suite ran longer than ${RUN_TIMEOUT_MS} ms; stopping it`);
+      say(`the suite ran longer than ${timeoutMs} ms; stopping it`);
       void stopProcess(suite);
-    }, RUN_TIMEOUT_MS);
+    }, timeoutMs);
     suite.once('error', (error) => {
       clearTimeout(timer);
       reject(new HarnessError(`could not start the suite: ${error.message}`));
@@ -328,7 +376,11 @@ function requirementSet(bin, revision) {
   }
   const notScored = (Array.isArray(doc.not_scored) ? doc.not_scored : [])
     .filter((entry) => entry?.leg === 'server' && typeof entry.scenario === 'string')
-    .map((entry) => ({ scenario: entry.scenario, reason: String(entry.reason ?? 'not scored') }));
+    .map((entry) => ({
+      scenario: entry.scenario,
+      reason: String(entry.reason ?? 'not scored'),
+      note: String(entry.note ?? ''),
+    }));
   return { file, scored, notScored };
 }
 
@@ -343,12 +395,21 @@ function summaryLinesOf(output) {
   return lines;
 }
 
+/** A scenario's results folder as the suite names it: `server-<scenario>-<timestamp>`. */
+const SCENARIO_FOLDER = /^server-(.+)-(\d{4}-\d{2}-\d{2}T[\d-]+Z)$/;
+
+/** A checks.json's counts: SUCCESS passed, FAILURE failed (SKIPPED, INFO, WARNING are neither). */
+function countChecks(checks) {
+  const by = (status) => checks.filter((check) => check?.status === status).length;
+  return { passed: by('SUCCESS'), failed: by('FAILURE') };
+}
+
 /** Counts from each scenario's checks.json in `dir` (the newest folder when there are several). */
 function checksFilesOf(dir) {
   const counts = new Map();
   const folders = existsSync(dir) ? readdirSync(dir).sort() : [];
   for (const folder of folders) {
-    const match = /^server-(.+)-(\d{4}-\d{2}-\d{2}T[\d-]+Z)$/.exec(folder);
+    const match = SCENARIO_FOLDER.exec(folder);
     if (!match) continue;
     let checks;
     try {
@@ -358,8 +419,7 @@ function checksFilesOf(dir) {
       continue;
     }
     if (!Array.isArray(checks)) continue;
-    const by = (status) => checks.filter((check) => check?.status === status).length;
-    counts.set(match[1], { passed: by('SUCCESS'), failed: by('FAILURE') });
+    counts.set(match[1], countChecks(checks));
   }
   return counts;
 }
@@ -438,50 +498,148 @@ function scoredTotalsOf(set, output, outputDir) {
   return { passed, failed };
 }
 
+/**
+ * One suite run (a suite, a scenario or a requirement set `set`) against the fixture at `url`.
+ * Resolves with the totals and the exit code.
+ */
+async function runWhole(url, runtime, set, passthrough, outputDir) {
+  // With a requirement set the suite's own Total sums scored and not-scored scenarios alike:
+  // echo it under another name, so the only `Total:` line is the scored one printed after it.
+  const relabel = set
+    ? (line) =>
+        line.replace(/^Total: (\d+ passed, \d+ failed)/, 'All scenarios run, scored or not: $1')
+    : undefined;
+  const run = await runSuite(url, passthrough, runtime, relabel);
+  if (!set) {
+    const totals = totalsOf(run.output);
+    if (!totals) say('the suite printed no totals');
+    return { totals, exitCode: run.signal || !totals ? 1 : run.code };
+  }
+  if (run.signal) say(`the suite was stopped (${run.signal})`);
+  else if (!summaryLinesOf(run.output).size) say('the suite printed no summary');
+  const totals = scoredTotalsOf(set, run.output, outputDir);
+  let exitCode = run.signal ? 1 : run.code;
+  const suiteSaysFailed = run.code !== 0;
+  if (!run.signal && suiteSaysFailed !== totals.failed > 0) {
+    say(
+      `the suite exited ${run.code} but the scored checks count ${totals.failed} failed; ` +
+        'counting the run as failed',
+    );
+    exitCode = 1;
+    if (totals.failed === 0) totals.failed = 1;
+  }
+  if (run.signal && totals.failed === 0) totals.failed = 1;
+  return { totals, exitCode };
+}
+
+/** The scenarios of extension `name`: its set's not-scored server entries whose note names it. */
+function extensionScenarios(bin, name) {
+  const { id, revision } = EXTENSIONS[name];
+  const scenarios = requirementSet(bin, revision)
+    .notScored.filter((entry) => entry.note.trim().startsWith(id))
+    .map((entry) => entry.scenario);
+  if (scenarios.length === 0) {
+    throw new HarnessError(`requirements/${revision}.yaml lists no server scenario of ${id}`);
+  }
+  return { id, revision, scenarios };
+}
+
+/** The result folders of `scenario` in `dir`, oldest first. */
+function scenarioFolders(dir, scenario) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((folder) => SCENARIO_FOLDER.exec(folder)?.[1] === scenario)
+    .sort();
+}
+
+/** The counts of `folder`'s checks.json, or undefined when it has none (crashed, skipped). */
+function checksCountOf(folder) {
+  try {
+    const checks = JSON.parse(readFileSync(join(folder, 'checks.json'), 'utf8'));
+    return Array.isArray(checks) ? countChecks(checks) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An --extension run: one suite run per scenario (the suite takes a single --scenario), one
+ * after another against the fixture at `url`, each scored from the checks.json it wrote.
+ * Prints one line per scenario; resolves with the totals and the exit code.
+ */
+async function runExtension(url, runtime, extension, passthrough, outputDir) {
+  const { id, revision, scenarios } = extension;
+  say(`${id}: ${plural(scenarios.length, 'scenario')}, one suite run each`);
+  const deadline = Date.now() + RUN_TIMEOUT_MS;
+  const results = [];
+  for (const scenario of scenarios) {
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      results.push({ scenario, passed: 0, failed: 1, why: 'not run: out of time' });
+      continue;
+    }
+    // Only the folder this run creates counts, even in a results folder that was not emptied.
+    const before = new Set(scenarioFolders(outputDir, scenario));
+    const run = await runSuite(
+      url,
+      ['--scenario', scenario, ...passthrough],
+      runtime,
+      undefined,
+      left,
+    );
+    const written = scenarioFolders(outputDir, scenario)
+      .filter((folder) => !before.has(folder))
+      .at(-1);
+    const count = written === undefined ? undefined : checksCountOf(join(outputDir, written));
+    const exit = run.signal ?? `exit ${run.code}`;
+    if (!count) {
+      results.push({ scenario, passed: 0, failed: 1, why: `no checks.json, ${exit}` });
+    } else if ((run.signal || run.code !== 0) && count.failed === 0) {
+      results.push({ scenario, passed: count.passed, failed: 1, why: `${exit}, no failed check` });
+    } else {
+      results.push({ scenario, ...count });
+    }
+  }
+
+  process.stdout.write(
+    `\nScored for the ${id} extension (${plural(scenarios.length, 'scenario')}, the ` +
+      `not_scored server entries of requirements/${revision}.yaml that name it):\n`,
+  );
+  let passed = 0;
+  let failed = 0;
+  for (const result of results) {
+    passed += result.passed;
+    failed += result.failed;
+    const mark = result.failed === 0 ? '✓' : '✗';
+    const why = result.why ? ` (${result.why})` : '';
+    process.stdout.write(
+      `  ${mark} ${result.scenario}: ${result.passed} passed, ${result.failed} failed${why}\n`,
+    );
+  }
+  return { totals: { passed, failed }, exitCode: failed > 0 ? 1 : 0 };
+}
+
 async function main() {
   let exitCode;
   let totals;
   let server;
   try {
-    const { build, passthrough, suiteVersion, requirements, outputDir } = parseArgs(
+    const { build, passthrough, suiteVersion, requirements, extension, outputDir } = parseArgs(
       process.argv.slice(2),
     );
     const runtime = await suiteRuntime(suiteVersion);
     const set = requirements
       ? { ...requirementSet(runtime.bin, requirements), revision: requirements }
       : undefined;
+    const extensionSet = extension ? extensionScenarios(runtime.bin, extension) : undefined;
     if (build) compileFixture();
     const fixture = startFixture();
     server = fixture.server;
     const url = await fixture.url;
     say(`fixture (pid ${server.pid}, Node ${process.version}) serving ${url}`);
-    // With a requirement set the suite's own Total sums scored and not-scored scenarios alike:
-    // echo it under another name, so the only `Total:` line is the scored one printed below.
-    const relabel = set
-      ? (line) =>
-          line.replace(/^Total: (\d+ passed, \d+ failed)/, 'All scenarios run, scored or not: $1')
-      : undefined;
-    const run = await runSuite(url, passthrough, runtime, relabel);
-    if (set) {
-      if (run.signal) say(`the suite was stopped (${run.signal})`);
-      else if (!summaryLinesOf(run.output).size) say('the suite printed no summary');
-      totals = scoredTotalsOf(set, run.output, outputDir);
-      exitCode = run.signal ? 1 : run.code;
-      const suiteSaysFailed = run.code !== 0;
-      if (!run.signal && suiteSaysFailed !== totals.failed > 0) {
-        say(
-          `the suite exited ${run.code} but the scored checks count ${totals.failed} failed; ` +
-            'counting the run as failed',
-        );
-        exitCode = 1;
-        if (totals.failed === 0) totals.failed = 1;
-      }
-      if (run.signal && totals.failed === 0) totals.failed = 1;
-    } else {
-      totals = totalsOf(run.output);
-      exitCode = run.signal || !totals ? 1 : run.code;
-      if (!totals) say('the suite printed no totals');
-    }
+    ({ totals, exitCode } = extensionSet
+      ? await runExtension(url, runtime, extensionSet, passthrough, outputDir)
+      : await runWhole(url, runtime, set, passthrough, outputDir));
   } catch (error) {
     say(error instanceof HarnessError ? error.message : (error?.stack ?? String(error)));
     exitCode = 1;

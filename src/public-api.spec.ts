@@ -16,6 +16,8 @@ const PUBLIC_VALUES = [
   'MCP_CONTEXT_TYPE',
   'MCP_MODULE_OPTIONS',
   'MCP_NONCE_STORE',
+  'MCP_TASK_STORE',
+  'MemoryTaskStore',
   'MCP_APPROVAL_STORE',
   'MCP_OPERATOR_DESK',
   'argumentPreview',

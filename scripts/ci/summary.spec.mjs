@@ -52,6 +52,31 @@ describe('CI summary counts', () => {
     expect(countConformance(undefined, 0)).toEqual({ passed: 0, failed: 1 });
   });
 
+  it('every conformance run counts on its own: the tasks run ends with its own Total line', () => {
+    const tasks = [
+      'Passed: 9/9, 0 failed, 0 warnings',
+      '  ✓ tasks-lifecycle: 9 passed, 0 failed',
+      '  ✗ tasks-capability-negotiation: 4 passed, 1 failed',
+      'Total: 13 passed, 1 failed',
+    ].join('\n');
+    const files = {
+      'active.log': 'Total: 40 passed, 0 failed\n',
+      '2026.log':
+        'All scenarios run, scored or not: 195 passed, 1 failed\nTotal: 120 passed, 0 failed\n',
+      '2025.log': 'Total: 80 passed, 0 failed\n',
+      'tasks.log': tasks,
+    };
+    const runs = [
+      { kind: 'conformance', name: 'active.log', status: 0 },
+      { kind: 'conformance', name: '2026.log', status: 0 },
+      { kind: 'conformance', name: '2025.log', status: 0 },
+      { kind: 'conformance', name: 'tasks.log', status: 1 },
+    ];
+    const { passed, failed, lines } = summarize(runs, (file) => files[file]);
+    expect({ passed, failed }).toEqual({ passed: 253, failed: 1 });
+    expect(lines.at(-1)).toBe('conformance tasks.log (exit 1): 13 passed, 1 failed');
+  });
+
   it('the pack check is one check per app, one failure for a bad tarball, one for no apps', () => {
     const both = { tarball: { ok: true }, apps: [{ ok: true }, { ok: true }] };
     expect(countPack(JSON.stringify(both), 0)).toEqual({ passed: 2, failed: 0 });
