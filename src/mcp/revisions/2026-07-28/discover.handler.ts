@@ -24,10 +24,16 @@ export class McpDiscoverHandler {
   discover(): object {
     const result: Record<string, unknown> = {
       supportedVersions: [...SUPPORTED_MODERN_PROTOCOL_VERSIONS],
-      // SEP-2663: the tasks extension is served (a call becomes a task only for a tool marked so).
-      capabilities: { ...buildCapabilities(this.registry), extensions: { [TASKS_EXTENSION]: {} } },
+      capabilities: this.capabilities(),
     };
     if (this.options.instructions) result.instructions = this.options.instructions;
     return result;
+  }
+
+  /* SEP-2663: the tasks extension is announced while a tool may run as a task. */
+  private capabilities(): object {
+    const capabilities = buildCapabilities(this.registry);
+    const tasks = this.registry.tools().some((entry) => entry.task !== 'never');
+    return tasks ? { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } } : capabilities;
   }
 }

@@ -25,6 +25,7 @@ import type {
 } from '../../../engine/tools/tool-tasks.interface.js';
 import { Subject, type Observable } from 'rxjs';
 import { detailedTask, taskFields } from './detailed-task.js';
+import { completeResult } from '../modern-result.js';
 import { MCP_TASK_STORE, type McpTaskStore } from './task-store.interface.js';
 import { McpTaskRequest } from './task-request.js';
 import { McpTaskRun } from './task-run.js';
@@ -49,11 +50,14 @@ export class McpTasks implements McpToolTasks, BeforeApplicationShutdown, OnModu
   private readonly logger = new Logger('McpTasks');
   private readonly runs = new Map<string, McpTaskRun>();
   private readonly changes = new Subject<Record<string, unknown>>();
+  private readonly serverInfo: object;
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpRevisionSettings,
     @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
-  ) {}
+  ) {
+    this.serverInfo = Object.freeze({ name: options.name, version: options.version });
+  }
 
   /** Every status change of a task, as `DetailedTask` (what `notifications/tasks` carry). */
   get changed(): Observable<Record<string, unknown>> {
@@ -158,6 +162,10 @@ export class McpTasks implements McpToolTasks, BeforeApplicationShutdown, OnModu
     await this.store.close?.();
   }
 
+  private complete(result: CallToolResult): object {
+    return completeResult(result, this.serverInfo, undefined);
+  }
+
   private newTask(taskId: string, request: McpRequest, tool: string): McpTask {
     const { ttlMs, pollIntervalMs } = this.options.tasks;
     const now = new Date();
@@ -209,7 +217,8 @@ export class McpTasks implements McpToolTasks, BeforeApplicationShutdown, OnModu
     run.inputs.abandon(new Error('task ended'));
     let change: McpTaskChange;
     if (run.cancelling) change = { status: 'cancelled' };
-    else if (error === undefined) change = { status: 'completed', result: result! };
+    // Exactly what the call would have answered: a complete modern result.
+    else if (error === undefined) change = { status: 'completed', result: this.complete(result!) };
     else {
       const failure = errorResponse(run.taskId, error, 'tools/call').error as McpTask['error'];
       change = { status: 'failed', error: failure, statusMessage: failure!.message };
