@@ -72,6 +72,8 @@ export class TaskTools {
   })
   async buildReport({ title }: { title: string }, ctx: McpToolContext) {
     seen.runs += 1;
+    await Promise.resolve();
+    ctx.progress(1, 2, 'halfway');
     await held(seen.gate, ctx.signal);
     return `report ${title} ready`;
   }

@@ -91,6 +91,13 @@ describe.each(ADAPTERS)('tasks over Streamable HTTP (%s)', (variant) => {
       taskId: created.taskId,
       status: 'working',
     });
+    // Its progress is its status message: nobody listens for a task's notifications.
+    const progressed = await taskWhen(
+      t,
+      created.taskId,
+      (task) => task.statusMessage !== undefined,
+    );
+    expect(progressed).toMatchObject({ status: 'working', statusMessage: 'halfway (1/2)' });
     seen.gate.resolve();
     const { outcome } = await execution.settle();
     expect(outcome).toMatchObject({

@@ -44,6 +44,10 @@ export const READ_ACTIONS = [
   'prompts/get',
   'completion/complete',
   'subscriptions/listen',
+  // The tasks extension (docs/tasks.md): a task's owner is checked by the server as well.
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
 ] as const;
 
 /** The Cedar resource type of a read method. */

@@ -89,7 +89,10 @@ export class McpTasks implements McpToolTasks, BeforeApplicationShutdown, OnModu
       if (early || request.input?.pending) return running;
     }
     const taskRun = new McpTaskRun(taskId, taskRequest);
-    taskRequest.promote((method, params, key) => this.ask(taskRun, method, params, key));
+    taskRequest.promote(
+      (method, params, key) => this.ask(taskRun, method, params, key),
+      (message) => void this.progress(taskRun, message),
+    );
     const task = this.newTask(taskId, request, tool.tool.name);
     this.runs.set(taskId, taskRun);
     // Durable before the caller hears of it: the first change waits for the store to hold it.
@@ -199,6 +202,15 @@ export class McpTasks implements McpToolTasks, BeforeApplicationShutdown, OnModu
     const answer = run.inputs.ask(method, modernParams(params), key);
     void this.waitOn(run);
     return answer;
+  }
+
+  /* The tool's progress, as the status message of a working task (latest wins). */
+  private progress(run: McpTaskRun, message: string): Promise<unknown> {
+    return run.queue(async () => {
+      const change = { status: 'working', statusMessage: message } as const;
+      const changed = await this.store.update(run.taskId, change, ['working']);
+      if (changed) this.changes.next(detailedTask(changed));
+    });
   }
 
   /* Writes the run's questions as its status: `input_required` while any waits, else `working`. */

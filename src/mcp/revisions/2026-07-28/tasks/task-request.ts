@@ -10,6 +10,18 @@ import { McpConnection } from '../../../engine/connection/mcp-connection.js';
 import { RequestCancellation } from '../../../engine/connection/request-cancellation.js';
 import type { McpRequest } from '../../../engine/dispatch/mcp-request.interface.js';
 
+interface ProgressParams {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/* `message (3/10)`, or what of it the tool gave. */
+function progressText({ progress, total, message }: ProgressParams): string {
+  const count = total === undefined ? `${progress}` : `${progress}/${total}`;
+  return message === undefined ? count : `${message} (${count})`;
+}
+
 /** Where a task's questions go once it exists (see `McpTaskRequest.promote`). */
 export type McpTaskAsk = (method: string, params: object, key?: string) => Promise<unknown>;
 
@@ -23,6 +35,7 @@ export class McpTaskRequest implements McpRequest {
   readonly connection: McpConnection;
   private readonly cancellation = new RequestCancellation();
   private ask?: McpTaskAsk;
+  private progressParams?: Record<string, unknown>;
 
   constructor(
     private readonly call: McpRequest,
@@ -39,8 +52,9 @@ export class McpTaskRequest implements McpRequest {
   get method(): string {
     return this.call.method;
   }
+  /* Once a task, its progress token is its id: `ctx.progress` becomes its status message. */
   get params(): Record<string, unknown> {
-    return this.call.params;
+    return this.progressParams ?? this.call.params;
   }
   get era(): McpEra {
     return this.call.era;
@@ -77,9 +91,18 @@ export class McpTaskRequest implements McpRequest {
     return this.cancellation.aborted;
   }
 
-  /** From now on the tool's questions go to the task, not to the call's round. */
-  promote(ask: McpTaskAsk): void {
+  /**
+   * From now on the tool's questions go to the task, not to the call's round, and its
+   * progress to `progress` (a task's caller polls; nobody listens for notifications).
+   */
+  promote(ask: McpTaskAsk, progress: (message: string) => void): void {
     this.ask = ask;
+    const meta = { ...(this.call.params._meta as object | undefined), progressToken: 'task' };
+    this.progressParams = { ...this.call.params, _meta: meta };
+    this.connection.outbound.subscribe((message) => {
+      if (message.method !== 'notifications/progress') return;
+      progress(progressText(message.params as ProgressParams));
+    });
   }
 
   /** `tasks/cancel`, a refused task or a shutdown: the tool's signal aborts. */
