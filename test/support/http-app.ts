@@ -71,14 +71,15 @@ async function compile(
     : moduleRef.createNestApplication({ logger: false });
 }
 
-/** Boots an HTTP app on `adapter` (Express unless given) on a free loopback port. */
+/** Boots an HTTP app on `adapter` (Express unless given) on port `listenOn` of loopback (a free one unless given). */
 export async function createHttpApp(
   options: Partial<McpModuleOptions>,
   providers: Provider[] = [],
   adapter: HttpVariant = 'express',
+  listenOn = 0,
 ): Promise<HttpTestApp> {
   const app = await compile(adapter, options, providers);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(listenOn, '127.0.0.1');
   // getUrl() may name [::1]; the server is bound to 127.0.0.1, so build the URL from the port.
   const { port } = app.getHttpServer().address() as AddressInfo;
   return new HttpTestApp(app, port, options.http?.path ?? '/mcp');
