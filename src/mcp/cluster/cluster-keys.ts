@@ -70,4 +70,20 @@ export class ClusterKeys {
   get approvalsChannel(): string {
     return `${this.prefix}approvals:events`;
   }
+  /** A task (docs/tasks.md): a hash of its JSON and a version, expiring at its TTL. */
+  task(id: string): string {
+    return `${this.prefix}task:${id}`;
+  }
+  /** A caller's tasks, scored by expiry (its share of `limits.maxTasks`). */
+  tasksOf(key: string): string {
+    return `${this.prefix}tasks:caller:${key}`;
+  }
+  /** Every caller's tasks, scored by expiry (the store's bound). */
+  get tasksAll(): string {
+    return `${this.prefix}tasks:all`;
+  }
+  /** The channel task changes, cancels and answers travel on, to every instance. */
+  get tasksChannel(): string {
+    return `${this.prefix}tasks:events`;
+  }
 }

@@ -28,6 +28,11 @@ import {
 } from '../audit/publishers/cluster-checkpoints.interface.js';
 import { McpCheckpointPublishers } from '../audit/publishers/mcp-checkpoint-publishers.js';
 import { ClusterKeys } from './cluster-keys.js';
+import { McpClusterTasks } from './cluster-tasks.js';
+import {
+  MCP_TASK_CLUSTER,
+  type McpTaskCluster,
+} from '../revisions/2026-07-28/tasks/task-cluster.interface.js';
 
 /** Closes the instance's Redis connections when the app closes (its liveness key goes at once). */
 @Injectable()
@@ -80,6 +85,12 @@ export const CLUSTER_PROVIDERS: Provider[] = [
           })
         : null,
     inject: [MCP_OPTIONS],
+  },
+  {
+    provide: MCP_TASK_CLUSTER,
+    useFactory: (bus: McpClusterBus | null): McpTaskCluster | null =>
+      bus && new McpClusterTasks(bus),
+    inject: [MCP_CLUSTER_BUS],
   },
   {
     provide: MCP_NOTIFICATION_RELAY,

@@ -7,8 +7,16 @@ import { McpConnection } from '../../../engine/connection/mcp-connection.js';
 import { McpListeners, type McpSubscriptionFilter } from './mcp-listeners.service.js';
 import { McpTasks } from '../tasks/mcp-tasks.service.js';
 import { MemoryTaskStore } from '../tasks/memory-task.store.js';
+import { McpTaskRuns } from '../tasks/task-runs.service.js';
+import { McpTaskStatuses } from '../tasks/task-statuses.service.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+/* The tasks as the module builds them, in memory. */
+function tasksOf(options: ReturnType<typeof resolveMcpOptions>): McpTasks {
+  const statuses = new McpTaskStatuses(new MemoryTaskStore(), null);
+  return new McpTasks(options, statuses, new McpTaskRuns(options, statuses));
+}
 
 function listeners(maxListensPerPrincipal?: number): McpListeners {
   const options = resolveMcpOptions({
@@ -16,7 +24,7 @@ function listeners(maxListensPerPrincipal?: number): McpListeners {
     version: '1',
     limits: { maxListensPerPrincipal },
   });
-  return new McpListeners(options, new McpTasks(options, new MemoryTaskStore()));
+  return new McpListeners(options, tasksOf(options));
 }
 
 /* A connection and everything sent on it. */

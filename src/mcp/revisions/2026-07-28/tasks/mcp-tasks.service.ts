@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type BeforeApplicationShutdown,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Observable } from 'rxjs';
 import { principalKey } from '../../../authentication/principal-key.js';
 import { quotaKeyOf } from '../../../authentication/quota-key.js';
 import {
@@ -13,55 +8,51 @@ import {
   McpTooManyRequestsError,
 } from '../../../core/errors/protocol.errors.js';
 import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
+import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import type { CallToolResult } from '../../../core/protocol/mcp-types.js';
 import type { McpToolEntry } from '../../../definitions/interfaces/registry-entry.interface.js';
 import type { McpRequest } from '../../../engine/dispatch/mcp-request.interface.js';
-import { errorResponse } from '../../../engine/dispatch/error-response.js';
 import { McpCreatedTask } from '../../../engine/tools/created-task.js';
 import type {
   McpCallPlan,
   McpToolOutcome,
   McpToolTasks,
 } from '../../../engine/tools/tool-tasks.interface.js';
-import { Subject, type Observable } from 'rxjs';
 import { detailedTask, taskFields } from './detailed-task.js';
-import { completeResult } from '../modern-result.js';
-import { MCP_TASK_STORE, type McpTaskStore } from './task-store.interface.js';
 import { McpTaskRequest } from './task-request.js';
-import { McpTaskRun } from './task-run.js';
+import { McpTaskRuns } from './task-runs.service.js';
+import { McpTaskStatuses } from './task-statuses.service.js';
+import { takenAnswers } from './taken-answers.js';
 import { declaresTasks, tasksExtensionRequired } from './tasks-extension.js';
 import type { McpRevisionSettings } from './tasks-options.interface.js';
 import { FINAL_STATUSES, type McpTask, type McpTaskChange } from './task.interface.js';
 
-/** The statuses a running task's changes start from. */
-const RUNNING = ['working', 'input_required'] as const;
-
 /** The one answer for a task that does not exist, expired, or is someone else's. */
 const UNKNOWN_TASK = 'Unknown or expired task';
 
+/** How a task ends whose instance stopped before it did. */
+const RUNNER_GONE = {
+  code: JsonRpcErrorCode.InternalError,
+  message: 'The server instance running this task stopped before it ended',
+};
+
 /**
- * Tools as durable tasks (docs/tasks.md, SEP-2663): decides which calls become tasks, runs
- * them past their HTTP exchange, keeps their status in the task store, and serves
- * `tasks/get`, `tasks/update` and `tasks/cancel` for their owner only. It is the engine's
- * `MCP_TOOL_TASKS`.
+ * Tools as durable tasks (docs/tasks.md, SEP-2663): decides which calls become tasks, and
+ * serves `tasks/get`, `tasks/update` and `tasks/cancel` for a task's owner only, on whichever
+ * instance the request reaches. It is the engine's `MCP_TOOL_TASKS`; the runs are
+ * `McpTaskRuns`', the statuses `McpTaskStatuses`'.
  */
 @Injectable()
-export class McpTasks implements McpToolTasks, BeforeApplicationShutdown, OnModuleDestroy {
-  private readonly logger = new Logger('McpTasks');
-  private readonly runs = new Map<string, McpTaskRun>();
-  private readonly changes = new Subject<Record<string, unknown>>();
-  private readonly serverInfo: object;
-
+export class McpTasks implements McpToolTasks {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpRevisionSettings,
-    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
-  ) {
-    this.serverInfo = Object.freeze({ name: options.name, version: options.version });
-  }
+    private readonly statuses: McpTaskStatuses,
+    private readonly runs: McpTaskRuns,
+  ) {}
 
-  /** Every status change of a task, as `DetailedTask` (what `notifications/tasks` carry). */
+  /** Every change of a task, as `DetailedTask` (what `notifications/tasks` carry). */
   get changed(): Observable<Record<string, unknown>> {
-    return this.changes;
+    return this.statuses.changed;
   }
 
   plan(request: McpRequest, tool: McpToolEntry): McpCallPlan {
@@ -88,22 +79,8 @@ export class McpTasks implements McpToolTasks, BeforeApplicationShutdown, OnModu
       const early = await settledWithin(running, immediateMs);
       if (early || request.input?.pending) return running;
     }
-    const taskRun = new McpTaskRun(taskId, taskRequest);
-    taskRequest.promote(
-      (method, params, key) => this.ask(taskRun, method, params, key),
-      (message) => void this.progress(taskRun, message),
-    );
     const task = this.newTask(taskId, request, tool.tool.name);
-    this.runs.set(taskId, taskRun);
-    // Durable before the caller hears of it: the first change waits for the store to hold it.
-    const created = taskRun.queue(() => this.store.create(task, this.options.limits));
-    void running.then(
-      (result) => this.settle(taskRun, result),
-      (error: unknown) => this.settle(taskRun, undefined, error),
-    );
-    if (!(await created.catch(() => false))) {
-      taskRun.cancel('too many tasks');
-      this.runs.delete(taskId);
+    if (!(await this.runs.begin(task, taskRequest, running))) {
       throw new McpTooManyRequestsError('Too many tasks');
     }
     return new McpCreatedTask(taskFields(task));
@@ -124,55 +101,45 @@ export class McpTasks implements McpToolTasks, BeforeApplicationShutdown, OnModu
     request: McpRequest,
   ): Promise<void> {
     const task = await this.owned(taskId, request);
-    const run = this.runs.get(task.taskId);
-    if (!run || FINAL_STATUSES.has(task.status)) return;
-    if (run.inputs.answer(responses) === 0) return;
-    await this.waitOn(run);
+    if (FINAL_STATUSES.has(task.status) || (await this.runs.answer(task.taskId, responses))) {
+      return;
+    }
+    // Another instance runs it: the answers are taken in the store (so a tasks/get anywhere
+    // shows them gone), then handed to the runner's waiting tool.
+    const taken = task.runner && takenAnswers(task, responses);
+    if (!taken) return;
+    const change: McpTaskChange = taken.remaining
+      ? { status: 'input_required', inputRequests: taken.remaining }
+      : { status: 'working' };
+    if (!(await this.statuses.change(task.taskId, change, ['input_required']))) return;
+    const { runner } = task as Required<McpTask>;
+    this.statuses.signal({ kind: 'input', taskId: task.taskId, runner, responses: taken.answers });
   }
 
   /** `tasks/cancel`: cooperative; the task is `cancelled` once its tool settles. */
   async cancel(taskId: string, request: McpRequest): Promise<void> {
     const task = await this.owned(taskId, request);
-    if (FINAL_STATUSES.has(task.status)) return;
-    const run = this.runs.get(task.taskId);
-    if (run) {
-      run.cancel('cancelled by tasks/cancel');
+    if (FINAL_STATUSES.has(task.status) || this.runs.cancel(task.taskId)) return;
+    if (task.runner && task.runner !== this.statuses.cluster?.instance) {
+      this.statuses.signal({ kind: 'cancel', taskId: task.taskId, runner: task.runner });
       return;
     }
-    // Nobody runs it here (its run ended with its process): it can only be cancelled now.
-    await this.change(task.taskId, { status: 'cancelled' });
+    // Nobody runs it (its run ended with its process): it can only be cancelled now.
+    await this.statuses.change(task.taskId, { status: 'cancelled' });
   }
 
   /** The task ids of `taskIds` that the caller owns (what a listen stream may hear about). */
   async ownedOf(taskIds: readonly string[], request: McpRequest): Promise<string[]> {
     const owner = principalKey(request.principal);
-    const tasks = await Promise.all(taskIds.map((taskId) => this.store.get(taskId)));
+    const tasks = await Promise.all(taskIds.map((taskId) => this.statuses.store.get(taskId)));
     return taskIds.filter((_, index) => tasks[index]?.owner === owner);
-  }
-
-  /** A graceful shutdown ends every task still running here, and says which. */
-  async beforeApplicationShutdown(): Promise<void> {
-    const runs = [...this.runs.values()];
-    if (runs.length === 0) return;
-    this.logger.warn(
-      `Shutting down: cancelling ${runs.length} running task(s): ${runs.map((run) => run.taskId).join(', ')}`,
-    );
-    for (const run of runs) run.cancel('server shutting down');
-    await Promise.all(runs.map((run) => this.waitOn(run)));
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.store.close?.();
-  }
-
-  private complete(result: CallToolResult): object {
-    return completeResult(result, this.serverInfo, undefined);
   }
 
   private newTask(taskId: string, request: McpRequest, tool: string): McpTask {
     const { ttlMs, pollIntervalMs } = this.options.tasks;
     const now = new Date();
     const createdAt = now.toISOString();
+    const runner = this.statuses.cluster?.instance;
     return {
       taskId,
       owner: principalKey(request.principal),
@@ -184,71 +151,30 @@ export class McpTasks implements McpToolTasks, BeforeApplicationShutdown, OnModu
       ttlMs,
       pollIntervalMs,
       expiresAt: now.getTime() + ttlMs,
+      ...(runner === undefined ? {} : { runner }),
     };
   }
 
   /* The task, when it exists and `request`'s principal owns it; else the unknown-id error. */
   private async owned(taskId: string, request: McpRequest): Promise<McpTask> {
-    const task = await this.store.get(taskId);
+    const task = await this.statuses.store.get(taskId);
     if (!task || task.owner !== principalKey(request.principal)) {
       throw new McpInvalidParamsError(UNKNOWN_TASK);
     }
-    return task;
+    return (await this.runnerGone(task)) ?? task;
   }
 
-  /* A question the running tool asks: the task waits in `input_required` until it is answered. */
-  private ask(run: McpTaskRun, method: string, params: object, key?: string): Promise<unknown> {
-    if (run.cancelling) return Promise.reject(new Error('task cancelled'));
-    const answer = run.inputs.ask(method, modernParams(params), key);
-    void this.waitOn(run);
-    return answer;
-  }
-
-  /* The tool's progress, as the status message of a working task (latest wins). */
-  private progress(run: McpTaskRun, message: string): Promise<unknown> {
-    return run.queue(async () => {
-      const change = { status: 'working', statusMessage: message } as const;
-      const changed = await this.store.update(run.taskId, change, ['working']);
-      if (changed) this.changes.next(detailedTask(changed));
-    });
-  }
-
-  /* Writes the run's questions as its status: `input_required` while any waits, else `working`. */
-  private waitOn(run: McpTaskRun): Promise<unknown> {
-    return run.queue(() => {
-      const inputRequests = run.inputs.requests();
-      const change: McpTaskChange = inputRequests
-        ? { status: 'input_required', inputRequests }
-        : { status: 'working' };
-      return this.change(run.taskId, change);
-    });
-  }
-
-  /* The run ended: `cancelled` when it was asked to stop, else its result or its error. */
-  private async settle(run: McpTaskRun, result?: CallToolResult, error?: unknown): Promise<void> {
-    run.inputs.abandon(new Error('task ended'));
-    let change: McpTaskChange;
-    if (run.cancelling) change = { status: 'cancelled' };
-    // Exactly what the call would have answered: a complete modern result.
-    else if (error === undefined) change = { status: 'completed', result: this.complete(result!) };
-    else {
-      const failure = errorResponse(run.taskId, error, 'tools/call').error as McpTask['error'];
-      change = { status: 'failed', error: failure, statusMessage: failure!.message };
-    }
-    try {
-      await run.queue(() => this.change(run.taskId, change));
-    } catch (failure) {
-      this.logger.error(`Task ${run.taskId} could not be recorded: ${String(failure)}`);
-    } finally {
-      this.runs.delete(run.taskId);
-    }
-  }
-
-  /* One status change in the store, told to the listen streams that follow the task. */
-  private async change(taskId: string, change: McpTaskChange): Promise<McpTask | undefined> {
-    const changed = await this.store.update(taskId, change, RUNNING);
-    if (changed) this.changes.next(detailedTask(changed));
-    return changed;
+  /*
+   * A task the store says runs on another instance that no longer beats fails now: no task
+   * stays working forever, and none runs twice. Undefined while its runner lives.
+   */
+  private async runnerGone(task: McpTask): Promise<McpTask | undefined> {
+    const cluster = this.statuses.cluster;
+    if (FINAL_STATUSES.has(task.status) || !cluster || !task.runner) return undefined;
+    if (task.runner === cluster.instance || (await cluster.isAlive(task.runner))) return undefined;
+    const change = { status: 'failed', error: RUNNER_GONE, statusMessage: RUNNER_GONE.message };
+    const failed = await this.statuses.change(task.taskId, change as McpTaskChange);
+    return failed ?? this.statuses.store.get(task.taskId);
   }
 }
 
@@ -263,11 +189,4 @@ function settledWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
     () => true,
   );
   return Promise.race([settled, late]).finally(() => clearTimeout(timer));
-}
-
-/* The modern era has no elicitation ids: a URL-mode question is judged from the answer itself. */
-function modernParams(params: object): object {
-  if (!('elicitationId' in params)) return params;
-  const { elicitationId: _dropped, ...rest } = params as Record<string, unknown>;
-  return rest;
 }

@@ -1,5 +1,6 @@
 import type { McpTaskBounds, McpTaskStore } from './task-store.interface.js';
 import type { McpTask, McpTaskChange, McpTaskStatus } from './task.interface.js';
+import { changedTask } from './task-change.js';
 
 /** How often expired tasks are swept when nothing else touches the store. */
 const SWEEP_EVERY_MS = 30_000;
@@ -36,11 +37,7 @@ export class MemoryTaskStore implements McpTaskStore {
   ): Promise<McpTask | undefined> {
     const task = this.live(taskId);
     if (!task || !from.includes(task.status)) return Promise.resolve(undefined);
-    const changed: McpTask = {
-      ...withoutChangeable(task),
-      ...definedOf(change),
-      lastUpdatedAt: new Date().toISOString(),
-    };
+    const changed = changedTask(task, change);
     this.tasks.set(taskId, changed);
     return Promise.resolve(changed);
   }
@@ -78,22 +75,4 @@ export class MemoryTaskStore implements McpTaskStore {
     if (left > 0) this.perQuota.set(task.quotaKey, left);
     else this.perQuota.delete(task.quotaKey);
   }
-}
-
-/* The fields a change replaces: absent in the change means cleared. */
-function withoutChangeable(task: McpTask): McpTask {
-  const {
-    statusMessage: _message,
-    result: _result,
-    error: _error,
-    inputRequests: _inputs,
-    ...kept
-  } = task;
-  return kept as McpTask;
-}
-
-function definedOf(change: McpTaskChange): Partial<McpTask> {
-  const defined: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(change)) if (value !== undefined) defined[key] = value;
-  return defined;
 }

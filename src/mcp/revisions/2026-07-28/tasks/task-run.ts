@@ -9,7 +9,10 @@ import { McpTaskInputs } from './task-inputs.js';
 export class McpTaskRun {
   readonly inputs = new McpTaskInputs();
   private changes: Promise<unknown> = Promise.resolve();
-  private cancelRequested = false;
+  private end?: 'cancelled' | 'failed';
+  private markEnded!: () => void;
+  /** Resolves once the run's final status was written. */
+  readonly settled = new Promise<void>((resolve) => (this.markEnded = resolve));
 
   constructor(
     readonly taskId: string,
@@ -18,7 +21,17 @@ export class McpTaskRun {
 
   /** Whether `tasks/cancel` (or a shutdown) asked it to stop. */
   get cancelling(): boolean {
-    return this.cancelRequested;
+    return this.end !== undefined;
+  }
+
+  /** How it ends once the tool settles, when it was asked to stop. */
+  get ending(): 'cancelled' | 'failed' | undefined {
+    return this.end;
+  }
+
+  /** Its final status was written. */
+  ended(): void {
+    this.markEnded();
   }
 
   /** Runs `change` after every change queued before it; resolves with its result. */
@@ -28,9 +41,12 @@ export class McpTaskRun {
     return next;
   }
 
-  /** Stops the tool: its signal aborts and the questions it waits on end. */
-  cancel(reason: string): void {
-    this.cancelRequested = true;
+  /**
+   * Stops the tool: its signal aborts and the questions it waits on end. It ends `cancelled`,
+   * or `failed` when the server stops it (a shutdown).
+   */
+  cancel(reason: string, end: 'cancelled' | 'failed' = 'cancelled'): void {
+    this.end ??= end;
     this.request.cancel(reason);
     this.inputs.abandon(new Error(reason));
   }

@@ -1,0 +1,75 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Subject, type Observable } from 'rxjs';
+import { detailedTask } from './detailed-task.js';
+import {
+  MCP_TASK_CLUSTER,
+  type McpTaskCluster,
+  type McpTaskClusterMessage,
+} from './task-cluster.interface.js';
+import { MCP_TASK_STORE, type McpTaskStore } from './task-store.interface.js';
+import type { McpTask, McpTaskChange, McpTaskStatus } from './task.interface.js';
+
+/** What a runner hears from the instance a `tasks/cancel` or `tasks/update` reached. */
+export type McpTaskSignal = Exclude<McpTaskClusterMessage, { kind: 'change' }>;
+
+/** The statuses a running task's changes start from. */
+export const RUNNING: readonly McpTaskStatus[] = ['working', 'input_required'];
+
+/**
+ * The tasks as the store keeps them, and who hears of their changes: every status change is
+ * written here, then told to the listen streams (on every instance in cluster mode), and in
+ * cluster mode what one instance tells another about a task it runs arrives here too.
+ */
+@Injectable()
+export class McpTaskStatuses implements OnModuleInit, OnModuleDestroy {
+  private readonly changes = new Subject<Record<string, unknown>>();
+  private readonly signals = new Subject<McpTaskSignal>();
+
+  constructor(
+    @Inject(MCP_TASK_STORE) readonly store: McpTaskStore,
+    @Inject(MCP_TASK_CLUSTER) readonly cluster: McpTaskCluster | null,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.cluster?.hear((message) => {
+      if (message.kind === 'change') this.changes.next(message.task as Record<string, unknown>);
+      else if (message.runner === this.cluster!.instance) this.signals.next(message);
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.store.close?.();
+  }
+
+  /** Every change of a task, as `DetailedTask` (what `notifications/tasks` carry). */
+  get changed(): Observable<Record<string, unknown>> {
+    return this.changes;
+  }
+
+  /** Cancels and answers other instances send to the tasks this one runs. */
+  get signalled(): Observable<McpTaskSignal> {
+    return this.signals;
+  }
+
+  /** Tells the instance that runs a task what reached another. */
+  signal(message: McpTaskSignal): void {
+    this.cluster!.publish(message);
+  }
+
+  /** One change in the store (while the task's status is one of `from`), then told. */
+  async change(
+    taskId: string,
+    change: McpTaskChange,
+    from: readonly McpTaskStatus[] = RUNNING,
+  ): Promise<McpTask | undefined> {
+    const changed = await this.store.update(taskId, change, from);
+    if (changed) this.told(changed);
+    return changed;
+  }
+
+  private told(task: McpTask): void {
+    const detailed = detailedTask(task);
+    if (this.cluster) this.cluster.publish({ kind: 'change', task: detailed });
+    else this.changes.next(detailed);
+  }
+}
