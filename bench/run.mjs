@@ -44,6 +44,7 @@ import {
 } from './workloads/throughput.mjs';
 import { policyDecisionCpu, policyReloadStall } from './workloads/policy.mjs';
 import { throughputHttpModern } from './workloads/throughput-modern.mjs';
+import { memoryHttpTasks, throughputHttpTasks } from './workloads/tasks.mjs';
 import { throughputCluster } from './workloads/throughput-cluster.mjs';
 import { coldStartHttp, coldStartStdio } from './workloads/cold-start.mjs';
 import { soakHostile } from './workloads/soak-hostile.mjs';
@@ -71,6 +72,7 @@ const SIZES = flags.quick
       throughput: { count: 200 },
       setup: { count: 50 },
       memorySessions: 50,
+      memoryTasks: 200,
       elicitation: { count: 20 },
       hostile: { reps: 1 },
       consolePush: { samples: 10 },
@@ -90,6 +92,7 @@ const SIZES = flags.quick
       throughput: { seconds: 5 },
       setup: { seconds: 5 },
       memorySessions: 1_000,
+      memoryTasks: 10_000,
       elicitation: { count: 1_000, seconds: 5 },
       hostile: { reps: 5 },
       consolePush: { samples: 200 },
@@ -114,11 +117,13 @@ const WORKLOADS = [
   throughputHttpAudit,
   throughputHttpCedarVaried,
   throughputHttpModern,
+  throughputHttpTasks,
   throughputCluster,
   throughputStdio,
   sdkClientHttp,
   setupHttp,
   memoryHttp,
+  memoryHttpTasks,
   elicitationHttp,
   soakHostile,
   consolePush,

@@ -2,7 +2,8 @@
 // tools/call each server answers in the load workloads and `guarded` the one that needs approval;
 // `headers` go on every HTTP request to it; a `dedicated` server runs only in the workloads that
 // name it (`workload.servers`), which may relabel a row for their table (`workload.labels`);
-// `era: 'modern'` marks a row the modern-era workload drives in the 2026-07-28 era.
+// `era: 'modern'` marks a row the modern-era workload drives in the 2026-07-28 era, and `tasks` one
+// the tasks workloads drive as tasks.
 import { fileURLToPath } from 'node:url';
 import { deleteNoteCall, echoCall, searchNotesCall, variedEchoCall } from './mcp.mjs';
 import { BENCH_REDIS_URL } from './redis-check.mjs';
@@ -17,6 +18,7 @@ export const BASELINES = ['bare', 'sdk-1.x', 'sdk-2.x'];
  */
 export function catalog(dataDir, auth) {
   const echo = { call: echoCall(), guarded: echoCall('guarded_echo') };
+  const taskEcho = { ...echo, call: echoCall('echo_task') };
   // The service (dist/app/main*.js, its own notes tools and policy) has the default bound of
   // 1,000 sessions, so it sits out the workloads that open thousands. Its per-caller quota of
   // 1,000 calls per second (the bench is one caller) is raised through its own setting, so the
@@ -55,6 +57,23 @@ export function catalog(dataDir, auth) {
       undefined,
       'bench/servers/sdk2-modern-http.mjs',
       { ...echo, era: 'modern', dedicated: true },
+    ),
+    // The tasks workloads (workloads/tasks.mjs): the same server's `echo_task` (`task:
+    // 'optional'`) in the 2026-07-28 era, called plainly (answered at once) and as a task (`tasks`:
+    // created by tools/call, polled with tasks/get), on the in-memory task store.
+    server(
+      'warden-task-call-http',
+      'mcp-warden (echo_task, a plain tools/call)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...taskEcho, era: 'modern', dedicated: true },
+    ),
+    server(
+      'warden-tasks-http',
+      'mcp-warden (echo_task as a task, polled to completion)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...taskEcho, era: 'modern', tasks: true, dedicated: true },
     ),
     // The same server and fast-path setting with bearer auth on, local keys (no fetch).
     server(

@@ -26,3 +26,27 @@ export async function callTool(connection, headers, call, id) {
     );
   }
 }
+
+/**
+ * One task of `task` (mcp.mjs `taskCall`): its tools/call, then tasks/get on the same connection
+ * until the task has finished with the call's answer; resolves with how many polls that took.
+ * Throws unless the call became a task and every answer is that task. A task still working is
+ * asked about again at once, not after its `pollIntervalMs`: the bench measures the server's cost
+ * of a task, not a timer (a 0 ms tool has finished before its first poll arrives).
+ */
+export async function runTask(connection, task, id) {
+  const response = await connection.post(task.line(id), task.headers);
+  const message = response.status === 200 ? messageOf(response) : null;
+  const taskId = task.created(message);
+  if (!taskId) {
+    throw new Error(
+      `${task.name} did not become a task: HTTP ${response.status} ${describe(message ?? response.body)}`,
+    );
+  }
+  const headers = task.getHeaders(taskId);
+  for (let polls = 1; ; polls++) {
+    const got = await connection.post(task.getLine(id, taskId), headers);
+    if (got.status !== 200) throw new Error(`tasks/get got HTTP ${got.status} ${got.body}`);
+    if (task.done(messageOf(got), taskId)) return polls;
+  }
+}

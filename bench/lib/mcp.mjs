@@ -59,6 +59,48 @@ export function modernCall(call) {
   };
 }
 
+/** The envelope of a modern request that can take a task: it declares the tasks extension. */
+const TASKS_META = {
+  ...MODERN_META,
+  'io.modelcontextprotocol/clientCapabilities': {
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
+  },
+};
+const TASK_FIELDS = ['taskId', 'status', 'createdAt', 'lastUpdatedAt', 'ttlMs', 'pollIntervalMs'];
+
+/**
+ * `call` (of a tool declared `task: 'optional'`) sent as a task (SEP-2663): `line(id)` is the
+ * tools/call, whose answer `created(message)` reads the new task's id from (undefined unless it is
+ * a task in every field); `getLine(id, taskId)` is the tasks/get for it, with `getHeaders(taskId)`
+ * (the task's id in `Mcp-Name`); `done(message, taskId)` says whether that answer is the finished task
+ * carrying the call's own answer, and throws on any other than the same task still working.
+ */
+export function taskCall(call) {
+  const params = { name: call.name, arguments: call.args, _meta: TASKS_META };
+  const tail = `,"method":"tools/call","params":${JSON.stringify(params)}}`;
+  const meta = JSON.stringify(TASKS_META);
+  const version = { 'mcp-protocol-version': MODERN_PROTOCOL_VERSION };
+  return {
+    ...call,
+    line: (id) => `{"jsonrpc":"2.0","id":${id}${tail}`,
+    headers: { ...version, 'mcp-method': 'tools/call', 'mcp-name': call.name },
+    created: (message) => {
+      const task = message?.result;
+      const whole = task?.resultType === 'task' && TASK_FIELDS.every((key) => key in task);
+      return whole && message.error === undefined ? task.taskId : undefined;
+    },
+    getLine: (id, taskId) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tasks/get","params":{"taskId":"${taskId}","_meta":${meta}}}`,
+    getHeaders: (taskId) => ({ ...version, 'mcp-method': 'tasks/get', 'mcp-name': taskId }),
+    done: (message, taskId) => {
+      const task = message?.result?.taskId === taskId ? message.result : undefined;
+      if (task?.status === 'working') return false;
+      if (task?.status === 'completed' && call.ok({ result: task.result })) return true;
+      throw new Error(`tasks/get of ${taskId} answered ${describe(message)}`);
+    },
+  };
+}
+
 const TEXT = 'hello';
 const echoed = (message) =>
   message?.result?.content?.[0]?.text === TEXT && message.result.isError !== true;

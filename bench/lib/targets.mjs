@@ -3,6 +3,7 @@ import { HOSTILE_BODIES, LOOP_TARGET_MS, MAX_BODY_BYTES } from '../workloads/hos
 import { HONEST_P99_MS } from '../workloads/soak-hostile.mjs';
 import { CONSOLE_PUSH_TARGET_MS } from '../workloads/console-push.mjs';
 import { DECISION_CACHED_TARGET_US, RELOAD_STALL_TARGET_MS } from '../workloads/policy.mjs';
+import { TASK_HEAP_TARGET_BYTES, TASKS_RATE_TARGET } from '../workloads/tasks.mjs';
 
 const SUBJECTS = {
   http: ['warden-http', 'warden-express-http', 'warden-fastify-http', 'service-http'],
@@ -13,6 +14,7 @@ const times = (value) => `${value.toFixed(2)}×`;
 /** Timer granularity the wall-excess comparison allows (the probe ticks every 1 ms). */
 const EXCESS_SLACK_MS = 5;
 const us = (value) => `${Math.round(value)} µs`;
+const perSecond = (value) => `${Math.round(value).toLocaleString('en-US')}/s`;
 
 /** `medians[workloadId][serverId]` → Markdown list items, one per target and subject. */
 export function checkTargets(medians, labels) {
@@ -127,6 +129,26 @@ export function checkTargets(medians, labels) {
     measured(
       `HTTP tools/call in the 2026-07-28 era (stateless), 32 in flight, mcp-warden: ${times(own.rate / sdk2.rate)} sdk-2.x's 2026-07-28 entry (measured beside it, no bound), ` +
         `${times(own.rate / handshake.rate)} the same server in the 2025-11-25 era; server CPU per call ${us(own.serverCpu)} vs sdk-2.x ${us(sdk2.serverCpu)}, 2025-11-25 era ${us(handshake.serverCpu)}`,
+    );
+  }
+  // Tools as tasks (SEP-2663) on the in-memory store: a 0 ms tool's task, created and polled to
+  // completion, against the same tool called plainly on the same server script; and the heap a
+  // finished task holds while it waits out its TTL.
+  const tasks = medians['throughput-http-tasks'];
+  if (tasks?.['warden-tasks-http'] && tasks['warden-task-call-http']) {
+    const [task, plain] = [tasks['warden-tasks-http'], tasks['warden-task-call-http']];
+    add(
+      task.rate / plain.rate >= TASKS_RATE_TARGET,
+      `HTTP tools as tasks (a 0 ms tool; tools/call, then tasks/get until completed: ${task.polls.toFixed(2)} per task), 32 in flight, in-memory store: ${times(task.rate / plain.rate)} the same tool's plain tools/call (≥ ${TASKS_RATE_TARGET}×); ` +
+        `${perSecond(task.rate)} tasks vs ${perSecond(plain.rate)} calls, server CPU per task ${us(task.serverCpu)} vs per call ${us(plain.serverCpu)}`,
+    );
+  }
+  const idleTask = medians['memory-http-tasks']?.['warden-tasks-http'];
+  if (idleTask) {
+    add(
+      idleTask.taskHeap <= TASK_HEAP_TARGET_BYTES,
+      `heap per idle finished task (kept until its TTL), in-memory store: ${Math.round(idleTask.taskHeap)} bytes (≤ ${TASK_HEAP_TARGET_BYTES} bytes); ` +
+        `RSS ${Math.round(idleTask.taskRss)} bytes`,
     );
   }
   // The soak's honest probe beside hostile clients (a latency: judged here, not in the test).

@@ -87,6 +87,37 @@ describe('bench targets', () => {
     });
   });
 
+  describe('the tasks targets', () => {
+    const taskRow = (rate) => ({ rate, serverCpu: 250, driverCpu: 30, polls: 1 });
+
+    it('tasks are met at 0.3× the plain calls of the same tool and not met below', () => {
+      const at = (rate) => ({
+        'throughput-http-tasks': {
+          'warden-tasks-http': taskRow(rate),
+          'warden-task-call-http': row(10_000, 90),
+        },
+      });
+      const [met] = checkTargets(at(3_000), labels);
+      expect(met).toMatch(/^- \*\*met\*\*: .*0\.30× the same tool's plain tools\/call/);
+      expect(met).toContain(
+        '3,000/s tasks vs 10,000/s calls, server CPU per task 250 µs vs per call 90 µs',
+      );
+      expect(checkTargets(at(2_999), labels)).toEqual([
+        expect.stringMatching(/^- \*\*not met\*\*: /),
+      ]);
+    });
+
+    it('heap per idle task is met within 2 KB and not met past it', () => {
+      const heap = (taskHeap) => ({
+        'memory-http-tasks': { 'warden-tasks-http': { taskHeap, taskRss: 3_000 } },
+      });
+      expect(checkTargets(heap(2048), labels)).toEqual([
+        expect.stringMatching(/^- \*\*met\*\*: .*2048 bytes \(≤ 2048 bytes\); RSS 3000 bytes/),
+      ]);
+      expect(checkTargets(heap(2049), labels)[0]).toMatch(/^- \*\*not met\*\*: /);
+    });
+  });
+
   it("the soak's honest p99 is met below 50 ms and not met at or above it", () => {
     const soak = (p99) => ({ 'soak-hostile': { 'warden-http': { p50: 1, p99, calls: 100 } } });
     expect(checkTargets(soak(49.9), labels)).toEqual([expect.stringMatching(/^- \*\*met\*\*: /)]);

@@ -6,12 +6,13 @@
 // on the service's files.
 import { McpPolicies } from '../../dist/index.js';
 
-/** Allow `echo` and `echo_dto`, ask a human before `guarded_echo`, deny anything else (closed by default). */
+/** Allow the echoes, ask a human before `guarded_echo`, deny anything else (closed by default). */
 export const echoToolPolicy = (name, args) => {
   switch (name) {
     case 'echo':
     case 'echo_dto':
     case 'echo_zod':
+    case 'echo_task':
       return { kind: 'allow' };
     case 'guarded_echo': {
       // Arguments are untrusted here (the seam runs before validation).
@@ -33,6 +34,11 @@ const READ_METHODS = new Set([
   'resources/subscribe',
   'resources/unsubscribe',
   'subscriptions/listen',
+  // A task is its creator's alone (the framework answers anyone else "unknown task"): the policy
+  // lets its owner follow it, as Cedar's `mcp/read` group does.
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
 ]);
 
 /** Metadata and prompts are readable; resources only under the `notes://` scheme. */
@@ -48,12 +54,12 @@ export const echoReadPolicy = (method, args) => {
 };
 
 /**
- * The same two closures as Cedar, for the tools `allowed` (always `echo`, and `echo_dto` and
- * `echo_zod` when registered: strict validation refuses a rule naming an action that does not
- * exist). The forbid gives a name no rule opens the closure's reason; every read method is an
- * `mcp/read` action, so the read closure's `method_not_in_policy` has no counterpart to reach.
- * `{input.text}` reads `(unspecified)` for a non-string text, as the closure does (Cedar's prompt
- * cuts a value at 100 characters, the closure does not).
+ * The same two closures as Cedar, for the tools `allowed` (always `echo`, and `echo_dto`,
+ * `echo_zod` and `echo_task` when registered: strict validation refuses a rule naming an action
+ * that does not exist). The forbid gives a name no rule opens the closure's reason; every read
+ * method is an `mcp/read` action, so the read closure's `method_not_in_policy` has no
+ * counterpart to reach. `{input.text}` reads `(unspecified)` for a non-string text, as the
+ * closure does (Cedar's prompt cuts a value at 100 characters, the closure does not).
  *
  * `readsInput`: `echo` is allowed by a rule that reads its argument (`text like "*"`, any
  * string: every call input validation lets through). No rule of the twin reads `echo`'s

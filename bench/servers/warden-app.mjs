@@ -1,8 +1,9 @@
 // What the Warden bench servers share: the `echo` and `guarded_echo` tools (JSON Schema) and
-// `echo_dto` (the same echo with a class-validator DTO, for the hostile-body workload) and
-// `echo_zod` (the same echo with a zod schema, for throughput-http-zod), registered
-// at runtime through McpRegistry, behind the bench's policy (echo-policy.mjs): closures by
-// default, the equivalent Cedar set with WARDEN_POLICY=cedar.
+// `echo_dto` (the same echo with a class-validator DTO, for the hostile-body workload),
+// `echo_zod` (the same echo with a zod schema, for throughput-http-zod) and `echo_task` (the same
+// echo with `task: 'optional'`, for the tasks workloads), registered at runtime through
+// McpRegistry, behind the bench's policy (echo-policy.mjs): closures by default, the equivalent
+// Cedar set with WARDEN_POLICY=cedar.
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { z } from 'zod';
@@ -31,6 +32,12 @@ const EchoDto = process.env.WARDEN_DTO_TOOL === 'off' ? undefined : await echoDt
  * do not survive in the bundled rows.
  */
 const echoZod = process.env.WARDEN_DTO_TOOL === 'off' ? undefined : z.object({ text: z.string() });
+
+/*
+ * `echo` as a tool that may run as a durable task (SEP-2663): a task when a modern request declares
+ * the tasks extension, an ordinary call otherwise. Left out with the DTO tool, like `echo_zod`.
+ */
+const echoTask = process.env.WARDEN_DTO_TOOL !== 'off';
 
 async function echoDto() {
   const { IsString } = await import('class-validator');
@@ -62,6 +69,15 @@ function registerEchoTools(registry) {
       handler: ({ text }) => String(text),
     });
   }
+  if (echoTask) {
+    registry.registerTool({
+      name: 'echo_task',
+      description: 'Echo the text (a task when the caller can take one)',
+      inputSchema: textInput,
+      task: 'optional',
+      handler: ({ text }) => String(text),
+    });
+  }
   registry.registerTool({
     name: 'guarded_echo',
     description: 'Echo the text, once a human approves',
@@ -73,7 +89,12 @@ function registerEchoTools(registry) {
 
 /** The tools the policy lets run without asking: the echoes this process registers. */
 function allowedTools() {
-  return ['echo', ...(EchoDto ? ['echo_dto'] : []), ...(echoZod ? ['echo_zod'] : [])];
+  return [
+    'echo',
+    ...(EchoDto ? ['echo_dto'] : []),
+    ...(echoZod ? ['echo_zod'] : []),
+    ...(echoTask ? ['echo_task'] : []),
+  ];
 }
 
 function auditOptions(mode) {
@@ -111,10 +132,13 @@ export function wardenBenchModule(transport, limits) {
         transport,
         ...echoPolicyOptions(process.env.WARDEN_POLICY, allowedTools()),
         // One bench client drives every call and session: per-caller quotas would measure
-        // themselves, so they are raised with the table bound.
+        // themselves, so they are raised with the table bound. A finished task is kept until its
+        // TTL (10 minutes), and the tasks workloads create thousands a second: their bounds too.
         limits: {
           callsPerSecondPerPrincipal: 1e9,
           maxSessionsPerPrincipal: limits?.maxSessions,
+          maxTasks: 1_000_000,
+          maxTasksPerPrincipal: 1_000_000,
           ...limits,
         },
         cluster: process.env.WARDEN_REDIS_URL
