@@ -413,6 +413,7 @@ describe('the built notes service over HTTP (dist/bundle/main.mjs)', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'create_note',
       'delete_note',
+      'export_notes',
       'search_notes',
       'suggest_title',
       'tag_note',

@@ -103,6 +103,7 @@ describe('notes service over stdio, driven by the SDK client', () => {
     expect(Object.keys(byName).sort()).toEqual([
       'create_note',
       'delete_note',
+      'export_notes',
       'search_notes',
       'suggest_title',
       'tag_note',

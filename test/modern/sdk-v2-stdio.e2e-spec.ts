@@ -74,6 +74,7 @@ describe('SDK v2 client over stdio (the notes service)', () => {
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         'create_note',
         'delete_note',
+        'export_notes',
         'search_notes',
         'suggest_title',
         'tag_note',

@@ -103,6 +103,47 @@ export class NotesStore implements OnModuleInit, OnApplicationShutdown {
     return rows.map((row) => toNote(row, tags.get(row.id) ?? []));
   }
 
+  /**
+   * How many notes there are and the `seq` of the newest, read in one statement: what an export
+   * covers (the notes written after it are the next export's).
+   */
+  async extent(): Promise<{ count: number; lastSeq: number }> {
+    const row = await this.db
+      .selectFrom('notes')
+      .select((eb) => [eb.fn.countAll().as('count'), eb.fn.max('seq').as('last')])
+      .executeTakeFirstOrThrow();
+    // PostgreSQL's count is a bigint, which its driver hands over as a string.
+    return { count: Number(row.count), lastSeq: row.last === null ? 0 : Number(row.last) };
+  }
+
+  /**
+   * One page of an export: at most `limit` notes whose `seq` is after `afterSeq` and not after
+   * `lastSeq`, oldest first, and the `seq` the next page starts after. Keyset paging: each page
+   * is one range read on the primary key, however far into the notes it is.
+   */
+  async pageAfter(
+    afterSeq: number,
+    lastSeq: number,
+    limit: number,
+  ): Promise<{ notes: Note[]; next: number }> {
+    const rows = await this.db
+      .selectFrom('notes')
+      .select([...NOTE_COLUMNS, 'seq'])
+      .where('seq', '>', afterSeq)
+      .where('seq', '<=', lastSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    const tags = await this.tagsOf(rows.map((row) => row.id));
+    const next = rows.length === 0 ? afterSeq : Number(rows[rows.length - 1].seq);
+    return { notes: rows.map((row) => toNote(row, tags.get(row.id) ?? [])), next };
+  }
+
+  /** The data directory: where exports are written, whichever database keeps the notes. */
+  get dataDir(): string {
+    return this.options.dataDir;
+  }
+
   async get(id: string): Promise<Note | undefined> {
     if (hasNul(id)) return undefined; // stored text never has one
     const row = await this.db

@@ -5,10 +5,14 @@ import { CreateNoteDto } from './dto/create-note.dto.js';
 import { NoteIdDto } from './dto/note-id.dto.js';
 import { SearchNotesDto } from './dto/search-notes.dto.js';
 import { TagNoteDto } from './dto/tag-note.dto.js';
+import { exportNotes, NotesExportError } from './notes.export.js';
 import { NotesStore, NoteTextError } from './notes.store.js';
 import { NOTES_INDEX_URI, noteUri } from './notes.uris.js';
 
-/** The notes tools: search (read-only), create, and delete (destructive, asks first). */
+/**
+ * The notes tools: search (read-only), create, delete (destructive, asks first), and a
+ * long-running export (a task when the client takes one).
+ */
 @Injectable()
 export class NotesTools {
   constructor(
@@ -102,6 +106,46 @@ export class NotesTools {
     });
     const text = answer.content.type === 'text' ? answer.content.text.trim() : '';
     return { id, current: note.title, suggested: text };
+  }
+
+  /*
+   * Where the export goes: a new JSON Lines file under the data directory, written page by page,
+   * and the answer says where it is, how many notes it holds, its size and its SHA-256. Memory
+   * holds one page however many notes there are, and the task's result (which the task store
+   * keeps for the task's TTL) stays a few fields. The notes themselves in the result would weigh
+   * on the task store and on the model's context; a resource `notes://exports/{id}` would
+   * resolve only on the instance that wrote the file. The file is for whoever shares the
+   * service's disk: the user of a stdio or loopback service, or an operator.
+   *
+   * Which notes: every note, as `search_notes` and `notes://index` see them, since every caller
+   * may read every note (docs/notes-service.md, "Policy"). Should reads ever be scoped per
+   * caller, the export must take the same scope.
+   *
+   * `readOnlyHint: true`: no note changes, and the notes are what a client weighs when it asks
+   * whether a call changes anything. Strictly, it does write: its own output, a new file under
+   * the service's data directory that no tool reads, and it deletes exports past the newest ten
+   * (the folder's bound), never a note. Calling that destructive would have clients ask before
+   * every export, so no `destructiveHint`. Not idempotent: each call writes a new file.
+   */
+  @McpTool({
+    name: 'export_notes',
+    description:
+      "Export every note as JSON Lines (one note per line) into a new file in the service's data " +
+      "directory; answers the file's path, its note count, size and SHA-256. It may take a " +
+      'while: a client that supports tasks gets a task to poll.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    task: 'optional',
+  })
+  async exportAll(_args: object, ctx: McpToolContext) {
+    const made = await exportNotes(this.store, this.store.dataDir, {
+      signal: ctx.signal,
+      progress: (done, total) => ctx.progress(done, total, 'exported'),
+    }).catch((error: unknown) => {
+      if (error instanceof NotesExportError) throw new McpToolError(error.message);
+      throw error;
+    });
+    ctx.log('info', { event: 'notes_exported', count: made.count }, 'notes');
+    return made;
   }
 
   /* Collects the missing field from the user (form-mode elicitation). */
