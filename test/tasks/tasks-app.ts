@@ -144,6 +144,16 @@ export class TaskTools {
   }
 
   @McpTool({
+    name: 'operator_export',
+    description: 'A task behind an operator: it exists at once and waits for the decision.',
+    task: 'optional',
+  })
+  operatorExport() {
+    seen.runs += 1;
+    return 'operator export done';
+  }
+
+  @McpTool({
     name: 'guarded_export',
     description: 'A task behind an approval the caller gives before the task exists.',
     task: 'optional',
@@ -158,7 +168,11 @@ export class TaskTools {
 /** Everything is allowed, but `guarded_export` asks the caller first; reads of `tasks/*` pass unless blocked. */
 export const readBlock = { taskId: '' };
 export const taskAuthorizer: Authorizer = (name) =>
-  name === 'guarded_export' ? { kind: 'ask', prompt: 'Export everything?' } : { kind: 'allow' };
+  name === 'guarded_export'
+    ? { kind: 'ask', prompt: 'Export everything?' }
+    : name === 'operator_export'
+      ? { kind: 'ask', prompt: 'Export for an auditor?', approver: 'operator' }
+      : { kind: 'allow' };
 
 export const TASK_OPTIONS: Partial<McpModuleOptions> = {
   authorizer: taskAuthorizer,

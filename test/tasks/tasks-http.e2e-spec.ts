@@ -6,6 +6,7 @@ import { ADAPTERS, type HttpTestApp } from '../support/http-app.js';
 import { SseReader } from '../support/http-sse.js';
 import { until } from '../support/until.js';
 import { modernMessage, postModern } from '../modern/modern-app.js';
+import { MCP_OPERATOR_DESK, type McpOperatorDesk } from '../../src/index.js';
 import {
   bootTasksApp,
   readBlock,
@@ -266,6 +267,38 @@ describe.each(ADAPTERS)('tasks over Streamable HTTP (%s)', (variant) => {
     expect(seen.runs).toBe(1);
     await session.close();
     await client.close();
+  });
+
+  it('an operator ask keeps the task working, saying it waits; the decision ends it', async () => {
+    const desk = t.app.get<McpOperatorDesk>(MCP_OPERATOR_DESK);
+    const olivia = { subject: 'olivia', scopes: ['mcp:approve'] };
+    for (const approve of [true, false]) {
+      const created = await raw(t, `op-${approve}`, 'tools/call', {
+        name: 'operator_export',
+        arguments: {},
+      });
+      expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId = created.body.result.taskId;
+      const waiting = await taskWhen(t, taskId, (task) => task.statusMessage !== undefined);
+      expect(waiting).toMatchObject({ status: 'working' });
+      expect(waiting.statusMessage).toMatch(/^waiting for an operator to approve/);
+      const [ask] = (await desk.pending()).asks.filter((item) => item.tool === 'operator_export');
+      const decided = await desk.decide(ask!.id, olivia, {
+        approve,
+        reason: approve ? undefined : 'not this quarter',
+        via: 'api',
+      });
+      expect(decided.ok).toBe(true);
+      const done = await taskWhen(t, taskId, (task) => task.status !== 'working');
+      expect(done.status).toBe('completed');
+      if (approve) {
+        expect(done.result.content).toEqual([{ type: 'text', text: 'operator export done' }]);
+      } else {
+        expect(done.result).toMatchObject({ isError: true });
+        expect(JSON.stringify(done.result)).toContain('operator denied: not this quarter');
+      }
+    }
+    expect(seen.runs).toBe(1);
   });
 
   it('unknown ids are -32602; tasks/result and tasks/list are -32601; no extension is -32021 first', async () => {

@@ -165,7 +165,8 @@ export class McpOperatorApprovals {
         });
         request.connection.send(relateToRequest(notice, request.id));
       },
-      until: Date.now() + this.options.approvals.answerWithinMs,
+      // A task's caller polls the task, not this call: it waits as long as the ask lives.
+      until: request.detached ? ask.expiresAt : Date.now() + this.options.approvals.answerWithinMs,
     });
     const ends = this.parked.get(request.connection) ?? new Set<(detail: string) => void>();
     this.parked.set(request.connection, ends.add(wait.end));

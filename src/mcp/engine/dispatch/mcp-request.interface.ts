@@ -58,6 +58,11 @@ export interface McpRequest<P = Record<string, unknown>> extends McpSeamRequest<
   requestClient(method: string, params: object, key?: string): Promise<unknown>;
   /** How long the tool may run, when not `limits.toolTimeoutMs` (a task runs until its TTL). */
   readonly runTimeoutMs?: number;
+  /**
+   * Set when nobody waits on this request's response: it runs as a task, polled by its
+   * caller (docs/tasks.md). An operator approval then waits as long as the ask lives.
+   */
+  readonly detached?: boolean;
   /** Aborts `signal` (the work must stop) while the request still gets a response. */
   expire(reason: string): void;
 }

@@ -16,7 +16,7 @@ import { nextCursorOf, paginate } from '../../core/protocol/pagination.js';
 import type { CallToolResult } from '../../core/protocol/mcp-types.js';
 import type { McpToolEntry } from '../../definitions/interfaces/registry-entry.interface.js';
 import { McpRegistry } from '../../definitions/mcp-registry.service.js';
-import type { McpParkedCall } from '../dispatch/parked-call.js';
+import { McpParkedCall } from '../dispatch/parked-call.js';
 import { MCP_APPROVAL_GATE, type McpApprovalGate } from '../tools/approval-gate.interface.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
@@ -110,13 +110,20 @@ export class McpToolsHandler {
     decision: AskDecision,
     input: McpToolArguments,
     asTask: boolean,
-  ): CallToolResult | McpParkedCall {
+  ): MaybePromise<McpToolOutcome | McpParkedCall> {
     if (!input.ok) return input.refusal;
-    // The approval round ends before the task exists: an approved call starts its task.
+    const execute = (run: McpRequest) => this.invoker.execute(entry, input.value, run);
+    if (asTask && decision.approver === 'operator') {
+      // An operator is not the caller: the task exists at once and waits for the decision.
+      return this.tasks.start(request, entry, (run) =>
+        settledOf(
+          this.approvals.decide(run as typeof request, entry, decision, () => execute(run)),
+        ),
+      );
+    }
+    // The caller's approval round ends before the task exists: an approved call starts it.
     return this.approvals.decide(request, entry, decision, () =>
-      asTask
-        ? this.tasks.start(request, entry, (run) => this.invoker.execute(entry, input.value, run))
-        : this.invoker.execute(entry, input.value, request),
+      asTask ? this.tasks.start(request, entry, execute) : execute(request),
     );
   }
 
@@ -168,4 +175,11 @@ export class McpToolsHandler {
       this.invoker.execute(entry, checked.value, run),
     );
   }
+}
+
+/* The result of what the approval gate answered: at once, or once its parked call settles. */
+function settledOf(answer: CallToolResult | McpParkedCall): Promise<CallToolResult> {
+  return answer instanceof McpParkedCall
+    ? (answer.result as Promise<CallToolResult>)
+    : Promise.resolve(answer);
 }

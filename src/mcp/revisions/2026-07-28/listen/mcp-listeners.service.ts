@@ -51,7 +51,9 @@ export class McpListeners implements BeforeApplicationShutdown {
     @Inject(MCP_OPTIONS) private readonly options: McpAuthenticationSettings,
     tasks: McpTasks,
   ) {
-    tasks.changed.subscribe((task) => this.notify('notifications/tasks', task));
+    tasks.changed.subscribe((task) => {
+      if (this.following(task.taskId)) this.notify('notifications/tasks', task.detailed());
+    });
   }
 
   /**
@@ -81,6 +83,12 @@ export class McpListeners implements BeforeApplicationShutdown {
     const left = (this.perOwner.get(listener.owner) ?? 1) - 1;
     if (left > 0) this.perOwner.set(listener.owner, left);
     else this.perOwner.delete(listener.owner);
+  }
+
+  /* Whether an open stream follows `taskId`. */
+  private following(taskId: string): boolean {
+    for (const listener of this.open) if (listener.filter.taskIds?.includes(taskId)) return true;
+    return false;
   }
 
   get size(): number {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { principalKey } from '../../../authentication/principal-key.js';
@@ -20,8 +19,9 @@ import type {
 } from '../../../engine/tools/tool-tasks.interface.js';
 import { detailedTask, taskFields } from './detailed-task.js';
 import { McpTaskRequest } from './task-request.js';
+import { newTaskId } from './task-id.js';
 import { McpTaskRuns } from './task-runs.service.js';
-import { McpTaskStatuses } from './task-statuses.service.js';
+import { McpTaskStatuses, type McpTaskNotice } from './task-statuses.service.js';
 import { takenAnswers } from './taken-answers.js';
 import { declaresTasks, tasksExtensionRequired } from './tasks-extension.js';
 import type { McpRevisionSettings } from './tasks-options.interface.js';
@@ -50,8 +50,8 @@ export class McpTasks implements McpToolTasks {
     private readonly runs: McpTaskRuns,
   ) {}
 
-  /** Every change of a task, as `DetailedTask` (what `notifications/tasks` carry). */
-  get changed(): Observable<Record<string, unknown>> {
+  /** Every change of a task (what `notifications/tasks` carry). */
+  get changed(): Observable<McpTaskNotice> {
     return this.statuses.changed;
   }
 
@@ -70,7 +70,7 @@ export class McpTasks implements McpToolTasks {
     run: (request: McpRequest) => Promise<CallToolResult>,
   ): Promise<McpToolOutcome> {
     const { ttlMs, immediateMs } = this.options.tasks;
-    const taskId = randomBytes(16).toString('base64url');
+    const taskId = newTaskId();
     const taskRequest = new McpTaskRequest(request, ttlMs, `task:${taskId}`);
     // The handler's first step runs now: a question it asks there is the call's round.
     const running = run(taskRequest);
@@ -161,7 +161,18 @@ export class McpTasks implements McpToolTasks {
     if (!task || task.owner !== principalKey(request.principal)) {
       throw new McpInvalidParamsError(UNKNOWN_TASK);
     }
-    return (await this.runnerGone(task)) ?? task;
+    return this.mayBeOrphaned(task) ? ((await this.runnerGone(task)) ?? task) : task;
+  }
+
+  /* Whether the store says another instance runs it (only then is its runner's life asked). */
+  private mayBeOrphaned(task: McpTask): boolean {
+    const instance = this.statuses.cluster?.instance;
+    return (
+      instance !== undefined &&
+      task.runner !== undefined &&
+      task.runner !== instance &&
+      !FINAL_STATUSES.has(task.status)
+    );
   }
 
   /*
@@ -169,9 +180,7 @@ export class McpTasks implements McpToolTasks {
    * stays working forever, and none runs twice. Undefined while its runner lives.
    */
   private async runnerGone(task: McpTask): Promise<McpTask | undefined> {
-    const cluster = this.statuses.cluster;
-    if (FINAL_STATUSES.has(task.status) || !cluster || !task.runner) return undefined;
-    if (task.runner === cluster.instance || (await cluster.isAlive(task.runner))) return undefined;
+    if (await this.statuses.cluster!.isAlive(task.runner!)) return undefined;
     const change = { status: 'failed', error: RUNNER_GONE, statusMessage: RUNNER_GONE.message };
     const failed = await this.statuses.change(task.taskId, change as McpTaskChange);
     return failed ?? this.statuses.store.get(task.taskId);

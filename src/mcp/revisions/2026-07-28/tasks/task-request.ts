@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../../authentication/principal.interface.js';
 import type { ToolSeamVerdict } from '../../../authorization/tool-seam-verdict.interface.js';
 import type { McpEra } from '../../../core/protocol/era.constants.js';
-import type { RequestId } from '../../../core/protocol/jsonrpc.js';
+import type { JsonRpcMessage, RequestId } from '../../../core/protocol/jsonrpc.js';
 import type { ClientCapabilities, LoggingLevel } from '../../../core/protocol/mcp-types.js';
 import type { McpTransportKind } from '../../../core/protocol/transport-kind.js';
 import type { McpInputRound } from '../../../core/multi-round-trip/input-round.js';
@@ -22,6 +22,22 @@ function progressText({ progress, total, message }: ProgressParams): string {
   return message === undefined ? count : `${message} (${count})`;
 }
 
+/**
+ * A task's connection: nobody reads it, so what the tool sends (its progress) goes to the one
+ * listener the task sets, with no stream behind it.
+ */
+class McpTaskConnection extends McpConnection {
+  private listener?: (message: JsonRpcMessage) => void;
+
+  hear(listener: (message: JsonRpcMessage) => void): void {
+    this.listener = listener;
+  }
+
+  override send(message: JsonRpcMessage): void {
+    this.listener?.(message);
+  }
+}
+
 /** Where a task's questions go once it exists (see `McpTaskRequest.promote`). */
 export type McpTaskAsk = (method: string, params: object, key?: string) => Promise<unknown>;
 
@@ -32,7 +48,7 @@ export type McpTaskAsk = (method: string, params: object, key?: string) => Promi
  * connection (nobody listens: a task sends no notifications), and its questions go to the task.
  */
 export class McpTaskRequest implements McpRequest {
-  readonly connection: McpConnection;
+  readonly connection: McpTaskConnection;
   private readonly cancellation = new RequestCancellation();
   private ask?: McpTaskAsk;
   private progressParams?: Record<string, unknown>;
@@ -43,7 +59,7 @@ export class McpTaskRequest implements McpRequest {
     readonly runTimeoutMs: number,
     connectionId: string,
   ) {
-    this.connection = new McpConnection(connectionId);
+    this.connection = new McpTaskConnection(connectionId);
   }
 
   get id(): RequestId {
@@ -59,8 +75,13 @@ export class McpTaskRequest implements McpRequest {
   get era(): McpEra {
     return this.call.era;
   }
+  /* Once a task, no round: nothing it asks is answered by retrying the call. */
   get input(): McpInputRound | undefined {
-    return this.call.input;
+    return this.ask ? undefined : this.call.input;
+  }
+
+  get detached(): boolean {
+    return this.ask !== undefined;
   }
   get clientCapabilities(): ClientCapabilities | undefined {
     return this.call.clientCapabilities;
@@ -99,7 +120,7 @@ export class McpTaskRequest implements McpRequest {
     this.ask = ask;
     const meta = { ...(this.call.params._meta as object | undefined), progressToken: 'task' };
     this.progressParams = { ...this.call.params, _meta: meta };
-    this.connection.outbound.subscribe((message) => {
+    this.connection.hear((message) => {
       if (message.method !== 'notifications/progress') return;
       progress(progressText(message.params as ProgressParams));
     });

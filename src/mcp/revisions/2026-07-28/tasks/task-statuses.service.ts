@@ -12,6 +12,12 @@ import type { McpTask, McpTaskChange, McpTaskStatus } from './task.interface.js'
 /** What a runner hears from the instance a `tasks/cancel` or `tasks/update` reached. */
 export type McpTaskSignal = Exclude<McpTaskClusterMessage, { kind: 'change' }>;
 
+/** A task that changed: its id, and the `DetailedTask` a listen stream is sent, built on demand. */
+export interface McpTaskNotice {
+  readonly taskId: string;
+  detailed(): Record<string, unknown>;
+}
+
 /** The statuses a running task's changes start from. */
 export const RUNNING: readonly McpTaskStatus[] = ['working', 'input_required'];
 
@@ -22,7 +28,7 @@ export const RUNNING: readonly McpTaskStatus[] = ['working', 'input_required'];
  */
 @Injectable()
 export class McpTaskStatuses implements OnModuleInit, OnModuleDestroy {
-  private readonly changes = new Subject<Record<string, unknown>>();
+  private readonly changes = new Subject<McpTaskNotice>();
   private readonly signals = new Subject<McpTaskSignal>();
 
   constructor(
@@ -32,8 +38,10 @@ export class McpTaskStatuses implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     await this.cluster?.hear((message) => {
-      if (message.kind === 'change') this.changes.next(message.task as Record<string, unknown>);
-      else if (message.runner === this.cluster!.instance) this.signals.next(message);
+      if (message.kind === 'change') {
+        const task = message.task as Record<string, unknown>;
+        this.changes.next({ taskId: task.taskId as string, detailed: () => task });
+      } else if (message.runner === this.cluster!.instance) this.signals.next(message);
     });
   }
 
@@ -41,8 +49,8 @@ export class McpTaskStatuses implements OnModuleInit, OnModuleDestroy {
     await this.store.close?.();
   }
 
-  /** Every change of a task, as `DetailedTask` (what `notifications/tasks` carry). */
-  get changed(): Observable<Record<string, unknown>> {
+  /** Every change of a task (what `notifications/tasks` carry). */
+  get changed(): Observable<McpTaskNotice> {
     return this.changes;
   }
 
@@ -68,8 +76,8 @@ export class McpTaskStatuses implements OnModuleInit, OnModuleDestroy {
   }
 
   private told(task: McpTask): void {
-    const detailed = detailedTask(task);
-    if (this.cluster) this.cluster.publish({ kind: 'change', task: detailed });
-    else this.changes.next(detailed);
+    if (this.cluster) this.cluster.publish({ kind: 'change', task: detailedTask(task) });
+    // Built only if a listen stream follows the task: most changes nobody listens for.
+    else this.changes.next({ taskId: task.taskId, detailed: () => detailedTask(task) });
   }
 }
