@@ -12,6 +12,7 @@ import {
   type ConsoleApp,
 } from './console-app.js';
 import { runs } from './operator-app.js';
+import { McpRegistry } from '../../src/index.js';
 
 /*
  * The operator console over HTTP (docs/operator-approvals.md), on Express and Fastify, with
@@ -98,6 +99,78 @@ describe.each(ADAPTERS.map((adapter, i) => [adapter, i] as const))(
         expect(response.headers.get('cache-control')).toBe('no-store');
         await response.body?.cancel();
       }
+    });
+
+    it('the pending page shows the running tasks beside the waiting asks, ids cut short', async () => {
+      t.app.get(McpRegistry).registerTool({
+        name: `long_export_${adapter}`,
+        description: 'Runs until cancelled',
+        inputSchema: { type: 'object' },
+        task: 'optional',
+        handler: async (_args, ctx) => {
+          await Promise.resolve();
+          ctx.progress(1, 2, 'half exported');
+          await new Promise((_, reject) =>
+            ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }),
+          );
+        },
+      });
+      const token = await issuer.mintToken({ aud: t.url, sub: 'carl', scope: 'notes:read' });
+      const modern = (method: string, params: Record<string, unknown>) =>
+        fetch(t.url, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': method,
+            'mcp-name': String(params.name ?? params.taskId),
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method,
+            params: {
+              ...params,
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientCapabilities': {
+                  extensions: { 'io.modelcontextprotocol/tasks': {} },
+                },
+              },
+            },
+          }),
+        }).then((response) => response.json() as Promise<any>);
+      const created = await modern('tools/call', { name: `long_export_${adapter}`, arguments: {} });
+      const taskId: string = created.result.taskId;
+      let task: any;
+      do task = (await modern('tasks/get', { taskId })).result;
+      while (task.statusMessage === undefined);
+      // Its own arguments: a deny stands for its binding, which no other test's call shares.
+      const { ask, result } = await pendingCall(await t.caller('alice'), { scope: 'beside-tasks' });
+      const page = await (await fetch(t.console, { headers: { cookie: olivia.cookie } })).text();
+      // The ask's card and the task's row on one page.
+      expect(page).toContain(`data-id="${ask.id}"`);
+      const panel = page.slice(page.indexOf('<section id="tasks"'));
+      expect(panel).toContain(`long_export_${adapter}`);
+      expect(panel).toContain(`<code>${taskId.slice(0, 8)}</code>`);
+      expect(panel).toMatch(
+        /<td>working<\/td>\s*<td>half exported \(1\/2\)<\/td>\s*<td>carl<\/td>/,
+      );
+      // A whole task id answers and cancels the task for its owner: no page carries one.
+      expect(page).not.toContain(taskId);
+      await modern('tasks/cancel', { taskId });
+      await t.desk.decide(
+        ask.id,
+        { subject: 'olivia', scopes: ['mcp:approve'] },
+        {
+          approve: false,
+          reason: 'not now',
+          via: 'api',
+        },
+      );
+      await result;
     });
 
     it('sign-in without the approver scope is refused with a 403 page and no session', async () => {

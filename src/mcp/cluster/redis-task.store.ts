@@ -3,10 +3,11 @@ import type {
   McpTaskBounds,
   McpTaskStore,
 } from '../revisions/2026-07-28/tasks/task-store.interface.js';
-import type {
-  McpTask,
-  McpTaskChange,
-  McpTaskStatus,
+import {
+  FINAL_STATUSES,
+  type McpTask,
+  type McpTaskChange,
+  type McpTaskStatus,
 } from '../revisions/2026-07-28/tasks/task.interface.js';
 import { changedTask } from '../revisions/2026-07-28/tasks/task-change.js';
 import type { ClusterKeys } from './cluster-keys.js';
@@ -36,6 +37,9 @@ const SWAP_LUA = `
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 't', ARGV[2], 'v', tonumber(ARGV[1]) + 1)
 return 1`;
+
+/** Live tasks read per console page at most, running or finished, to find the running ones. */
+const MAX_SCANNED = 1_000;
 
 /** How often a change is tried again when another instance changed the task in between. */
 const MAX_SWAPS = 16;
@@ -84,6 +88,29 @@ export class RedisTaskStore implements McpTaskStore {
   async get(taskId: string): Promise<McpTask | undefined> {
     const json = await this.redis.hget(this.keys.task(taskId), 't');
     return json === null ? undefined : (JSON.parse(json) as McpTask);
+  }
+
+  async running(limit: number): Promise<McpTask[]> {
+    // Every live task, oldest first (scored by expiry, and every task has the server's TTL).
+    const ids = await this.redis.zrangebyscore(
+      this.keys.tasksAll,
+      Date.now(),
+      '+inf',
+      'LIMIT',
+      0,
+      MAX_SCANNED,
+    );
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hget(this.keys.task(id), 't');
+    const running: McpTask[] = [];
+    for (const [, json] of (await pipeline.exec()) ?? []) {
+      if (typeof json !== 'string') continue;
+      const task = JSON.parse(json) as McpTask;
+      if (!FINAL_STATUSES.has(task.status)) running.push(task);
+      if (running.length >= limit) break;
+    }
+    return running;
   }
 
   async update(

@@ -15,6 +15,7 @@ import { readFields, sameOrigin } from './console-request.js';
 import { ConsoleSessions, csrfMatches, type ConsoleSession } from './console-session.service.js';
 import { CONSOLE_PAGE_SIZE, MAX_REASON_CHARS, MCP_CONSOLE_SETTINGS } from './console.constants.js';
 import type { McpConsoleSettings } from './console-settings.js';
+import { MCP_CONSOLE_TASKS, type McpConsoleTasks } from './console-tasks.interface.js';
 
 /** How the console answers each refusal of the desk. */
 const PROBLEM_STATUS = {
@@ -42,13 +43,18 @@ export class ConsoleDecisions {
     private readonly history: ConsoleHistory,
     @Inject(MCP_CONSOLE_SETTINGS) private readonly settings: McpConsoleSettings,
     @Optional() @Inject(MCP_OPERATOR_DESK) private readonly desk?: McpOperatorDesk,
+    @Optional() @Inject(MCP_CONSOLE_TASKS) private readonly tasks?: McpConsoleTasks,
   ) {}
 
   async page(req: IncomingMessage, res: ServerResponse, base: string, cursor?: string) {
     const session = await this.signedIn(req, res, base, 'page');
     if (!session) return;
-    const page = await this.read(cursor);
-    reply(res, 200, 'html', renderAsksPage(base, session, page));
+    const [page, tasks] = await Promise.all([
+      this.read(cursor),
+      // A store that cannot list shows no tasks rather than failing the asks' page.
+      this.tasks?.running(CONSOLE_PAGE_SIZE).catch(() => []) ?? [],
+    ]);
+    reply(res, 200, 'html', renderAsksPage(base, session, { ...page, tasks }));
   }
 
   /** One ask's page (where the modern era's notice points); the ask or what became of it. */

@@ -2,6 +2,7 @@ import type { ConsoleAskView } from './console-ask.view.js';
 import type { ConsoleHistoryEntry } from './console-history.ring.js';
 import { html, layout, type Html } from './console-html.js';
 import type { ConsoleSession } from './console-session.service.js';
+import type { McpConsoleTaskView } from './console-tasks.interface.js';
 
 /** One page of pending asks as the console renders it. */
 export interface ConsoleAsksPage {
@@ -11,6 +12,8 @@ export interface ConsoleAsksPage {
   readonly cursor?: string;
   /** One ask's own page: no paging, no other asks added live. */
   readonly single?: boolean;
+  /** The tasks still running, shown beside the asks (docs/tasks.md); absent on one ask's page. */
+  readonly tasks?: readonly McpConsoleTaskView[];
 }
 
 /** The header every signed-in page shares: where you are, who you are, and signing out. */
@@ -77,26 +80,29 @@ export function renderAsksPage(
   const first = page.cursor === undefined;
   const body = html`<a class="skip" href="#main">Skip to the pending asks</a>
     ${banner(base, session, 'pending')}
-    <main id="main">
-      <p id="status" class="status" role="status" aria-live="polite"></p>
-      <h2 class="count"><span id="total">${page.total}</span> pending</h2>
-      <ol id="asks" class="asks" aria-label="Pending asks on this page">
-        ${page.asks.map((ask) => askCard(ask))}
-      </ol>
-      <p id="empty" class="empty" ${page.asks.length > 0 ? html` hidden` : ''}>
-        Nothing is waiting on this page.
-      </p>
-      <nav class="pager" aria-label="Pages" ${page.single ? html` hidden` : ''}>
-        <a id="prev" href="${base}" ${first ? html` hidden` : ''}>Previous page</a>
-        <span id="page">Page <span id="page-number">1</span></span>
-        <a
-          id="next"
-          href="${base}?cursor=${page.nextCursor ?? ''}"
-          ${page.nextCursor ? '' : html` hidden`}
-          >Next page</a
-        >
-      </nav>
-      <template id="ask-template">${askCard()}</template>
+    <main id="main" class="desk">
+      <div class="waiting">
+        <p id="status" class="status" role="status" aria-live="polite"></p>
+        <h2 class="count"><span id="total">${page.total}</span> pending</h2>
+        <ol id="asks" class="asks" aria-label="Pending asks on this page">
+          ${page.asks.map((ask) => askCard(ask))}
+        </ol>
+        <p id="empty" class="empty" ${page.asks.length > 0 ? html` hidden` : ''}>
+          Nothing is waiting on this page.
+        </p>
+        <nav class="pager" aria-label="Pages" ${page.single ? html` hidden` : ''}>
+          <a id="prev" href="${base}" ${first ? html` hidden` : ''}>Previous page</a>
+          <span id="page">Page <span id="page-number">1</span></span>
+          <a
+            id="next"
+            href="${base}?cursor=${page.nextCursor ?? ''}"
+            ${page.nextCursor ? '' : html` hidden`}
+            >Next page</a
+          >
+        </nav>
+        <template id="ask-template">${askCard()}</template>
+      </div>
+      ${page.tasks ? tasksPanel(page.tasks) : ''}
     </main>`;
   return layout(base, 'Approvals', body, {
     base,
@@ -106,6 +112,48 @@ export function renderAsksPage(
     next: page.nextCursor ?? '',
     single: page.single ? '1' : '',
   });
+}
+
+/** The running tasks beside the asks: what works, and what waits on a person. */
+function tasksPanel(tasks: readonly McpConsoleTaskView[]): Html {
+  const rows = tasks.map(
+    (task) =>
+      html`<tr>
+        <td><code>${task.shortId}</code></td>
+        <td>${task.tool}</td>
+        <td>${task.status}</td>
+        <td>${task.statusMessage ?? ''}</td>
+        <td>${task.owner}</td>
+        <td><time datetime="${task.createdAt}">${task.createdAt}</time></td>
+      </tr>`,
+  );
+  return html`<section id="tasks" class="tasks" aria-labelledby="tasks-title">
+    <h2 id="tasks-title"><span id="tasks-total">${tasks.length}</span> running tasks</h2>
+    ${
+      tasks.length === 0
+        ? html`<p class="empty">No task is running.</p>`
+        : html`<div class="table">
+            <table>
+              <caption>
+                Tasks still working or waiting, oldest first (as of this page)
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Task</th>
+                  <th scope="col">Tool</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Message</th>
+                  <th scope="col">Caller</th>
+                  <th scope="col">Since</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>
+          </div>`
+    }
+  </section>`;
 }
 
 /** The recent decisions, newest first. */

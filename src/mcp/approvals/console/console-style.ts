@@ -42,6 +42,10 @@ button:disabled { opacity: .6; cursor: wait; }
 .pager { display: flex; justify-content: space-between; align-items: center; margin-top: 1rem; }
 .pager a { display: inline-block; padding: .6rem 1rem; min-height: 44px; }
 .table { overflow-x: auto; }
+/* The pending asks and the running tasks side by side where the screen allows. */
+@media (min-width: 75rem) {
+  main.desk:has(> .tasks) { max-width: 96rem; display: grid; grid-template-columns: 3fr 2fr; gap: 2rem; align-items: start; }
+}
 table { border-collapse: collapse; width: 100%; background: #fff; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top;
   word-break: break-word; }

@@ -18,6 +18,10 @@ import type {
   McpToolTasks,
 } from '../../../engine/tools/tool-tasks.interface.js';
 import { detailedTask, taskFields } from './detailed-task.js';
+import type {
+  McpConsoleTasks,
+  McpConsoleTaskView,
+} from '../../../approvals/console/console-tasks.interface.js';
 import { McpTaskRequest } from './task-request.js';
 import { newTaskId } from './task-id.js';
 import { McpTaskRuns } from './task-runs.service.js';
@@ -43,7 +47,7 @@ const RUNNER_GONE = {
  * `McpTaskRuns`', the statuses `McpTaskStatuses`'.
  */
 @Injectable()
-export class McpTasks implements McpToolTasks {
+export class McpTasks implements McpToolTasks, McpConsoleTasks {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpRevisionSettings,
     private readonly statuses: McpTaskStatuses,
@@ -133,6 +137,19 @@ export class McpTasks implements McpToolTasks {
     const owner = principalKey(request.principal);
     const tasks = await Promise.all(taskIds.map((taskId) => this.statuses.store.get(taskId)));
     return taskIds.filter((_, index) => tasks[index]?.owner === owner);
+  }
+
+  /** The console's view of the running tasks (ids cut short, owners by subject). */
+  async running(limit: number): Promise<readonly McpConsoleTaskView[]> {
+    const tasks = (await this.statuses.store.running?.(limit)) ?? [];
+    return tasks.map((task) => ({
+      shortId: task.taskId.slice(0, 8),
+      tool: task.tool,
+      status: task.status,
+      ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+      owner: task.owner === '' ? 'anonymous' : task.owner.slice(task.owner.indexOf('\u0000') + 1),
+      createdAt: task.createdAt,
+    }));
   }
 
   private newTask(taskId: string, request: McpRequest, tool: string): McpTask {

@@ -1,5 +1,10 @@
 import type { McpTaskBounds, McpTaskStore } from './task-store.interface.js';
-import type { McpTask, McpTaskChange, McpTaskStatus } from './task.interface.js';
+import {
+  FINAL_STATUSES,
+  type McpTask,
+  type McpTaskChange,
+  type McpTaskStatus,
+} from './task.interface.js';
 import { changedTask } from './task-change.js';
 
 /** How often expired tasks are swept when nothing else touches the store. */
@@ -40,6 +45,16 @@ export class MemoryTaskStore implements McpTaskStore {
     const changed = changedTask(task, change);
     this.tasks.set(taskId, changed);
     return Promise.resolve(changed);
+  }
+
+  running(limit: number): Promise<McpTask[]> {
+    this.sweep();
+    const running: McpTask[] = [];
+    for (const task of this.tasks.values()) {
+      if (running.length >= limit) break;
+      if (!FINAL_STATUSES.has(task.status)) running.push(task);
+    }
+    return Promise.resolve(running);
   }
 
   /** How many tasks it holds (expired ones it has not swept included). */

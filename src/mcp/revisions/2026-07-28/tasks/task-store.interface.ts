@@ -34,6 +34,11 @@ export interface McpTaskStore {
     change: McpTaskChange,
     from: readonly McpTaskStatus[],
   ): Promise<McpTask | undefined>;
+  /**
+   * Up to `limit` tasks still running (working or waiting for input), oldest first: what the
+   * operator console shows. Optional: without it the console shows no tasks.
+   */
+  running?(limit: number): Promise<McpTask[]>;
   /** Releases what the store holds (timers, connections). */
   close?(): Promise<void>;
 }

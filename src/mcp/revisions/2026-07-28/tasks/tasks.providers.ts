@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
 import { MCP_TOOL_TASKS } from '../../../engine/tools/tool-tasks.interface.js';
 import { McpTasks } from './mcp-tasks.service.js';
+import { MCP_CONSOLE_TASKS } from '../../../approvals/console/console-tasks.interface.js';
 import { McpTaskRuns } from './task-runs.service.js';
 import { McpTaskStatuses } from './task-statuses.service.js';
 import { MemoryTaskStore } from './memory-task.store.js';
@@ -25,5 +26,6 @@ export const TASKS_PROVIDERS: Provider[] = [
   McpTaskRuns,
   McpTasks,
   { provide: MCP_TOOL_TASKS, useExisting: McpTasks },
+  { provide: MCP_CONSOLE_TASKS, useExisting: McpTasks },
   McpTasksHandler,
 ];
