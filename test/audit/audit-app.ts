@@ -12,6 +12,7 @@ import {
   type McpRequestContext,
 } from '../../src/index.js';
 import { readAuditSource } from '../../src/cli/audit/record-source.js';
+import { deferred } from '../support/deferred.js';
 import {
   verifyChains,
   type McpAuditChainReport,
@@ -54,6 +55,23 @@ export class AuditedTools {
     await new Promise((_, reject) =>
       context.signal.addEventListener('abort', () => reject(context.signal.reason)),
     );
+  }
+
+  /** Opened by the test: a task's tool ends when it is. */
+  gate = deferred();
+
+  @McpTool({
+    description: 'A task that ends when the test opens its gate',
+    input: INPUT,
+    task: 'optional',
+  })
+  async long_job(_args: object, context: McpRequestContext) {
+    this.ran.push('long_job');
+    await new Promise<void>((resolve, reject) => {
+      void this.gate.promise.then(resolve);
+      context.signal.addEventListener('abort', () => reject(context.signal.reason));
+    });
+    return 'long job done';
   }
 
   @McpTool({ description: 'Denied by the fixture', input: INPUT })

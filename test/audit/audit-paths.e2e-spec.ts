@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { McpAuditSinks, McpWarden, type McpAuditEvent } from '../../src/index.js';
 import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { AuditedTools, auditAuthorizer, logDir, recordsOf, verifySource } from './audit-app.js';
+import { deferred } from '../support/deferred.js';
 
 /*
  * Every path a call can take leaves its records, over Streamable HTTP in both eras with the
@@ -175,3 +176,96 @@ describe.each(['legacy', 'modern'] as const)(
     });
   },
 );
+
+describe('audit records of a task (2026-07-28, the tasks extension, over HTTP)', () => {
+  let t: HttpTestApp;
+  let tools: AuditedTools;
+  const events: McpAuditEvent[] = [];
+
+  beforeAll(async () => {
+    t = await createHttpApp(
+      {
+        authorizer: auditAuthorizer,
+        authorizerSource: 'configured',
+        audit: { sinks: [McpAuditSinks.jsonl({ dir: logDir() })] },
+        tasks: { pollIntervalMs: 10 },
+      },
+      [AuditedTools],
+    );
+    tools = t.app.get(AuditedTools);
+    t.app.get(McpWarden).audit$.subscribe((event) => events.push(event));
+  });
+  afterAll(() => t.close());
+
+  /** A modern request declaring the tasks extension; `taskId` also goes in Mcp-Name. */
+  async function modern(method: string, params: Record<string, unknown>): Promise<any> {
+    const response = await fetch(t.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': method,
+        'mcp-name': String(params.name ?? params.taskId),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method,
+        params: {
+          ...params,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': MODERN,
+            'io.modelcontextprotocol/clientCapabilities': {
+              extensions: { 'io.modelcontextprotocol/tasks': {} },
+            },
+          },
+        },
+      }),
+    });
+    return ((await response.json()) as { result: any }).result;
+  }
+
+  async function ended(taskId: string): Promise<string> {
+    for (;;) {
+      const task = await modern('tasks/get', { taskId });
+      if (task.status !== 'working') return task.status;
+    }
+  }
+
+  const toolEvents = () => events.filter((event) => event.seam !== 'read');
+
+  it('the decision when the call is made, the outcome when the task ends, linked', async () => {
+    const created = await modern('tools/call', { name: 'long_job', arguments: {} });
+    expect(created.resultType).toBe('task');
+    // The call answered; the tool still runs: its decision is kept, its outcome is not yet.
+    expect(
+      toolEvents().map((event) => [
+        event.kind,
+        event.kind === 'outcome' ? event.outcome : event.decision,
+      ]),
+    ).toEqual([['decision', 'allow']]);
+    tools.gate.resolve();
+    expect(await ended(created.taskId)).toBe('completed');
+    const [decision, outcome] = toolEvents();
+    expect(outcome).toMatchObject({ kind: 'outcome', outcome: 'ok', of: decision!.id });
+    // Every tasks/get passed the read seam, and was recorded as a read.
+    expect(events.some((event) => event.seam === 'read' && event.name === 'tasks/get')).toBe(true);
+  });
+
+  it('a task cancelled while it runs: outcome cancelled', async () => {
+    const from = events.length;
+    tools.gate = deferred();
+    const created = await modern('tools/call', { name: 'long_job', arguments: {} });
+    await modern('tasks/cancel', { taskId: created.taskId });
+    expect(await ended(created.taskId)).toBe('cancelled');
+    const mine = events.slice(from).filter((event) => event.seam !== 'read');
+    expect(
+      mine.map((event) => [event.kind, event.kind === 'outcome' ? event.outcome : event.decision]),
+    ).toEqual([
+      ['decision', 'allow'],
+      ['outcome', 'cancelled'],
+    ]);
+    expect(mine[1]!.of).toBe(mine[0]!.id);
+  });
+});
