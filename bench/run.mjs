@@ -236,7 +236,11 @@ async function main() {
     for (const workload of WORKLOADS) {
       // Cluster rows need Redis: without one the workload sits out (CI requires it, see .ci/run).
       if (workload.needsRedis && !(await redisReachable(workload.id, log))) continue;
-      const subjects = serversFor(workload, servers);
+      let subjects = serversFor(workload, servers);
+      // A cluster row in a workload that does not need Redis sits out alone (the same rules).
+      const onRedis = subjects.filter((server) => server.needsRedis).map((server) => server.id);
+      if (onRedis.length && !(await redisReachable(`${workload.id} (${onRedis.join(', ')})`, log)))
+        subjects = subjects.filter((server) => !server.needsRedis);
       const results = new Map(subjects.map((server) => [server.id, []]));
       const began = performance.now();
       for (let run = 0; run < runs; run++) {

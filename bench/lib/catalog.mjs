@@ -3,7 +3,8 @@
 // `headers` go on every HTTP request to it; a `dedicated` server runs only in the workloads that
 // name it (`workload.servers`), which may relabel a row for their table (`workload.labels`);
 // `era: 'modern'` marks a row the modern-era workload drives in the 2026-07-28 era, and `tasks` one
-// the tasks workloads drive as tasks.
+// the tasks workloads drive as tasks; `needsRedis`, a row that sits out (alone) when the bench's
+// Redis does not answer (bench/lib/redis-check.mjs).
 import { fileURLToPath } from 'node:url';
 import { deleteNoteCall, echoCall, searchNotesCall, variedEchoCall } from './mcp.mjs';
 import { BENCH_REDIS_URL } from './redis-check.mjs';
@@ -74,6 +75,26 @@ export function catalog(dataDir, auth) {
       undefined,
       'bench/servers/warden-http.mjs',
       { ...taskEcho, era: 'modern', tasks: true, dedicated: true },
+    ),
+    // The same tasks in cluster mode, one instance, direct (its server CPU is comparable): the
+    // task store is Redis (RedisTaskStore). Its own key prefix, deleted when the process stops.
+    server(
+      'warden-cluster-tasks-http',
+      'mcp-warden (echo_task as a task, cluster mode: Redis store)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      {
+        ...taskEcho,
+        era: 'modern',
+        tasks: true,
+        needsRedis: true,
+        env: {
+          WARDEN_REDIS_URL: redisUrl(),
+          WARDEN_CLUSTER_PREFIX: clusterPrefix('tasks'),
+          WARDEN_CLUSTER_CLEANUP: '1',
+        },
+        dedicated: true,
+      },
     ),
     // The same server and fast-path setting with bearer auth on, local keys (no fetch).
     server(
@@ -251,9 +272,9 @@ function redisUrl() {
   return BENCH_REDIS_URL;
 }
 
-/** A key prefix of this bench invocation's own. */
-function clusterPrefix() {
-  return `mcp-warden-bench:${process.pid}:`;
+/** A key prefix of this bench invocation's own (and of one row's, with `row`). */
+function clusterPrefix(row) {
+  return `mcp-warden-bench:${process.pid}${row ? `-${row}` : ''}:`;
 }
 
 /**

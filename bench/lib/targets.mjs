@@ -143,6 +143,17 @@ export function checkTargets(medians, labels) {
         `${perSecond(task.rate)} tasks vs ${perSecond(plain.rate)} calls, server CPU per task ${us(task.serverCpu)} vs per call ${us(plain.serverCpu)}`,
     );
   }
+  // The same tasks in cluster mode (the store in Redis, one instance): measured, no bound.
+  if (tasks?.['warden-cluster-tasks-http'] && tasks['warden-tasks-http']) {
+    const [cluster, memory] = [tasks['warden-cluster-tasks-http'], tasks['warden-tasks-http']];
+    const plain = tasks['warden-task-call-http'];
+    measured(
+      `HTTP tools as tasks in cluster mode (one instance, the task store in Redis on loopback), 32 in flight: ${times(cluster.rate / memory.rate)} the in-memory store's tasks (measured, no bound)` +
+        (plain ? `, ${times(cluster.rate / plain.rate)} the plain tools/call` : '') +
+        `; ${perSecond(cluster.rate)} tasks vs ${perSecond(memory.rate)}, server CPU per task ${us(cluster.serverCpu)} vs ${us(memory.serverCpu)}` +
+        (Number.isFinite(cluster.redisCpu) ? `, and Redis's ${us(cluster.redisCpu)}` : ''),
+    );
+  }
   const idleTask = medians['memory-http-tasks']?.['warden-tasks-http'];
   if (idleTask) {
     add(

@@ -107,6 +107,25 @@ describe('bench targets', () => {
       ]);
     });
 
+    it('the cluster row on Redis is measured beside the in-memory tasks, never met', () => {
+      const lines = checkTargets(
+        {
+          'throughput-http-tasks': {
+            'warden-tasks-http': taskRow(3_000),
+            'warden-task-call-http': row(10_000, 90),
+            'warden-cluster-tasks-http': { ...taskRow(1_500), serverCpu: 400, redisCpu: 120 },
+          },
+        },
+        labels,
+      );
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(/^- \*\*measured\*\*: HTTP tools as tasks in cluster mode/);
+      expect(lines[1]).toContain(
+        "0.50× the in-memory store's tasks (measured, no bound), 0.15× the plain tools/call; " +
+          "1,500/s tasks vs 3,000/s, server CPU per task 400 µs vs 250 µs, and Redis's 120 µs",
+      );
+    });
+
     it('heap per idle task is met within 2 KB and not met past it', () => {
       const heap = (taskHeap) => ({
         'memory-http-tasks': { 'warden-tasks-http': { taskHeap, taskRss: 3_000 } },

@@ -1,6 +1,8 @@
 // MCP Warden over Streamable HTTP, exposing `echo` (and `guarded_echo`) behind configured seams.
 // Prints its URL on stdout. PORT=0 picks a free port.
 // WARDEN_OTEL=1 registers the OpenTelemetry SDK first, as an application would (before the app).
+// WARDEN_CLUSTER_CLEANUP=1 (cluster mode, a prefix only this process uses) deletes every key under
+// WARDEN_CLUSTER_PREFIX once the app has closed on SIGTERM, as warden-cluster-http.mjs does.
 if (process.env.WARDEN_OTEL) await import('./otel-sdk.mjs');
 const { NestFactory } = await import('@nestjs/core');
 const { wardenBenchModule } = await import('./warden-app.mjs');
@@ -13,4 +15,29 @@ const app = await NestFactory.create(
 );
 await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
 process.stdout.write(`http://127.0.0.1:${app.getHttpServer().address().port}/mcp\n`);
-process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+process.on('SIGTERM', () =>
+  app
+    .close()
+    .then(deleteClusterKeys)
+    .then(
+      () => process.exit(0),
+      (error) => {
+        process.stderr.write(`stopping: ${error?.stack ?? error}\n`);
+        process.exit(1);
+      },
+    ),
+);
+
+async function deleteClusterKeys() {
+  const [url, prefix] = [process.env.WARDEN_REDIS_URL, process.env.WARDEN_CLUSTER_PREFIX];
+  if (process.env.WARDEN_CLUSTER_CLEANUP !== '1' || !url || !prefix) return;
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url);
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    // In slices: tens of thousands of tasks' keys in one command would be one long Redis stall.
+    for (let i = 0; i < keys.length; i += 1_000) await redis.unlink(...keys.slice(i, i + 1_000));
+  } finally {
+    await redis.quit();
+  }
+}

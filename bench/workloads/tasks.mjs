@@ -3,7 +3,9 @@
 //   throughput: 32 tasks in flight on 32 raw keep-alive connections, each created by a
 //               tools/call that declares the tasks extension and polled with tasks/get (the
 //               task's id in Mcp-Name) until it has finished, beside the same tool called plainly
-//               (no extension: answered at once) on the same server script, interleaved;
+//               (no extension: answered at once) on the same server script, interleaved; and the
+//               same tasks on one instance in cluster mode, where the store is Redis (its own
+//               CPU per task read from INFO, since the server process no longer does that work);
 //   memory:     what a finished task costs while it waits out its TTL: after a warm-up of tasks,
 //               N more tasks, each polled to completion, then nothing; heap per idle task =
 //               (heapUsed after - heapUsed before) / N, each read after a full GC (memory.mjs).
@@ -55,27 +57,49 @@ async function runPlain(server, sizes) {
 async function runThroughput(server, sizes) {
   if (!server.tasks) return runPlain(server, sizes);
   const connections = await openConnections(server);
+  const redis = server.needsRedis ? await redisCpuMeter(server.env.WARDEN_REDIS_URL) : undefined;
   try {
     const counts = { tasks: 0, polls: 0 };
     const step = taskStep(server, connections, counts);
     await drive({ workers: IN_FLIGHT, ...sizes.warmup, step });
     Object.assign(counts, { tasks: 0, polls: 0 });
+    const redisBefore = await redis?.cpu();
     const measured = await driveMeasured(server, { workers: IN_FLIGHT, ...sizes.throughput, step });
-    return { ...measured, polls: counts.polls / counts.tasks };
+    const redisCpu = redis && (((await redis.cpu()) - redisBefore) * 1e6) / counts.tasks;
+    return { ...measured, polls: counts.polls / counts.tasks, ...(redis ? { redisCpu } : {}) };
   } finally {
     for (const connection of connections) connection.close();
+    await redis?.close();
   }
+}
+
+/**
+ * The CPU seconds (user + system) the Redis server at `url` has used so far, from INFO: all of
+ * its clients', so a Redis shared with other work inflates it.
+ */
+async function redisCpuMeter(url) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url);
+  return {
+    async cpu() {
+      const info = await redis.info('cpu');
+      const field = (name) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)[1]);
+      return field('used_cpu_user') + field('used_cpu_sys');
+    },
+    close: () => redis.quit(),
+  };
 }
 
 export const throughputHttpTasks = {
   id: 'throughput-http-tasks',
-  title: `tools as tasks, ${IN_FLIGHT} in flight, Streamable HTTP, 2026-07-28 era (each task created by tools/call and polled with tasks/get to completion; in-memory store)`,
+  title: `tools as tasks, ${IN_FLIGHT} in flight, Streamable HTTP, 2026-07-28 era (each task created by tools/call and polled with tasks/get to completion; in-memory store, and one instance in cluster mode on Redis)`,
   transport: 'http',
-  servers: ['warden-task-call-http', 'warden-tasks-http'],
-  baselines: ['warden-task-call-http'],
+  servers: ['warden-task-call-http', 'warden-tasks-http', 'warden-cluster-tasks-http'],
+  baselines: ['warden-task-call-http', 'warden-tasks-http'],
   metrics: [
     { key: 'rate', label: 'tasks (or calls)/s', unit: '/s' },
     { key: 'serverCpu', label: 'server CPU (µs/task or call)', unit: 'µs', ratio: false },
+    { key: 'redisCpu', label: 'Redis CPU (µs/task)', unit: 'µs', ratio: false },
     { key: 'polls', label: 'tasks/get per task', unit: '', ratio: false },
     { key: 'driverCpu', label: 'driver CPU (% of a core)', unit: '%', ratio: false },
   ],
