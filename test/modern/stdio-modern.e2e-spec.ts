@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { makeDataDir, removeDataDir, StdioChild, StdioScript } from '../support/stdio-child.js';
 import {
@@ -157,6 +158,24 @@ describe('the modern era over stdio (the notes service)', () => {
       resultType: 'complete',
       _meta: SERVER,
     });
+    expectNoServerRequests();
+  });
+
+  it('export_notes as a task over stdio: created, polled, ended with every note in its file', async () => {
+    await createNote('first');
+    await createNote('second');
+    const tasks = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const created = await modern('tools/call', { name: 'export_notes', arguments: {} }, tasks);
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.result.taskId;
+    let task: Message;
+    do task = (await modern('tasks/get', { taskId }, tasks)).result;
+    while (task.status === 'working');
+    expect(task.status).toBe('completed');
+    const { file, count } = task.result.structuredContent as { file: string; count: number };
+    expect(count).toBe(2);
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line).title)).toEqual(['first', 'second']);
     expectNoServerRequests();
   });
 

@@ -122,6 +122,22 @@ export class TaskTools {
   }
 
   @McpTool({
+    name: 'consult',
+    description: "Lists the client's roots, then asks its model about them, inside its task.",
+    task: 'optional',
+  })
+  async consult(_args: object, ctx: McpToolContext) {
+    await Promise.resolve();
+    const { roots } = await ctx.listRoots();
+    const reply = await ctx.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: `Pick one of ${roots.length}` } }],
+      maxTokens: 20,
+    });
+    const content = reply.content as { type: string; text?: string };
+    return `${roots.map((root) => root.uri).join(' ')} → ${content.text ?? content.type}`;
+  }
+
+  @McpTool({
     name: 'broken',
     description: 'Fails with a JSON-RPC internal error while it runs.',
     task: 'optional',

@@ -6,7 +6,12 @@ import { ADAPTERS, type HttpTestApp } from '../support/http-app.js';
 import { SseReader } from '../support/http-sse.js';
 import { until } from '../support/until.js';
 import { modernMessage, postModern } from '../modern/modern-app.js';
-import { MCP_OPERATOR_DESK, type McpOperatorDesk } from '../../src/index.js';
+import {
+  MCP_OPERATOR_DESK,
+  MCP_TASK_STORE,
+  type McpOperatorDesk,
+  type McpTaskStore,
+} from '../../src/index.js';
 import {
   bootTasksApp,
   readBlock,
@@ -208,6 +213,32 @@ describe.each(ADAPTERS)('tasks over Streamable HTTP (%s)', (variant) => {
     expect((await raw(t, 8, 'tasks/get', { taskId })).body.result.status).toBe('completed');
   });
 
+  it('ctx.listRoots and ctx.sample inside a task: input_required, one question at a time', async () => {
+    const declared = { sampling: {}, roots: {}, extensions: { [TASKS]: {} } };
+    const created = await raw(t, 30, 'tools/call', { name: 'consult', arguments: {} }, declared);
+    const taskId = created.body.result.taskId;
+    const asksRoots = await taskWhen(t, taskId, (task) => task.status === 'input_required');
+    expect(asksRoots.inputRequests).toEqual({ 'roots-0': { method: 'roots/list', params: {} } });
+    await raw(t, 31, 'tasks/update', {
+      taskId,
+      inputResponses: { 'roots-0': { roots: [{ uri: 'file:///srv/a' }] } },
+    });
+    const asksModel = await taskWhen(t, taskId, (task) => task.inputRequests?.['sample-1']);
+    expect(asksModel.inputRequests['sample-1']).toMatchObject({
+      method: 'sampling/createMessage',
+      params: { maxTokens: 20 },
+    });
+    expect(asksModel.inputRequests).not.toHaveProperty('roots-0');
+    await raw(t, 32, 'tasks/update', {
+      taskId,
+      inputResponses: {
+        'sample-1': { role: 'assistant', model: 'm', content: { type: 'text', text: 'a' } },
+      },
+    });
+    const done = await taskWhen(t, taskId, (task) => task.status === 'completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: 'file:///srv/a → a' }]);
+  });
+
   it('tasks/cancel aborts the tool; the task ends cancelled once it settles; again is the same ack', async () => {
     const { client, session } = await tasksClient(t.url);
     const execution = await session.callTool('build_report', { title: 'never' });
@@ -407,6 +438,32 @@ describe('task options and bounds', () => {
     seen.gate.resolve();
     await t?.close();
     t = undefined;
+  });
+
+  it('a graceful shutdown fails the tasks still running (their tools stopped), and says which', async () => {
+    t = await bootTasksApp('express');
+    const warnings: string[] = [];
+    const quiet = () => undefined;
+    t.app.useLogger({
+      log: quiet,
+      error: quiet,
+      warn: (message) => warnings.push(String(message)),
+    });
+    const store = t.app.get<McpTaskStore>(MCP_TASK_STORE);
+    const created = await raw(t, 1, 'tools/call', {
+      name: 'build_report',
+      arguments: { title: 'late' },
+    });
+    const taskId = created.body.result.taskId;
+    await taskWhen(t, taskId, (task) => task.statusMessage !== undefined);
+    await t.close();
+    t = undefined;
+    expect(seen.aborted).toBe(1);
+    expect(await store.get(taskId)).toMatchObject({
+      status: 'failed',
+      error: { code: -32603, message: 'The server shut down before this task ended' },
+    });
+    expect(warnings).toEqual([expect.stringContaining(`failing 1 running task(s): ${taskId}`)]);
   });
 
   it('tasks.immediateMs: work that ends within it answers at once; by default it is a task', async () => {
