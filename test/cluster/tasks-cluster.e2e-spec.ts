@@ -173,4 +173,47 @@ describeWithService(await findService(TEST_REDIS_URL), 'tasks in cluster mode', 
       .reduce((sum, count) => sum + count, 0);
     expect(runs).toBe(1);
   });
+
+  it('a listen stream following a task whose instance dies hears it fail, without polling', async () => {
+    const [a, , c] = bases;
+    const created = await call(c!, 'tools/call', {
+      name: 'task_wait',
+      arguments: { label: 'followed' },
+    });
+    const taskId = created.result.taskId;
+    await taskWhen(a!, taskId, (task) => task.statusMessage === 'c (0/1)');
+    const abort = new AbortController();
+    const response = await fetch(new URL('/mcp', a), {
+      method: 'POST',
+      signal: abort.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-followed',
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: [taskId] }, _meta: envelope(WITH_TASKS) },
+      }),
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    const heard = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
+        text += new TextDecoder().decode(value);
+      }
+    };
+    await heard(/notifications\/subscriptions\/acknowledged/);
+    const killedAt = Date.now();
+    await instances[2]!.kill('SIGKILL');
+    await heard(/"method":"notifications\/tasks".*"status":"failed"/);
+    expect(Date.now() - killedAt).toBeLessThan(HEARTBEAT_EXPIRY_MS + 2_000);
+    expect(text).toContain('The server instance running this task stopped before it ended');
+    abort.abort();
+  });
 });

@@ -30,6 +30,10 @@ export class McpClusterTasks implements McpTaskCluster {
     return this.bus.isAlive(instance);
   }
 
+  watch(instance: string, onDead: () => void): () => void {
+    return this.bus.watch(instance, onDead);
+  }
+
   publish(message: McpTaskClusterMessage): void {
     this.bus.publishOn(this.bus.keys.tasksChannel, message);
   }

@@ -48,6 +48,9 @@ const RUNNER_GONE = {
  */
 @Injectable()
 export class McpTasks implements McpToolTasks, McpConsoleTasks {
+  /* The remote runners watched for listen streams, by task: how to stop watching. */
+  private readonly watched = new Map<string, () => void>();
+
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpRevisionSettings,
     private readonly statuses: McpTaskStatuses,
@@ -132,11 +135,17 @@ export class McpTasks implements McpToolTasks, McpConsoleTasks {
     await this.statuses.change(task.taskId, { status: 'cancelled' });
   }
 
-  /** The task ids of `taskIds` that the caller owns (what a listen stream may hear about). */
+  /**
+   * The task ids of `taskIds` that the caller owns (what a listen stream may hear about). A
+   * followed task another instance runs is watched: should that instance die, the task fails
+   * at once and the stream hears it, without waiting for a poll.
+   */
   async ownedOf(taskIds: readonly string[], request: McpRequest): Promise<string[]> {
     const owner = principalKey(request.principal);
     const tasks = await Promise.all(taskIds.map((taskId) => this.statuses.store.get(taskId)));
-    return taskIds.filter((_, index) => tasks[index]?.owner === owner);
+    const owned = tasks.filter((task): task is McpTask => task?.owner === owner);
+    for (const task of owned) if (this.mayBeOrphaned(task)) this.watchRunner(task);
+    return owned.map((task) => task.taskId);
   }
 
   /** The console's view of the running tasks (ids cut short, owners by subject). */
@@ -179,6 +188,24 @@ export class McpTasks implements McpToolTasks, McpConsoleTasks {
       throw new McpInvalidParamsError(UNKNOWN_TASK);
     }
     return this.mayBeOrphaned(task) ? ((await this.runnerGone(task)) ?? task) : task;
+  }
+
+  /* One watch per task, dropped once the task ends (its runner's death then means nothing). */
+  private watchRunner(task: McpTask): void {
+    if (this.watched.has(task.taskId)) return;
+    const unwatch = this.statuses.cluster!.watch(task.runner!, () => {
+      this.watched.delete(task.taskId);
+      void this.runnerGone(task).catch(() => undefined);
+    });
+    const ended = this.statuses.changed.subscribe((notice) => {
+      if (notice.taskId !== task.taskId || !FINAL_STATUSES.has(notice.status)) return;
+      this.watched.get(task.taskId)?.();
+    });
+    this.watched.set(task.taskId, () => {
+      this.watched.delete(task.taskId);
+      unwatch();
+      ended.unsubscribe();
+    });
   }
 
   /* Whether the store says another instance runs it (only then is its runner's life asked). */

@@ -23,6 +23,8 @@ export interface McpTaskCluster {
   readonly instance: string;
   store(): McpTaskStore;
   isAlive(instance: string): Promise<boolean>;
+  /** Calls `onDead` once `instance` is found dead (checked every heartbeat); returns the unwatch. */
+  watch(instance: string, onDead: () => void): () => void;
   publish(message: McpTaskClusterMessage): void;
   /** Hears what any instance publishes, this one's own messages included. */
   hear(handler: (message: McpTaskClusterMessage) => void): Promise<void>;

@@ -15,6 +15,7 @@ export type McpTaskSignal = Exclude<McpTaskClusterMessage, { kind: 'change' }>;
 /** A task that changed: its id, and the `DetailedTask` a listen stream is sent, built on demand. */
 export interface McpTaskNotice {
   readonly taskId: string;
+  readonly status: McpTaskStatus;
   detailed(): Record<string, unknown>;
 }
 
@@ -40,7 +41,8 @@ export class McpTaskStatuses implements OnModuleInit, OnModuleDestroy {
     await this.cluster?.hear((message) => {
       if (message.kind === 'change') {
         const task = message.task as Record<string, unknown>;
-        this.changes.next({ taskId: task.taskId as string, detailed: () => task });
+        const status = task.status as McpTaskStatus;
+        this.changes.next({ taskId: task.taskId as string, status, detailed: () => task });
       } else if (message.runner === this.cluster!.instance) this.signals.next(message);
     });
   }
@@ -78,6 +80,9 @@ export class McpTaskStatuses implements OnModuleInit, OnModuleDestroy {
   private told(task: McpTask): void {
     if (this.cluster) this.cluster.publish({ kind: 'change', task: detailedTask(task) });
     // Built only if a listen stream follows the task: most changes nobody listens for.
-    else this.changes.next({ taskId: task.taskId, detailed: () => detailedTask(task) });
+    else {
+      const { taskId, status } = task;
+      this.changes.next({ taskId, status, detailed: () => detailedTask(task) });
+    }
   }
 }
