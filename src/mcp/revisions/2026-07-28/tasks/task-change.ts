@@ -5,14 +5,23 @@ import type { McpTask, McpTaskChange } from './task.interface.js';
  * and `inputRequests` are replaced as given (absent clears them), and `lastUpdatedAt` is now.
  */
 export function changedTask(task: McpTask, change: McpTaskChange): McpTask {
-  const {
-    statusMessage: _message,
-    result: _result,
-    error: _error,
-    inputRequests: _inputs,
-    ...kept
-  } = task;
-  const changed: Record<string, unknown> = { ...kept, lastUpdatedAt: new Date().toISOString() };
-  for (const [key, value] of Object.entries(change)) if (value !== undefined) changed[key] = value;
-  return changed as unknown as McpTask;
+  // Field by field (not rest and spread): every change of every task goes through here.
+  const changed: { -readonly [K in keyof McpTask]: McpTask[K] } = {
+    taskId: task.taskId,
+    owner: task.owner,
+    quotaKey: task.quotaKey,
+    tool: task.tool,
+    status: change.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: new Date().toISOString(),
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+    expiresAt: task.expiresAt,
+  };
+  if (task.runner !== undefined) changed.runner = task.runner;
+  if (change.statusMessage !== undefined) changed.statusMessage = change.statusMessage;
+  if (change.result !== undefined) changed.result = change.result;
+  if (change.error !== undefined) changed.error = change.error;
+  if (change.inputRequests !== undefined) changed.inputRequests = change.inputRequests;
+  return changed;
 }

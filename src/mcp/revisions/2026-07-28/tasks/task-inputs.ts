@@ -54,6 +54,11 @@ export class McpTaskInputs {
     return taken;
   }
 
+  /** Whether any question waits. */
+  get waiting(): boolean {
+    return this.pending.size > 0;
+  }
+
   /** Every question still waiting, by key; undefined when none is. */
   requests(): Record<string, McpTaskInputRequest> | undefined {
     if (this.pending.size === 0) return undefined;

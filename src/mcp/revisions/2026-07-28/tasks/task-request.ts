@@ -48,10 +48,12 @@ export type McpTaskAsk = (method: string, params: object, key?: string) => Promi
  * connection (nobody listens: a task sends no notifications), and its questions go to the task.
  */
 export class McpTaskRequest implements McpRequest {
-  readonly connection: McpTaskConnection;
+  private ownConnection?: McpTaskConnection;
+  private progress?: (message: string) => void;
   private readonly cancellation = new RequestCancellation();
   private ask?: McpTaskAsk;
   private progressParams?: Record<string, unknown>;
+  private readonly connectionId: string;
 
   constructor(
     private readonly call: McpRequest,
@@ -59,7 +61,7 @@ export class McpTaskRequest implements McpRequest {
     readonly runTimeoutMs: number,
     connectionId: string,
   ) {
-    this.connection = new McpTaskConnection(connectionId);
+    this.connectionId = connectionId;
   }
 
   get id(): RequestId {
@@ -68,9 +70,26 @@ export class McpTaskRequest implements McpRequest {
   get method(): string {
     return this.call.method;
   }
-  /* Once a task, its progress token is its id: `ctx.progress` becomes its status message. */
+  /* Once a task, it has a progress token of its own: `ctx.progress` becomes its status message. */
   get params(): Record<string, unknown> {
-    return this.progressParams ?? this.call.params;
+    if (!this.ask) return this.call.params;
+    if (!this.progressParams) {
+      const meta = { ...(this.call.params._meta as object | undefined), progressToken: 'task' };
+      this.progressParams = { ...this.call.params, _meta: meta };
+    }
+    return this.progressParams;
+  }
+
+  /* Made when first read: most tools never send anything, nor log a failure naming it. */
+  get connection(): McpConnection {
+    if (!this.ownConnection) {
+      this.ownConnection = new McpTaskConnection(this.connectionId);
+      this.ownConnection.hear((message) => {
+        if (message.method !== 'notifications/progress' || !this.progress) return;
+        this.progress(progressText(message.params as ProgressParams));
+      });
+    }
+    return this.ownConnection;
   }
   get era(): McpEra {
     return this.call.era;
@@ -118,12 +137,7 @@ export class McpTaskRequest implements McpRequest {
    */
   promote(ask: McpTaskAsk, progress: (message: string) => void): void {
     this.ask = ask;
-    const meta = { ...(this.call.params._meta as object | undefined), progressToken: 'task' };
-    this.progressParams = { ...this.call.params, _meta: meta };
-    this.connection.hear((message) => {
-      if (message.method !== 'notifications/progress') return;
-      progress(progressText(message.params as ProgressParams));
-    });
+    this.progress = progress;
   }
 
   /** `tasks/cancel`, a refused task or a shutdown: the tool's signal aborts. */

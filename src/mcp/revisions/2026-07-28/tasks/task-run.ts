@@ -48,6 +48,6 @@ export class McpTaskRun {
   cancel(reason: string, end: 'cancelled' | 'failed' = 'cancelled'): void {
     this.end ??= end;
     this.request.cancel(reason);
-    this.inputs.abandon(new Error(reason));
+    if (this.inputs.waiting) this.inputs.abandon(new Error(reason));
   }
 }

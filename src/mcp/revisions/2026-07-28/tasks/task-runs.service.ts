@@ -127,7 +127,7 @@ export class McpTaskRuns implements OnModuleInit, BeforeApplicationShutdown {
 
   /* The run ended: as it was asked to stop, else its result (as the call would have answered) or its error. */
   private async settle(run: McpTaskRun, result?: CallToolResult, error?: unknown): Promise<void> {
-    run.inputs.abandon(new Error('task ended'));
+    if (run.inputs.waiting) run.inputs.abandon(new Error('task ended'));
     let change: McpTaskChange;
     if (run.ending === 'failed') {
       change = { status: 'failed', error: SHUT_DOWN, statusMessage: SHUT_DOWN.message };
