@@ -2,6 +2,7 @@ import {
   startRoundRobinProxy,
   type RoundRobinProxy,
 } from '../../examples/cluster/round-robin-proxy.mjs';
+import { Redis } from 'ioredis';
 import { envelope } from '../modern/modern-app.js';
 import { describeWithService, findService, TEST_REDIS_URL } from '../support/services.js';
 import { ClusterInstance, deleteKeys, uniquePrefix } from './cluster-support.js';
@@ -215,5 +216,28 @@ describeWithService(await findService(TEST_REDIS_URL), 'tasks in cluster mode', 
     expect(Date.now() - killedAt).toBeLessThan(HEARTBEAT_EXPIRY_MS + 2_000);
     expect(text).toContain('The server instance running this task stopped before it ended');
     abort.abort();
+  });
+
+  it('SIGTERM on the running instance: it writes its task failed before it exits', async () => {
+    const [a] = bases;
+    const created = await call(a!, 'tools/call', {
+      name: 'task_wait',
+      arguments: { label: 'stopped' },
+    });
+    const taskId = created.result.taskId;
+    await taskWhen(a!, taskId, (task) => task.statusMessage === 'a (0/1)');
+    await instances[0]!.kill('SIGTERM');
+    expect(await instances[0]!.exited).toEqual({ code: 0, signal: null });
+    // Every instance is gone now: the task as Redis keeps it.
+    const redis = new Redis(redisUrl);
+    try {
+      const stored = JSON.parse((await redis.hget(`${prefix}task:${taskId}`, 't'))!);
+      expect(stored).toMatchObject({
+        status: 'failed',
+        error: { code: -32603, message: 'The server shut down before this task ended' },
+      });
+    } finally {
+      redis.disconnect();
+    }
   });
 });

@@ -13,6 +13,7 @@ import { RedisTaskStore } from './redis-task.store.js';
  */
 export class McpClusterTasks implements McpTaskCluster {
   private readonly taskStore: RedisTaskStore;
+  private readonly drains: (() => Promise<void>)[] = [];
 
   constructor(private readonly bus: McpClusterBus) {
     this.taskStore = new RedisTaskStore(bus.command, bus.keys);
@@ -28,6 +29,15 @@ export class McpClusterTasks implements McpTaskCluster {
 
   isAlive(instance: string): Promise<boolean> {
     return this.bus.isAlive(instance);
+  }
+
+  beforeClose(drain: () => Promise<void>): void {
+    this.drains.push(drain);
+  }
+
+  /** Finishes what must be written before the bus closes (McpClusterShutdown calls it). */
+  async drain(): Promise<void> {
+    await Promise.all(this.drains.map((drain) => drain().catch(() => undefined)));
   }
 
   watch(instance: string, onDead: () => void): () => void {

@@ -37,9 +37,14 @@ import {
 /** Closes the instance's Redis connections when the app closes (its liveness key goes at once). */
 @Injectable()
 export class McpClusterShutdown implements OnModuleDestroy {
-  constructor(@Optional() @Inject(MCP_CLUSTER_BUS) private readonly bus: McpClusterBus | null) {}
+  constructor(
+    @Optional() @Inject(MCP_CLUSTER_BUS) private readonly bus: McpClusterBus | null,
+    @Optional() @Inject(MCP_TASK_CLUSTER) private readonly tasks: McpClusterTasks | null,
+  ) {}
 
   async onModuleDestroy(): Promise<void> {
+    // The tasks running here are written failed first, on the connection about to close.
+    await this.tasks?.drain();
     await this.bus?.close();
   }
 }

@@ -29,6 +29,10 @@ export interface McpToolTasks {
     request: McpRequest,
     tool: McpToolEntry,
     run: (request: McpRequest) => Promise<CallToolResult>,
+    options?: {
+      /** False: a task at once, whatever `tasks.immediateMs` says (an operator's approval waits inside it). */
+      immediate?: boolean;
+    },
   ): Promise<McpToolOutcome>;
 }
 

@@ -75,14 +75,17 @@ export class McpTasks implements McpToolTasks, McpConsoleTasks {
     request: McpRequest,
     tool: McpToolEntry,
     run: (request: McpRequest) => Promise<CallToolResult>,
+    { immediate = true }: { immediate?: boolean } = {},
   ): Promise<McpToolOutcome> {
     const { ttlMs, immediateMs } = this.options.tasks;
     const taskId = newTaskId();
-    const taskRequest = new McpTaskRequest(request, ttlMs, `task:${taskId}`);
+    // Its connection id is its own random one: ids show in logs, audit records and asks, and a
+    // task id is a credential (anonymous callers share one owner).
+    const taskRequest = new McpTaskRequest(request, ttlMs, `task:${newTaskId().slice(0, 12)}`);
     // The handler's first step runs now: a question it asks there is the call's round.
     const running = run(taskRequest);
     if (request.input?.pending) return running;
-    if (immediateMs > 0) {
+    if (immediate && immediateMs > 0) {
       const early = await settledWithin(running, immediateMs);
       if (early || request.input?.pending) return running;
     }
@@ -194,7 +197,7 @@ export class McpTasks implements McpToolTasks, McpConsoleTasks {
   private watchRunner(task: McpTask): void {
     if (this.watched.has(task.taskId)) return;
     const unwatch = this.statuses.cluster!.watch(task.runner!, () => {
-      this.watched.delete(task.taskId);
+      this.watched.get(task.taskId)?.();
       void this.runnerGone(task).catch(() => undefined);
     });
     const ended = this.statuses.changed.subscribe((notice) => {

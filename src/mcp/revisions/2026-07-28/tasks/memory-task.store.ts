@@ -57,10 +57,6 @@ export class MemoryTaskStore implements McpTaskStore {
     return Promise.resolve(running);
   }
 
-  /** How many tasks it holds (expired ones it has not swept included). */
-  get size(): number {
-    return this.tasks.size;
-  }
 
   close(): Promise<void> {
     clearInterval(this.timer);

@@ -26,6 +26,11 @@ export interface McpTaskCluster {
   /** Calls `onDead` once `instance` is found dead (checked every heartbeat); returns the unwatch. */
   watch(instance: string, onDead: () => void): () => void;
   publish(message: McpTaskClusterMessage): void;
+  /**
+   * Work to finish before the cluster's connections close at shutdown (the runs' final
+   * statuses): the bus waits for it, whatever order the app's hooks run in.
+   */
+  beforeClose(drain: () => Promise<void>): void;
   /** Hears what any instance publishes, this one's own messages included. */
   hear(handler: (message: McpTaskClusterMessage) => void): Promise<void>;
 }

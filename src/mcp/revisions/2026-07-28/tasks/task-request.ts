@@ -115,8 +115,9 @@ export class McpTaskRequest implements McpRequest {
   get principal(): McpPrincipal | undefined {
     return this.call.principal;
   }
+  /* Kept while the task runs: a caller's quotas (an anonymous caller's, by address) still apply. */
   get httpRequest(): IncomingMessage | undefined {
-    return this.ask ? undefined : this.call.httpRequest;
+    return this.call.httpRequest;
   }
   get toolSeam(): ToolSeamVerdict | undefined {
     return this.call.toolSeam;

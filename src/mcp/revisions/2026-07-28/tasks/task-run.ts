@@ -8,6 +8,8 @@ import { McpTaskInputs } from './task-inputs.js';
  */
 export class McpTaskRun {
   readonly inputs = new McpTaskInputs();
+  /** The latest progress message whose write waits its turn (see `McpTaskRuns.progress`). */
+  progressMessage?: string;
   private changes: Promise<unknown> = Promise.resolve();
   private end?: 'cancelled' | 'failed';
   private markEnded!: () => void;

@@ -2,7 +2,7 @@ import {
   Inject,
   Injectable,
   Logger,
-  type BeforeApplicationShutdown,
+  type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
@@ -21,6 +21,14 @@ const SHUT_DOWN = {
   code: JsonRpcErrorCode.InternalError,
   message: 'The server shut down before this task ended',
 };
+const SHUT_DOWN_CHANGE: McpTaskChange = {
+  status: 'failed',
+  error: SHUT_DOWN,
+  statusMessage: SHUT_DOWN.message,
+};
+
+/** How long a graceful shutdown waits for stopped tools to settle before it writes them failed. */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 /**
  * The tasks running on this instance: each run's questions, progress and end become its
@@ -28,10 +36,11 @@ const SHUT_DOWN = {
  * or, in cluster mode, from another. A graceful shutdown ends every run, and says which.
  */
 @Injectable()
-export class McpTaskRuns implements OnModuleInit, BeforeApplicationShutdown {
+export class McpTaskRuns implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('McpTasks');
   private readonly runs = new Map<string, McpTaskRun>();
   private readonly serverInfo: object;
+  private drained?: Promise<void>;
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpRevisionSettings,
@@ -43,8 +52,10 @@ export class McpTaskRuns implements OnModuleInit, BeforeApplicationShutdown {
   onModuleInit(): void {
     this.statuses.signalled.subscribe((signal) => {
       if (signal.kind === 'cancel') this.cancel(signal.taskId);
-      else this.answer(signal.taskId, signal.responses);
+      else this.answer(signal.taskId, signal.responses).catch((error) => this.unwritten(error));
     });
+    // In cluster mode the bus waits for this before it closes the store's connection.
+    this.statuses.cluster?.beforeClose(() => this.drain());
   }
 
   /**
@@ -56,7 +67,7 @@ export class McpTaskRuns implements OnModuleInit, BeforeApplicationShutdown {
     const run = new McpTaskRun(task.taskId, request);
     request.promote(
       (method, params, key) => this.ask(run, method, params, key),
-      (message) => void this.progress(run, message),
+      (message) => this.progress(run, message),
     );
     this.runs.set(task.taskId, run);
     // Durable before the caller hears of it: every later change waits for this one.
@@ -65,15 +76,19 @@ export class McpTaskRuns implements OnModuleInit, BeforeApplicationShutdown {
       (result) => this.settle(run, result),
       (error: unknown) => this.settle(run, undefined, error),
     );
-    if (await created.catch(() => false)) return true;
+    let kept: boolean;
+    try {
+      kept = await created;
+    } catch (error) {
+      // The store failed: the run stops, and the call fails as any internal error does.
+      run.cancel('the task could not be kept');
+      this.runs.delete(task.taskId);
+      throw error;
+    }
+    if (kept) return true;
     run.cancel('too many tasks');
     this.runs.delete(task.taskId);
     return false;
-  }
-
-  /** Whether this instance runs `taskId`. */
-  has(taskId: string): boolean {
-    return this.runs.has(taskId);
   }
 
   /** Answers for a run here; resolves once its status shows them taken. False if not here. */
@@ -91,27 +106,70 @@ export class McpTaskRuns implements OnModuleInit, BeforeApplicationShutdown {
     return run !== undefined;
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /** A graceful shutdown ends the runs here, before the store closes (see `drain`). */
+  onModuleDestroy(): Promise<void> {
+    return this.drain();
+  }
+
+  /**
+   * Stops every run here and writes each `failed` ("the server shut down"): a tool that
+   * settles within `SHUTDOWN_GRACE_MS` is written by its own settle, the others now. Logs
+   * which tasks (by the start of their ids: a whole id is a credential). Once only.
+   */
+  drain(): Promise<void> {
+    this.drained ??= this.stopAll();
+    return this.drained;
+  }
+
+  private async stopAll(): Promise<void> {
     const runs = [...this.runs.values()];
     if (runs.length === 0) return;
-    const ids = runs.map((run) => run.taskId).join(', ');
+    const ids = runs.map((run) => `${run.taskId.slice(0, 8)}…`).join(', ');
     this.logger.warn(`Shutting down: failing ${runs.length} running task(s): ${ids}`);
     for (const run of runs) run.cancel('server shutting down', 'failed');
-    await Promise.all(runs.map((run) => run.settled));
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
+    await Promise.race([Promise.all(runs.map((run) => run.settled)), grace]);
+    clearTimeout(timer);
+    // A tool that ignores its signal is not waited for: its task is written failed all the same.
+    await Promise.all(
+      runs
+        .filter((run) => this.runs.has(run.taskId))
+        .map((run) => this.statuses.change(run.taskId, SHUT_DOWN_CHANGE).catch(() => undefined)),
+    );
   }
 
   /* A question the running tool asks: the task waits in `input_required` until it is answered. */
   private ask(run: McpTaskRun, method: string, params: object, key?: string): Promise<unknown> {
     if (run.cancelling) return Promise.reject(new Error('task cancelled'));
     const answer = run.inputs.ask(method, modernParams(params), key);
-    void this.waitOn(run);
+    this.waitOn(run).catch((error) => this.unwritten(error));
     return answer;
   }
 
-  /* The tool's progress, as the status message of a working task (latest wins). */
-  private progress(run: McpTaskRun, message: string): Promise<unknown> {
-    const change = { status: 'working', statusMessage: message } as const;
-    return run.queue(() => this.statuses.change(run.taskId, change, ['working']));
+  /*
+   * The tool's progress, as the status message of a working task. Latest wins: while one write
+   * waits its turn, later progress replaces its message instead of queueing more writes, so a
+   * tool reporting every row costs the store one write at a time.
+   */
+  private progress(run: McpTaskRun, message: string): void {
+    if (run.progressMessage !== undefined) {
+      run.progressMessage = message;
+      return;
+    }
+    run.progressMessage = message;
+    run
+      .queue(() => {
+        const statusMessage = run.progressMessage!;
+        run.progressMessage = undefined;
+        return this.statuses.change(run.taskId, { status: 'working', statusMessage }, ['working']);
+      })
+      .catch((error) => this.unwritten(error));
+  }
+
+  /* A status write that failed (the store is away): logged; the task's next change tries again. */
+  private unwritten(error: unknown): void {
+    this.logger.error(`A task's status could not be written: ${String(error)}`);
   }
 
   /* Writes the run's questions as its status: `input_required` while any waits, else `working`. */
@@ -121,7 +179,11 @@ export class McpTaskRuns implements OnModuleInit, BeforeApplicationShutdown {
       const change: McpTaskChange = inputRequests
         ? { status: 'input_required', inputRequests }
         : { status: 'working' };
-      return this.statuses.change(run.taskId, change);
+      return this.statuses.change(run.taskId, change).then((changed) => {
+        // Ended elsewhere (an instance that took it for dead, its TTL): the tool stops too.
+        if (!changed && !run.cancelling) run.cancel('the task ended elsewhere');
+        return changed;
+      });
     });
   }
 
@@ -130,7 +192,7 @@ export class McpTaskRuns implements OnModuleInit, BeforeApplicationShutdown {
     if (run.inputs.waiting) run.inputs.abandon(new Error('task ended'));
     let change: McpTaskChange;
     if (run.ending === 'failed') {
-      change = { status: 'failed', error: SHUT_DOWN, statusMessage: SHUT_DOWN.message };
+      change = SHUT_DOWN_CHANGE;
     } else if (run.ending === 'cancelled') {
       change = { status: 'cancelled' };
     } else if (error === undefined) {

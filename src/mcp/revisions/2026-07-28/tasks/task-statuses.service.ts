@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
 import { detailedTask } from './detailed-task.js';
 import {
@@ -28,7 +28,7 @@ export const RUNNING: readonly McpTaskStatus[] = ['working', 'input_required'];
  * cluster mode what one instance tells another about a task it runs arrives here too.
  */
 @Injectable()
-export class McpTaskStatuses implements OnModuleInit, OnModuleDestroy {
+export class McpTaskStatuses implements OnModuleInit, OnApplicationShutdown {
   private readonly changes = new Subject<McpTaskNotice>();
   private readonly signals = new Subject<McpTaskSignal>();
 
@@ -47,7 +47,8 @@ export class McpTaskStatuses implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /* Last: the runs write their final statuses while the app is destroyed (McpTaskRuns). */
+  async onApplicationShutdown(): Promise<void> {
     await this.store.close?.();
   }
 
