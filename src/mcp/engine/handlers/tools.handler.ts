@@ -115,11 +115,11 @@ export class McpToolsHandler {
     const execute = (run: McpRequest) => this.invoker.execute(entry, input.value, run);
     if (asTask && decision.approver === 'operator') {
       // An operator is not the caller: the task exists at once and waits for the decision.
-      return this.tasks.start(request, entry, (run) =>
+      const waitForOperator = (run: McpRequest) =>
         settledOf(
           this.approvals.decide(run as typeof request, entry, decision, () => execute(run)),
-        ),
-      );
+        );
+      return this.tasks.start(request, entry, waitForOperator, { immediate: false });
     }
     // The caller's approval round ends before the task exists: an approved call starts it.
     return this.approvals.decide(request, entry, decision, () =>
