@@ -477,6 +477,10 @@ describe('task options and bounds', () => {
       resultType: 'complete',
       content: [{ type: 'text', text: 'done at once' }],
     });
+    // An operator's approval waits inside the task: that call is a task at once.
+    const gated = await raw(t, 3, 'tools/call', { name: 'operator_export', arguments: {} });
+    expect(gated.body.result).toMatchObject({ resultType: 'task', status: 'working' });
+    await raw(t, 4, 'tasks/cancel', { taskId: gated.body.result.taskId });
     await t.close();
     t = await bootTasksApp('express');
     const task = await raw(t, 2, 'tools/call', { name: 'instant', arguments: {} });
