@@ -57,7 +57,6 @@ export class MemoryTaskStore implements McpTaskStore {
     return Promise.resolve(running);
   }
 
-
   close(): Promise<void> {
     clearInterval(this.timer);
     return Promise.resolve();
