@@ -4,14 +4,8 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ADAPTERS, type HttpTestApp } from '../support/http-app.js';
 import { SseReader } from '../support/http-sse.js';
-import { until } from '../support/until.js';
 import { modernMessage, postModern } from '../modern/modern-app.js';
-import {
-  MCP_OPERATOR_DESK,
-  MCP_TASK_STORE,
-  type McpOperatorDesk,
-  type McpTaskStore,
-} from '../../src/index.js';
+import { MCP_OPERATOR_DESK, type McpOperatorDesk } from '../../src/index.js';
 import {
   bootTasksApp,
   readBlock,
@@ -21,51 +15,13 @@ import {
   TASKS,
   WITH_TASKS,
 } from './tasks-app.js';
+import { raw, taskWhen } from './tasks-wire.js';
 
 /*
  * Tools as durable tasks (SEP-2663) over Streamable HTTP, driven by the official tasks
  * client (@modelcontextprotocol/ext-tasks) where it has an API for the rule, and by raw
  * JSON-RPC where the rule is about the wire itself.
  */
-
-/** A raw modern request; `taskId` also goes in `Mcp-Name`, as a conforming client sends it. */
-async function raw(
-  t: HttpTestApp,
-  id: number | string,
-  method: string,
-  params: Record<string, unknown> = {},
-  capabilities: object = WITH_TASKS,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: any }> {
-  const named = typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {};
-  const response = await postModern(t, modernMessage(id, method, params, capabilities), {
-    ...named,
-    ...headers,
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-/** Polls `tasks/get` (one request per event-loop turn at most) until `holds` is true. */
-async function taskWhen(
-  t: HttpTestApp,
-  taskId: string,
-  holds: (task: any) => boolean,
-): Promise<any> {
-  let task: any;
-  let asking = false;
-  await until(() => {
-    if (task && holds(task)) return true;
-    if (!asking) {
-      asking = true;
-      void raw(t, `get-${taskId}`, 'tasks/get', { taskId }).then(({ body }) => {
-        task = body.result ?? body.error;
-        asking = false;
-      });
-    }
-    return false;
-  }, `task ${taskId} reaching the awaited state`);
-  return task;
-}
 
 describe.each(ADAPTERS)('tasks over Streamable HTTP (%s)', (variant) => {
   let t: HttpTestApp;
@@ -428,90 +384,5 @@ describe.each(ADAPTERS)('tasks over Streamable HTTP (%s)', (variant) => {
       {},
     );
     expect(undeclared.body.error.code).toBe(-32021);
-  });
-});
-
-describe('task options and bounds', () => {
-  let t: HttpTestApp | undefined;
-  beforeEach(() => resetSeen());
-  afterEach(async () => {
-    seen.gate.resolve();
-    await t?.close();
-    t = undefined;
-  });
-
-  it('a graceful shutdown fails the tasks still running (their tools stopped), and says which', async () => {
-    t = await bootTasksApp('express');
-    const warnings: string[] = [];
-    const quiet = () => undefined;
-    t.app.useLogger({
-      log: quiet,
-      error: quiet,
-      warn: (message) => warnings.push(String(message)),
-    });
-    const store = t.app.get<McpTaskStore>(MCP_TASK_STORE);
-    const created = await raw(t, 1, 'tools/call', {
-      name: 'build_report',
-      arguments: { title: 'late' },
-    });
-    const taskId = created.body.result.taskId;
-    await taskWhen(t, taskId, (task) => task.statusMessage !== undefined);
-    await t.close();
-    t = undefined;
-    expect(seen.aborted).toBe(1);
-    expect(await store.get(taskId)).toMatchObject({
-      status: 'failed',
-      error: { code: -32603, message: 'The server shut down before this task ended' },
-    });
-    // Named by the start of its id: a whole id is a credential, and logs are read by many.
-    expect(warnings).toEqual([
-      expect.stringContaining(`failing 1 running task(s): ${taskId.slice(0, 8)}…`),
-    ]);
-    expect(warnings[0]).not.toContain(taskId);
-  });
-
-  it('tasks.immediateMs: work that ends within it answers at once; by default it is a task', async () => {
-    t = await bootTasksApp('express', { tasks: { immediateMs: 5_000 } });
-    const quick = await raw(t, 1, 'tools/call', { name: 'instant', arguments: {} });
-    expect(quick.body.result).toMatchObject({
-      resultType: 'complete',
-      content: [{ type: 'text', text: 'done at once' }],
-    });
-    // An operator's approval waits inside the task: that call is a task at once.
-    const gated = await raw(t, 3, 'tools/call', { name: 'operator_export', arguments: {} });
-    expect(gated.body.result).toMatchObject({ resultType: 'task', status: 'working' });
-    await raw(t, 4, 'tasks/cancel', { taskId: gated.body.result.taskId });
-    await t.close();
-    t = await bootTasksApp('express');
-    const task = await raw(t, 2, 'tools/call', { name: 'instant', arguments: {} });
-    expect(task.body.result.resultType).toBe('task');
-    const done = await taskWhen(t, task.body.result.taskId, (it) => it.status === 'completed');
-    expect(done.result.content).toEqual([{ type: 'text', text: 'done at once' }]);
-  });
-
-  it('limits.maxTasksPerPrincipal refuses one more task with -31429 and aborts the run it had begun', async () => {
-    t = await bootTasksApp('express', { limits: { maxTasksPerPrincipal: 2 } });
-    for (const id of [1, 2]) {
-      const created = await raw(t!, id, 'tools/call', {
-        name: 'build_report',
-        arguments: { title: 'x' },
-      });
-      expect(created.body.result.resultType).toBe('task');
-    }
-    const refused = await raw(t, 3, 'tools/call', {
-      name: 'build_report',
-      arguments: { title: 'x' },
-    });
-    expect(refused.body.error).toMatchObject({ code: -31429, message: 'Too many tasks' });
-    expect(seen.aborted).toBe(1); // its handler had started: its signal aborted
-  });
-
-  it('a task expires after tasks.ttlMs: then its id is unknown (-32602)', async () => {
-    t = await bootTasksApp('express', { tasks: { ttlMs: 50 } });
-    const created = await raw(t, 1, 'tools/call', { name: 'instant', arguments: {} });
-    const taskId = created.body.result.taskId;
-    expect(created.body.result.ttlMs).toBe(50);
-    const gone = await taskWhen(t, taskId, (task) => task.code === -32602);
-    expect(gone.message).toBe('Unknown or expired task');
   });
 });
