@@ -63,6 +63,37 @@ describeWithService(await findService(TEST_REDIS_URL), 'tasks in cluster mode', 
     return (await response.json()) as { result?: any; error?: any };
   }
 
+  /** Opens a listen stream on `base` for `taskIds`; `heard` reads it until a pattern shows. */
+  async function listen(base: string, id: string, taskIds: string[]) {
+    const abort = new AbortController();
+    const response = await fetch(new URL('/mcp', base), {
+      method: 'POST',
+      signal: abort.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds }, _meta: envelope(WITH_TASKS) },
+      }),
+    });
+    const reader = response.body!.getReader();
+    let received = '';
+    const heard = async (pattern: RegExp) => {
+      while (!pattern.test(received)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}: ${received}`);
+        received += new TextDecoder().decode(value);
+      }
+    };
+    return { heard, text: () => received, abort };
+  }
+
   /** Polls `tasks/get` through `base` until `holds` accepts the task. */
   async function taskWhen(base: string, taskId: string, holds: (task: any) => boolean) {
     for (;;) {
@@ -114,34 +145,9 @@ describeWithService(await findService(TEST_REDIS_URL), 'tasks in cluster mode', 
       arguments: { label: 'heard' },
     });
     const taskId = created.result.taskId;
-    const abort = new AbortController();
-    const response = await fetch(new URL('/mcp', a), {
-      method: 'POST',
-      signal: abort.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'listen-a',
-        method: 'subscriptions/listen',
-        params: { notifications: { taskIds: [taskId] }, _meta: envelope(WITH_TASKS) },
-      }),
-    });
-    const reader = response.body!.getReader();
-    let text = '';
-    const heard = async (pattern: RegExp) => {
-      while (!pattern.test(text)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
-        text += new TextDecoder().decode(value);
-      }
-    };
+    const { heard, text, abort } = await listen(a!, 'listen-a', [taskId]);
     await heard(/notifications\/subscriptions\/acknowledged/);
-    expect(text).toContain(`"taskIds":["${taskId}"]`);
+    expect(text()).toContain(`"taskIds":["${taskId}"]`);
     await call(bases[1]!, 'tasks/cancel', { taskId });
     await heard(/"method":"notifications\/tasks".*"status":"cancelled"/);
     abort.abort();
@@ -183,38 +189,13 @@ describeWithService(await findService(TEST_REDIS_URL), 'tasks in cluster mode', 
     });
     const taskId = created.result.taskId;
     await taskWhen(a!, taskId, (task) => task.statusMessage === 'c (0/1)');
-    const abort = new AbortController();
-    const response = await fetch(new URL('/mcp', a), {
-      method: 'POST',
-      signal: abort.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'listen-followed',
-        method: 'subscriptions/listen',
-        params: { notifications: { taskIds: [taskId] }, _meta: envelope(WITH_TASKS) },
-      }),
-    });
-    const reader = response.body!.getReader();
-    let text = '';
-    const heard = async (pattern: RegExp) => {
-      while (!pattern.test(text)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
-        text += new TextDecoder().decode(value);
-      }
-    };
+    const { heard, text, abort } = await listen(a!, 'listen-followed', [taskId]);
     await heard(/notifications\/subscriptions\/acknowledged/);
     const killedAt = Date.now();
     await instances[2]!.kill('SIGKILL');
     await heard(/"method":"notifications\/tasks".*"status":"failed"/);
     expect(Date.now() - killedAt).toBeLessThan(HEARTBEAT_EXPIRY_MS + 2_000);
-    expect(text).toContain('The server instance running this task stopped before it ended');
+    expect(text()).toContain('The server instance running this task stopped before it ended');
     abort.abort();
   });
 
