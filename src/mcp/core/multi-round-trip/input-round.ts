@@ -107,7 +107,7 @@ export class McpInputRound {
       // Reserved: an answer under it would read as the caller's approval of the call.
       return Promise.reject(new TypeError(`The input key '${key}' is reserved`));
     }
-    const name = key ?? `${KEY_PREFIX[method] ?? 'input'}-${this.sequence++}`;
+    const name = key ?? inputKeyOf(method, this.sequence++);
     if (this.problem) {
       return Promise.reject(new McpInvalidParamsError('Invalid or expired requestState'));
     }
@@ -145,8 +145,13 @@ export function validAnswer(answer: unknown, method: string): unknown {
   return ANSWER_SCHEMAS[method]?.safeParse(answer).success ? answer : undefined;
 }
 
-/* The modern era has no elicitation ids: a URL-mode request is judged from the retry itself. */
-function modernParams(params: object): object {
+/** The readable key of the `sequence`th question a handler asks by `method` without naming one. */
+export function inputKeyOf(method: string, sequence: number): string {
+  return `${KEY_PREFIX[method] ?? 'input'}-${sequence}`;
+}
+
+/** The modern era has no elicitation ids: a URL-mode question is judged from the answer itself. */
+export function modernParams(params: object): object {
   if (!('elicitationId' in params)) return params;
   const { elicitationId: _dropped, ...rest } = params as Record<string, unknown>;
   return rest;

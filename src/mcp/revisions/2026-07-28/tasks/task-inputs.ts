@@ -1,12 +1,5 @@
-import { validAnswer } from '../../../core/multi-round-trip/input-round.js';
+import { inputKeyOf, validAnswer } from '../../../core/multi-round-trip/input-round.js';
 import type { McpTaskInputRequest } from './task.interface.js';
-
-/* Readable keys for questions a tool did not name: `elicit-0`, `sample-1`, ... */
-const KEY_PREFIX: Record<string, string> = {
-  'elicitation/create': 'elicit',
-  'sampling/createMessage': 'sample',
-  'roots/list': 'roots',
-};
 
 interface Pending {
   readonly request: McpTaskInputRequest;
@@ -29,7 +22,7 @@ export class McpTaskInputs {
   ask(method: string, params: object, key?: string): Promise<unknown> {
     let name = key;
     if (name === undefined) {
-      do name = `${KEY_PREFIX[method] ?? 'input'}-${this.sequence++}`;
+      do name = inputKeyOf(method, this.sequence++);
       while (this.used.has(name));
     } else if (this.used.has(name)) {
       return Promise.reject(new TypeError(`The input key '${name}' was used before in this task`));

@@ -10,6 +10,7 @@ import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
 import type { CallToolResult } from '../../../core/protocol/mcp-types.js';
 import { errorResponse } from '../../../engine/dispatch/error-response.js';
 import { completeResult } from '../modern-result.js';
+import { modernParams } from '../../../core/multi-round-trip/input-round.js';
 import type { McpTaskRequest } from './task-request.js';
 import { McpTaskRun } from './task-run.js';
 import { McpTaskStatuses } from './task-statuses.service.js';
@@ -210,11 +211,4 @@ export class McpTaskRuns implements OnModuleInit, OnModuleDestroy {
       run.ended();
     }
   }
-}
-
-/* The modern era has no elicitation ids: a URL-mode question is judged from the answer itself. */
-function modernParams(params: object): object {
-  if (!('elicitationId' in params)) return params;
-  const { elicitationId: _dropped, ...rest } = params as Record<string, unknown>;
-  return rest;
 }
