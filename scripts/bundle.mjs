@@ -14,7 +14,13 @@ const ENTRIES = [
   ['dist/app/main-stdio.js', 'stdio'],
 ];
 for (const [entry, transport] of ENTRIES) {
-  const { launcher, bytes } = await bundleServer({ entry, outDir: 'dist/bundle', transport });
+  // The service decides with Cedar (src/app/policy): its launchers start compiling the engine.
+  const { launcher, bytes } = await bundleServer({
+    entry,
+    outDir: 'dist/bundle',
+    transport,
+    preloadCedar: true,
+  });
   // On stderr, as every log line of the service's: stdout may be an MCP client's protocol pipe.
   process.stderr.write(`bundled ${entry} → ${launcher} (${Math.round(bytes / 1024)} KiB)\n`);
 }

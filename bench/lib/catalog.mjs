@@ -247,6 +247,8 @@ export function catalog(dataDir, auth) {
                 ...lean,
                 env: cedarEnv,
                 bundle: path(entry),
+                // Bundled as a Cedar app is (docs/stdio.md, "Cold start").
+                preloadCedar: true,
               },
             ),
           ]

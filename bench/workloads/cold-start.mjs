@@ -136,14 +136,21 @@ function runtimeOf(wanted) {
 
 /** The bundles of the bench's own Warden servers, built once per bench invocation. */
 let bundles;
-async function bundled(script, transport) {
+async function bundled(script, transport, preloadCedar = false) {
   bundles ??= { dir: bundleDir(), built: new Map() };
-  if (!bundles.built.has(script)) {
+  const key = `${script}${preloadCedar ? ' --preload-cedar' : ''}`;
+  if (!bundles.built.has(key)) {
     const name = `${bundles.built.size}-${script.replace(/.*\//, '').replace(/\.m?js$/, '')}`;
-    const built = bundleServer({ entry: script, outDir: bundles.dir, name, transport });
-    bundles.built.set(script, built);
+    const built = bundleServer({
+      entry: script,
+      outDir: bundles.dir,
+      name,
+      transport,
+      preloadCedar,
+    });
+    bundles.built.set(key, built);
   }
-  return (await bundles.built.get(script)).launcher;
+  return (await bundles.built.get(key)).launcher;
 }
 
 /*
@@ -165,7 +172,12 @@ process.on('exit', () => bundles && rmSync(bundles.dir, { recursive: true, force
 const LAUNCHER = fileURLToPath(new URL('../servers/compile-cache-launcher.mjs', import.meta.url));
 
 async function entryOf(server, transport) {
-  if (server.bundle) return { ...server, script: await bundled(server.bundle, transport) };
+  if (server.bundle) {
+    return {
+      ...server,
+      script: await bundled(server.bundle, transport, server.preloadCedar),
+    };
+  }
   if (server.role) return { ...server, args: [LAUNCHER, server.script] };
   return server;
 }

@@ -44,6 +44,13 @@ const VENDORED = new Map([
   ['openid-client', 'openid-client.cjs'],
   ['canonicalize', 'canonicalize.cjs'],
 ]);
+/**
+ * Entries published as ES modules only, whose package has a CommonJS entry for the same API:
+ * Cedar's `web` entry takes a precompiled module; its `nodejs` entry compiles its own.
+ */
+const COMMONJS_ENTRIES = new Map([
+  ['@cedar-policy/cedar-wasm/web', '@cedar-policy/cedar-wasm/nodejs'],
+]);
 
 /**
  * Every file at or below `entry` (relative to dist/) whose name passes `keep`.
@@ -79,7 +86,7 @@ const perFile = {
       const vendored = VENDORED.get(args.path);
       const importer = join(OUT, relative(DIST, args.importer));
       if (vendored) return { path: vendorSpecifier(importer, vendored), external: true };
-      return { path: args.path, external: true };
+      return { path: COMMONJS_ENTRIES.get(args.path) ?? args.path, external: true };
     });
   },
 };

@@ -3,10 +3,12 @@ import { bundleServer } from './bundle/bundle-server.js';
 
 export const BUNDLE_USAGE = `Usage:
   mcp-warden bundle --entry <dist/main.js> --out <dist/bundle> [--transport http|stdio]
-                    [--name <base name>] [--no-minify]
+                    [--name <base name>] [--no-minify] [--preload-cedar]
 
 Bundles a built server entry into one file and a launcher that turns on Node's compile cache:
 start it with \`node <out>/<name>.mjs\`. Needs esbuild (npm install --save-dev esbuild).
+--preload-cedar: the app's policy is McpPolicies.cedar(); the launcher starts compiling the
+Cedar engine before the bundle loads.
 `;
 
 /**
@@ -28,6 +30,7 @@ export async function runBundleCommand(
         transport: { type: 'string' },
         name: { type: 'string' },
         'no-minify': { type: 'boolean' },
+        'preload-cedar': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -52,6 +55,7 @@ export async function runBundleCommand(
       transport,
       name: values.name,
       minify: !values['no-minify'],
+      preloadCedar: values['preload-cedar'],
     });
     out(
       `bundled ${values.entry} → ${bundled.launcher} (${Math.round(bundled.bytes / 1024)} KiB); ` +

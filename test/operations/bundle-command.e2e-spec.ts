@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { StdioScript, makeDataDir, removeDataDir } from '../support/stdio-child.js';
 
 /*
@@ -58,6 +59,51 @@ describe('mcp-warden bundle', () => {
       arguments: { query: 'anything' },
     });
     expect(called.result.isError).toBeUndefined();
+    expect(called.result.structuredContent).toEqual({ count: 0, notes: [] });
+  });
+
+  it('--preload-cedar: the launcher starts compiling Cedar before the bundle, which shares it', async () => {
+    out = await mkdtemp(join(process.cwd(), '.tmp-bundle-'));
+    const bundled = run([
+      'bundle',
+      '--entry',
+      ENTRY,
+      '--out',
+      out,
+      '--transport',
+      'stdio',
+      '--preload-cedar',
+    ]);
+    expect(bundled.status).toBe(0);
+    const preload = join(out, 'main-stdio.cedar.mjs');
+    expect(readFileSync(join(out, 'main-stdio.mjs'), 'utf8')).toContain(
+      "(await import('./main-stdio.cedar.mjs')).precompileCedar();",
+    );
+    // The launcher's copy and the framework's share one head start per process.
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const early = (await import(${JSON.stringify(pathToFileURL(preload).href)})).precompileCedar();
+         const { precompileCedar } = await import('./dist/mcp/policy/cedar/cedar.precompiler.js');
+         process.stdout.write(JSON.stringify({
+           shared: precompileCedar() === early,
+           compiled: (await early) instanceof WebAssembly.Module,
+         }));`,
+      ],
+      { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    expect(JSON.parse(probe.stdout)).toEqual({ shared: true, compiled: true });
+
+    // The service decides with Cedar: its calls go through the preloaded engine.
+    dataDir = await makeDataDir();
+    child = new StdioScript(join(out, 'main-stdio.mjs'), { DATA_DIR: dataDir });
+    await child.initialize();
+    const called = await child.request('tools/call', {
+      name: 'search_notes',
+      arguments: { query: 'anything' },
+    });
     expect(called.result.structuredContent).toEqual({ count: 0, notes: [] });
   });
 

@@ -3,19 +3,33 @@ import { promisify } from 'node:util';
 
 /*
  * Cedar is loaded only with a `policy`: an app without one never reads the WebAssembly file.
- * A child process boots an app from the sources and reports whether Cedar's module was read.
+ * A child process boots an app from the sources and reports whether Cedar's module was read,
+ * on the main thread or by a worker started to read it (cedar.precompiler.ts).
  */
 
 const run = promisify(execFile);
 
 const PROBE = `
 const fs = require('node:fs');
-const read = fs.readFileSync;
+const threads = require('node:worker_threads');
 let loaded = false;
-fs.readFileSync = function (path, ...rest) {
+const seen = (path) => {
   if (String(path).endsWith('cedar_wasm_bg.wasm')) loaded = true;
-  return read.call(this, path, ...rest);
 };
+for (const [target, name] of [[fs, 'readFileSync'], [fs.promises, 'readFile']]) {
+  const original = target[name];
+  target[name] = function (path, ...rest) {
+    seen(path);
+    return original.call(this, path, ...rest);
+  };
+}
+threads.Worker = class extends threads.Worker {
+  constructor(script, options) {
+    seen(options?.workerData?.wasm);
+    super(script, options);
+  }
+};
+require('node:module').syncBuiltinESMExports();
 (async () => {
   require('reflect-metadata');
   const { Test } = await import('@nestjs/testing');
@@ -37,17 +51,26 @@ fs.readFileSync = function (path, ...rest) {
 `;
 
 /*
- * The head start (cedar.precompiler.ts): `McpPolicies.cedar()` alone hands back Cedar's compiled
- * module from a worker, and the engine the policy layer then loads decides with it.
+ * The head start (cedar.precompiler.ts): `McpPolicies.cedar()` alone has a worker read and
+ * compile Cedar's module, and the engine the policy layer then loads decides with that module:
+ * the main thread never reads the file.
  */
 const PRECOMPILE_PROBE = `
-// The worker does not hold the process open (an app's server does): this timer stands in.
-const open = setInterval(() => {}, 1000);
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+const reads = [];
+for (const [target, name] of [[fs, 'readFileSync'], [fs.promises, 'readFile']]) {
+  const original = target[name];
+  target[name] = function (path, ...rest) {
+    if (String(path).endsWith('cedar_wasm_bg.wasm')) reads.push(name);
+    return original.call(this, path, ...rest);
+  };
+}
+syncBuiltinESMExports();
 const api = await import('./dist/index.js');
 const { precompileCedar } = await import('./dist/mcp/policy/cedar/cedar.precompiler.js');
 api.McpPolicies.cedar({ policies: { text: 'permit (principal, action, resource);' } });
 const module = await precompileCedar();
-clearInterval(open);
 const { loadCedar } = await import('./dist/mcp/policy/cedar/cedar.loader.js');
 const cedar = await loadCedar();
 const answer = cedar.isAuthorized({
@@ -58,8 +81,29 @@ const answer = cedar.isAuthorized({
 process.stdout.write(JSON.stringify({
   compiled: module instanceof WebAssembly.Module,
   exports: module ? WebAssembly.Module.exports(module).map((e) => e.name) : [],
+  reads,
   decides: answer.type === 'success' ? answer.response.decision : answer.type,
 }));
+`;
+
+/*
+ * The CommonJS build (Jest's CommonJS runtime, the Nest CLI 11 default) cannot load Cedar's
+ * ES-module-only `web` entry: it loads the `nodejs` entry in its place, and decides the same.
+ */
+const COMMONJS_PROBE = `
+const api = require('./dist/cjs/index.js');
+const { loadCedar } = require('./dist/cjs/mcp/policy/cedar/cedar.loader.js');
+api.McpPolicies.cedar({ policies: { text: 'forbid (principal, action, resource);' } });
+loadCedar().then((cedar) => {
+  const answer = cedar.isAuthorized({
+    principal: { type: 'User', id: 'a' }, action: { type: 'Action', id: 'x' },
+    resource: { type: 'R', id: 'r' }, context: {},
+    policies: { staticPolicies: 'forbid (principal, action, resource);' }, entities: [],
+  });
+  process.stdout.write(JSON.stringify({
+    decides: answer.type === 'success' ? answer.response.decision : answer.type,
+  }));
+});
 `;
 
 async function probe(mode: 'policy' | 'closures'): Promise<{ loaded: boolean }> {
@@ -76,7 +120,7 @@ describe('loading Cedar', () => {
     expect(await probe('policy')).toEqual({ loaded: true });
   });
 
-  it('declaring a Cedar policy compiles the engine on a worker thread, before Nest boots', async () => {
+  it('declaring a Cedar policy compiles the engine on a worker, and the engine uses its module', async () => {
     const { stdout } = await run(
       process.execPath,
       ['--input-type=module', '-e', PRECOMPILE_PROBE],
@@ -85,7 +129,13 @@ describe('loading Cedar', () => {
     expect(JSON.parse(stdout)).toEqual({
       compiled: true,
       exports: expect.arrayContaining(['validate', 'preparsePolicySet']),
+      reads: [],
       decides: 'allow',
     });
+  });
+
+  it('the CommonJS build loads Cedar through its CommonJS entry', async () => {
+    const { stdout } = await run(process.execPath, ['-e', COMMONJS_PROBE], { cwd: process.cwd() });
+    expect(JSON.parse(stdout)).toEqual({ decides: 'deny' });
   });
 });

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { appRequire } from './app-require.js';
 import { deferredIntlPlugin } from './deferred-intl.plugin.js';
 import { writeDtoPackages } from './dto-packages.js';
@@ -30,16 +31,28 @@ const REQUIRE_SHIM = [
  * turns it off. It is written once the bundle has been evaluated (Node 22.10+), not only at a
  * clean exit: a server that is killed has filled it too.
  */
-const launcher = (bundleFile: string) =>
+const launcher = (bundleFile: string, preloadFile?: string) =>
   [
     '#!/usr/bin/env node',
     "import module from 'node:module';",
     '',
     'module.enableCompileCache?.();',
+    ...(preloadFile ? [`(await import('./${preloadFile}')).precompileCedar();`] : []),
     `await import('./${bundleFile}');`,
     'module.flushCompileCache?.();',
     '',
   ].join('\n');
+
+/*
+ * `preloadCedar`: a Cedar app's policy layer needs the engine at the end of Nest's boot, and
+ * `McpPolicies.cedar()` starts compiling it only once the bundle's code has been read and mostly
+ * run. The launcher of such an app starts it first, from a small file of its own beside the
+ * bundle, so the engine is compiled and warmed (src/mcp/policy/cedar/cedar.precompiler.ts) on
+ * other threads while the bundle loads. The two copies share one head start per process.
+ */
+const PRECOMPILER = fileURLToPath(
+  new URL('../../mcp/policy/cedar/cedar.precompiler.js', import.meta.url),
+);
 
 /** What `bundleServer()` bundles, and how. */
 export interface BundleServerOptions {
@@ -52,6 +65,11 @@ export interface BundleServerOptions {
   readonly minify?: boolean;
   /** `'stdio'` leaves the HTTP stack out. */
   readonly transport?: 'http' | 'stdio';
+  /**
+   * Start compiling Cedar's engine as the process starts, for an app whose `policy` is
+   * `McpPolicies.cedar()`. An app without it would compile an engine it never uses.
+   */
+  readonly preloadCedar?: boolean;
   /** esbuild, when the caller has it already; else it is loaded from the app's dependencies. */
   readonly esbuild?: Esbuild;
 }
@@ -100,8 +118,24 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
   });
   const out = result.metafile?.outputs[relative(process.cwd(), bundle)];
   await writeDtoPackages(esbuild, outDir);
+  const preloadFile = options.preloadCedar ? `${base}.cedar.mjs` : undefined;
+  if (preloadFile) {
+    await esbuild.build({
+      entryPoints: [PRECOMPILER],
+      outfile: join(outDir, preloadFile),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      minify,
+      external: ['@cedar-policy/cedar-wasm', '@cedar-policy/cedar-wasm/*'],
+      // It resolves Cedar with a `require` of its own, from beside the bundle.
+      banner: { js: REQUIRE_SHIM },
+      logLevel: 'warning',
+    });
+  }
   const launcherFile = join(outDir, `${base}.mjs`);
-  await writeFile(launcherFile, launcher(bundleFile), { mode: 0o755 });
+  await writeFile(launcherFile, launcher(bundleFile, preloadFile), { mode: 0o755 });
   return { launcher: launcherFile, bundle, bytes: out?.bytes ?? 0 };
 }
 

@@ -1,67 +1,69 @@
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { moduleRequire } from '../../definitions/schema/optional-libraries.js';
+import { CEDAR_COMPILE_WORKER } from './cedar-compile.worker.js';
+import { CEDAR_TIERING_BUDGET, processTieringBudget } from './tiering-budget.js';
 
 /*
- * Cedar's engine is 4 MB of WebAssembly. V8 compiles it lazily, one function at a time on the
- * thread that first calls it, so a cold boot paid about 150 ms of compiling on the main thread
- * inside its first validation. Compiled eagerly on another thread instead, while the app's own
- * modules load and Nest builds its graph, the engine is ready when the policy layer asks for it:
- * V8 keeps one compiled module per process for the same bytes, so the main thread's
- * `new WebAssembly.Module` (in `@cedar-policy/cedar-wasm/nodejs`) finds the worker's code.
- * The worker hands its module back, which keeps that compiled code alive until then.
- * docs/policy.md, "Cold start".
+ * Cedar's engine is 4 MB of WebAssembly. Read and compiled when the policy layer first needs
+ * it, it cost the end of Nest's boot the read, V8's validation of the module and the compiling
+ * of every function a boot calls. `McpPolicies.cedar()` runs when the app's module is imported,
+ * before Nest boots, and starts a worker that does all of that meanwhile
+ * (cedar-compile.worker.ts); the loader then instantiates the worker's module.
+ *
+ * One head start per process, kept under a registered symbol rather than in this module: a
+ * bundle's launcher starts it from its own copy of this file (`mcp-warden bundle
+ * --preload-cedar`) before the bundle, with the app's copy inside it, is even read.
  */
+const PRECOMPILED = Symbol.for('mcp-warden.cedar.precompiled');
+type Holder = { [PRECOMPILED]?: Promise<CompiledCedar | undefined> };
 
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const v8 = require('node:v8');
-const bytes = require('node:fs').readFileSync(workerData.wasm);
-v8.setFlagsFromString('--no-wasm-lazy-compilation');
-let module;
-try {
-  module = new WebAssembly.Module(bytes);
-} finally {
-  if (workerData.restoreLazy) v8.setFlagsFromString('--wasm-lazy-compilation');
+/** Cedar's compiled `WebAssembly.Module`, which the package's type libraries do not declare. */
+export type CompiledCedar = object;
+
+/** Cedar's `nodejs` entry; the package's other entries sit beside it. */
+const nodejsEntry = () => moduleRequire().resolve('@cedar-policy/cedar-wasm/nodejs');
+
+/** Cedar's WebAssembly file, the same bytes for each of the package's entries. */
+export function cedarWasmPath(): string {
+  return join(dirname(nodejsEntry()), 'cedar_wasm_bg.wasm');
 }
-parentPort.postMessage(module);
-`;
-
-let precompiled: Promise<object | undefined> | undefined;
 
 /**
- * Starts compiling Cedar's WebAssembly on a worker thread, once per process. Called when the
- * app declares a Cedar policy (`McpPolicies.cedar()`), which is before Nest boots. Anything
- * that goes wrong here only loses the head start: the engine then compiles as it loads. The
- * promise (which nothing needs to await) holds the compiled module, and so V8 keeps its code.
+ * Starts compiling Cedar's WebAssembly, once per process. Anything that goes wrong here only
+ * loses the head start (the promise then holds `undefined`): the loader compiles the module
+ * itself, and reports what is wrong. Once it has handed the module back, the worker (still
+ * warming up) no longer holds the process open.
  */
-export function precompileCedar(): Promise<object | undefined> {
-  precompiled ??= new Promise((resolve) => {
+export function precompileCedar(): Promise<CompiledCedar | undefined> {
+  return ((globalThis as Holder)[PRECOMPILED] ??= new Promise((resolve) => {
     try {
-      const wasm = join(
-        dirname(moduleRequire().resolve('@cedar-policy/cedar-wasm/nodejs')),
-        'cedar_wasm_bg.wasm',
-      );
-      const worker = new Worker(WORKER, {
+      const worker = new Worker(CEDAR_COMPILE_WORKER, {
         eval: true,
         // The script is CommonJS whatever the process was started with (`--input-type`).
         execArgv: [],
-        workerData: { wasm, restoreLazy: !eagerByChoice() },
+        // Its output is not the app's: over stdio, stdout is the protocol.
+        stdout: true,
+        stderr: true,
+        workerData: {
+          wasm: cedarWasmPath(),
+          // The `web` entry takes a compiled module (an ES module, beside `nodejs`).
+          entry: pathToFileURL(join(dirname(nodejsEntry()), '..', 'web', 'cedar_wasm.js')).href,
+          budget: CEDAR_TIERING_BUDGET,
+          restore: processTieringBudget(),
+        },
       });
-      worker.once('message', resolve);
+      worker.once('message', (module: CompiledCedar) => {
+        // Until now a loader may be waiting for it with nothing else holding the process open.
+        worker.unref();
+        resolve(module);
+      });
       worker.once('error', () => resolve(undefined));
       worker.once('exit', () => resolve(undefined));
-      worker.unref();
     } catch {
       // No worker threads, or Cedar not resolvable from here: the loader reports the latter.
       resolve(undefined);
     }
-  });
-  return precompiled;
-}
-
-/** The lazy-compilation flag is the process's: an app that asked for eager keeps it. */
-function eagerByChoice(): boolean {
-  const flag = '--no-wasm-lazy-compilation';
-  return process.execArgv.includes(flag) || (process.env.NODE_OPTIONS ?? '').includes(flag);
+  }));
 }
