@@ -31,6 +31,7 @@ const swc = [
 /** Suites that start processes, a browser or a fuzzer (see above). */
 const SYSTEM = [
   '<rootDir>/test/audit/audit-stdio-paths.e2e-spec.ts',
+  '<rootDir>/test/auth/token-exchange-stdio.e2e-spec.ts',
   '<rootDir>/test/cluster/**/*.e2e-spec.ts',
   '<rootDir>/test/examples/cluster-start.e2e-spec.ts',
   '<rootDir>/test/fuzz/**/*.e2e-spec.ts',

@@ -23,6 +23,13 @@ export type {
   McpAuthenticate,
 } from './mcp/authentication/auth-options.interface.js';
 export { principalFromEnv } from './mcp/authentication/principal-from-env.js';
+export type { McpTokenExchangeOptions } from './mcp/authentication/token-exchange/token-exchange.options.js';
+export type {
+  McpCredentials,
+  McpExchangedToken,
+  McpExchangeRequest,
+} from './mcp/authentication/token-exchange/credentials.interface.js';
+export { McpTokenExchangeError } from './mcp/authentication/token-exchange/token-exchange.error.js';
 export {
   samePrincipal,
   type McpPrincipalIdentity,

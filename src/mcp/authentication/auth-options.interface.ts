@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from './principal.interface.js';
+import type { McpTokenExchangeOptions } from './token-exchange/token-exchange.options.js';
 
 /**
  * The built-in OAuth 2.1 resource server: bearer JWTs issued by `issuer` for
@@ -23,6 +24,8 @@ export interface McpBearerAuthOptions {
   algorithms?: string[];
   /** Allowed clock skew for `exp`/`nbf`, in seconds. Default 5. */
   clockToleranceSec?: number;
+  /** Lets tools trade the caller's token for a downstream API's (`ctx.credentials.exchange`). */
+  tokenExchange?: McpTokenExchangeOptions;
 }
 
 /**

@@ -66,6 +66,28 @@ export class McpHttpAuthenticator {
     }
   }
 
+  /**
+   * The bearer token `req` carried and the caller it verifies as now, or undefined: no token
+   * (an anonymous caller, or one the `authenticate` hook let in), or one that no longer
+   * verifies (it expired since the request was let in). For token exchange, which must never
+   * trade a token that does not verify.
+   */
+  async verifiedBearer(
+    req: IncomingMessage,
+  ): Promise<{ token: string; principal: McpPrincipal } | undefined> {
+    const token = bearerTokenOf(req);
+    if (token === undefined || !this.verifier) return undefined;
+    try {
+      return {
+        token,
+        principal: this.verifier.known(token) ?? (await this.verifier.verify(token)),
+      };
+    } catch (error) {
+      if (error instanceof McpInvalidTokenError) return undefined;
+      throw error;
+    }
+  }
+
   /** The 403 step-up challenge for a call that needs `scopes`. */
   insufficientScope(req: IncomingMessage, scopes: readonly string[]): McpHttpError {
     const challenge = bearerChallenge({

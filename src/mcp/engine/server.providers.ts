@@ -13,6 +13,7 @@ import { McpWarden } from './mcp-warden.service.js';
 import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
 import { McpSingleServerCheck } from './single-server.check.js';
 import { McpToolInvoker } from './tools/tool-invoker.service.js';
+import { McpCallerCredentials } from './context/caller-credentials.js';
 
 /** Transport-agnostic dispatch of the MCP method surface, behind the seams. */
 export const SERVER_PROVIDERS: Provider[] = [
@@ -24,6 +25,7 @@ export const SERVER_PROVIDERS: Provider[] = [
   McpNotificationsHandler,
   McpParamsShapeCheck,
   McpToolInvoker,
+  McpCallerCredentials,
   McpOutboundRequests,
   McpLifecycleHandler,
   McpToolsHandler,

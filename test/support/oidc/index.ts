@@ -38,3 +38,4 @@ export {
   type FakeProtectedResourceOptions,
 } from './fake-protected-resource.js';
 export { SdkAuthCodeProvider } from './sdk-auth-code-provider.js';
+export { TOKEN_EXCHANGE_GRANT, type TokenExchangeRecord } from './token-exchange-grant.js';

@@ -8,6 +8,7 @@ import { loadOidcProvider } from './load-provider.js';
 import { createMemoryAdapter } from './memory-adapter.js';
 import { mintToken, unsignedToken, type MintTokenOptions } from './tokens.js';
 import { followAuthorization } from './user-agent.js';
+import { registerTokenExchangeGrant } from './token-exchange-grant.js';
 import {
   TokenEndpointError,
   type AuthorizationCodeGrant,
@@ -190,6 +191,9 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
   }
   live.on('server_error', (_ctx: unknown, error: unknown) => serverErrors.push(error));
   live.on('error', (error: unknown) => serverErrors.push(error));
+  const tokenExchanges = options.tokenExchange
+    ? await registerTokenExchangeGrant(live, trusted, options.tokenExchange)
+    : [];
   app.handle = live.callback();
 
   /** Logs the account in and grants what the client asked for: the user "clicks allow". */
@@ -372,6 +376,7 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
     publicClient: clients['mcp-public'],
     requests,
     serverErrors,
+    tokenExchanges,
     provider: live,
 
     tokenByClientCredentials(request: ClientCredentialsRequest = {}) {

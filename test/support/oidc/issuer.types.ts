@@ -1,5 +1,6 @@
 import type { JWK, JWTPayload, ProtectedHeaderParameters } from 'jose';
 import type { Provider } from 'oidc-provider';
+import type { TokenExchangeGrantOptions, TokenExchangeRecord } from './token-exchange-grant.js';
 import type { MintTokenOptions } from './tokens.js';
 import type { AuthorizationResponse } from './user-agent.js';
 
@@ -42,6 +43,11 @@ export interface TestIssuerOptions {
    * rejected at consent, so the token response's `scope` lacks them. Default: all.
    */
   grantableScopes?: (accountId: string) => readonly string[] | undefined;
+  /**
+   * Registers RFC 8693 token exchange for these downstream audiences (token-exchange-grant.ts);
+   * a client needs the grant among its `grantTypes`.
+   */
+  tokenExchange?: TokenExchangeGrantOptions;
   /** More clients, registered next to the three defaults (see `TestIssuer.clients`). */
   clients?: (Partial<TestClient> & { clientId: string })[];
 }
@@ -136,6 +142,8 @@ export interface TestIssuer {
   readonly publicClient: TestClient;
   /** Each HTTP request the issuer received (method and path), in order. */
   readonly requests: readonly { method: string; path: string }[];
+  /** Each token exchange request that reached the grant (`options.tokenExchange`), in order. */
+  readonly tokenExchanges: readonly TokenExchangeRecord[];
   /** Errors oidc-provider reported as server errors (a passing test expects none). */
   readonly serverErrors: readonly unknown[];
   /** The underlying `oidc-provider` instance. */

@@ -41,6 +41,12 @@ declare module 'oidc-provider' {
     oidc?: { route?: string; client?: { clientId: string } };
   }
 
+  /** A grant handler's context (`registerGrantType`): the client authenticated, its parameters. */
+  export interface GrantContext {
+    oidc: { client: { clientId: string }; params: Record<string, string | undefined> };
+    body: unknown;
+  }
+
   export class Provider {
     constructor(issuer: string, configuration?: Record<string, unknown>);
     readonly issuer: string;
@@ -54,6 +60,11 @@ declare module 'oidc-provider' {
       options?: { mergeWithLastSubmission?: boolean },
     ): Promise<void>;
     on(event: string, listener: (...args: any[]) => void): this;
+    registerGrantType(
+      name: string,
+      handler: (ctx: GrantContext) => Promise<void>,
+      parameters?: string[],
+    ): void;
   }
 
   export class OIDCProviderError extends Error {
@@ -65,6 +76,7 @@ declare module 'oidc-provider' {
   export const errors: {
     InvalidTarget: new (description?: string) => OIDCProviderError;
     InvalidRequest: new (description?: string) => OIDCProviderError;
+    InvalidGrant: new (description?: string) => OIDCProviderError;
     AccessDenied: new (description?: string) => OIDCProviderError;
   };
 

@@ -3,6 +3,7 @@ import { JsonRpcErrorCode } from '../../core/protocol/error-codes.constants.js';
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import { isIdentityClaim } from '../../authentication/principal-identity.js';
+import { isLoopbackHttp } from '../../authentication/loopback-http.js';
 import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
 import type { McpConsoleSettings } from './console-settings.js';
 
@@ -171,9 +172,4 @@ export class ConsoleOidcClient {
     );
     return { lib, config };
   }
-}
-
-function isLoopbackHttp(issuer: string): boolean {
-  const url = new URL(issuer);
-  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }

@@ -9,8 +9,9 @@ import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
 export type McpAuditSeam = 'tool' | 'read' | 'elicitation' | 'operator';
 
 /**
- * What a record is: a seam's or an approver's `decision`, the `outcome` of a call that ran, or
- * (in a sink only) a signed `checkpoint` of the chain (docs/audit.md).
+ * What a record is: a seam's or an approver's `decision`, the `outcome` of a call that ran, a
+ * token `exchange` a handler made as its caller, or (in a sink only) a signed `checkpoint` of
+ * the chain (docs/audit.md).
  * @publicApi
  */
 export type McpAuditKind = 'decision' | 'outcome' | 'exchange' | 'checkpoint';
@@ -64,6 +65,9 @@ export interface McpAuditEvent {
   arguments?: unknown;
   /** An approval step's or an outcome's decision: the `id` of the tool seam's event. */
   of?: string;
+  /** `kind: 'exchange'`: the audience and scope a token was asked for (docs/token-exchange.md). */
+  audience?: string;
+  scope?: string;
   /** `kind: 'outcome'`: how the call ended, and how long it ran. */
   outcome?: McpAuditOutcome;
   durationMs?: number;

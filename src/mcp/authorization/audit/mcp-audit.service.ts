@@ -102,6 +102,25 @@ export class McpAuditService {
     void this.emit(event, false);
   }
 
+  /**
+   * Records a token exchange a handler made as its caller (docs/token-exchange.md): the
+   * audience, the scope and what came of it, never a token. Linked to the call's decision.
+   */
+  exchange(
+    request: McpSeamRequest,
+    name: string,
+    report: { audience?: string; scope?: string; result: string; error?: string },
+  ): void {
+    if (!this.subject.observed && !this.journal) return;
+    const granted = report.result !== 'refused';
+    const event = this.base(request, 'exchange', 'tool', name, granted ? 'allow' : 'deny');
+    if (request.auditId) event.of = request.auditId;
+    if (typeof report.audience === 'string') event.audience = report.audience;
+    if (report.scope) event.scope = report.scope;
+    event.detail = granted ? report.result : (report.error ?? 'refused');
+    void this.emit(event, false);
+  }
+
   private base(
     request: McpSeamRequest,
     kind: McpAuditEvent['kind'],

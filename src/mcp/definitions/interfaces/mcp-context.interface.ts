@@ -1,3 +1,4 @@
+import type { McpCredentials } from '../../authentication/token-exchange/credentials.interface.js';
 import type { IncomingMessage } from 'node:http';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import type { McpTransportKind } from '../../core/protocol/transport-kind.js';
@@ -40,6 +41,12 @@ export interface McpToolContext {
   readonly clientCapabilities?: ClientCapabilities;
   /** Aborted when the client cancels the request or its connection closes. */
   readonly signal: AbortSignal;
+  /**
+   * The caller's credentials for downstream APIs: `exchange({ audience, scope? })` trades the
+   * caller's verified bearer token for one whose audience is that API (RFC 8693,
+   * docs/token-exchange.md).
+   */
+  readonly credentials: McpCredentials;
   /**
    * Reports progress when the request carried a `progressToken`; a no-op
    * otherwise, after the response, or when `progress` does not increase.

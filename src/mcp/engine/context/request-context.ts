@@ -23,6 +23,15 @@ import type { McpEra } from '../../core/protocol/era.constants.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { elicitForm, elicitUrl, requireCapability, sampleClient } from './client-requests.js';
 import { passesLogLevel } from './log-level.js';
+import type { McpCallerCredentials } from './caller-credentials.js';
+import type { McpCredentials } from '../../authentication/token-exchange/credentials.interface.js';
+import { McpTokenExchangeError } from '../../authentication/token-exchange/token-exchange.error.js';
+
+/* A context built outside the engine's handlers (a test's, say) has nothing to exchange with. */
+const NO_CREDENTIALS: McpCredentials = {
+  exchange: () =>
+    Promise.reject(new McpTokenExchangeError('token exchange is not available in this context')),
+};
 
 /**
  * The context a tool, resource or prompt handler receives. Progress and log
@@ -34,7 +43,10 @@ export class McpRequestContext implements McpToolContext {
   private lastProgress = -Infinity;
   private ended = false;
 
-  constructor(private readonly request: McpRequest) {}
+  constructor(
+    private readonly request: McpRequest,
+    private readonly callerCredentials?: McpCallerCredentials,
+  ) {}
 
   get connId(): string {
     return this.request.connection.id;
@@ -66,6 +78,10 @@ export class McpRequestContext implements McpToolContext {
 
   get signal(): AbortSignal {
     return this.request.signal;
+  }
+
+  get credentials(): McpCredentials {
+    return this.callerCredentials?.of(this.request) ?? NO_CREDENTIALS;
   }
 
   /** Called by the server once the response is built: later progress and logs are dropped. */

@@ -12,6 +12,7 @@ import { McpInvalidParamsError } from '../../core/errors/protocol.errors.js';
 import { nextCursorOf, paginate } from '../../core/protocol/pagination.js';
 import { McpRegistry } from '../../definitions/mcp-registry.service.js';
 import { McpRequestContext } from '../context/request-context.js';
+import { McpCallerCredentials } from '../context/caller-credentials.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizePromptResult } from '../results/prompt-result.normalizer.js';
@@ -25,6 +26,7 @@ export class McpPromptsHandler {
   constructor(
     private readonly registry: McpRegistry,
     @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
+    private readonly credentials: McpCallerCredentials,
   ) {}
 
   @McpMethod('prompts/list', PaginatedRequestParamsSchema)
@@ -54,7 +56,7 @@ export class McpPromptsHandler {
       }
       values = checked.value as Record<string, string>;
     }
-    const context = new McpRequestContext(request);
+    const context = new McpRequestContext(request, this.credentials);
     try {
       return normalizePromptResult(await entry.invoke(values, context), entry.prompt.description);
     } catch (error) {

@@ -14,6 +14,7 @@ import { McpResourceNotFoundError } from '../../core/errors/protocol.errors.js';
 import { nextCursorOf, paginate } from '../../core/protocol/pagination.js';
 import { McpRegistry } from '../../definitions/mcp-registry.service.js';
 import { McpRequestContext } from '../context/request-context.js';
+import { McpCallerCredentials } from '../context/caller-credentials.js';
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeResourceResult } from '../results/resource-result.normalizer.js';
@@ -27,6 +28,7 @@ export class McpResourcesHandler {
   constructor(
     private readonly registry: McpRegistry,
     @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
+    private readonly credentials: McpCallerCredentials,
   ) {}
 
   @McpMethod('resources/list', PaginatedRequestParamsSchema)
@@ -52,7 +54,7 @@ export class McpResourcesHandler {
     const resource = this.registry.resource(uri);
     const matched = resource ? undefined : this.registry.matchTemplate(uri);
     if (!resource && !matched) throw new McpResourceNotFoundError(uri);
-    const context = new McpRequestContext(request);
+    const context = new McpRequestContext(request, this.credentials);
     try {
       const value = resource
         ? await resource.invoke(uri, {}, context)

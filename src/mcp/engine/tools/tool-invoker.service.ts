@@ -10,6 +10,7 @@ import type { InputValidation } from '../../definitions/schema/input-validator.j
 import type { CallToolResult } from '../../core/protocol/mcp-types.js';
 import type { McpToolEntry } from '../../definitions/interfaces/registry-entry.interface.js';
 import { McpRequestContext } from '../context/request-context.js';
+import { McpCallerCredentials } from '../context/caller-credentials.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeToolResult, toolErrorResult } from '../results/tool-result.normalizer.js';
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
@@ -43,6 +44,7 @@ export class McpToolInvoker {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
     private readonly audit: McpAuditService,
+    private readonly credentials: McpCallerCredentials,
   ) {}
 
   /** Validates `args`, then runs the tool with what validation made of them. */
@@ -79,7 +81,7 @@ export class McpToolInvoker {
     // One async function per run: the outcome is recorded in its own finally, not a wrapper's.
     try {
       const name = entry.tool.name;
-      const context = new McpRequestContext(request);
+      const context = new McpRequestContext(request, this.credentials);
       let result: CallToolResult;
       try {
         // A synchronous handler needs no timer; an async one is bounded by limits.toolTimeoutMs.

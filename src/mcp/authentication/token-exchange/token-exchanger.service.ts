@@ -1,0 +1,241 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { MCP_HTTP_SETTINGS } from '../../core/http/http-settings.token.js';
+import type { ResolvedHttpOptions } from '../authentication-settings.interface.js';
+import { McpHttpAuthenticator } from '../http-authenticator.service.js';
+import { isLoopbackHttp } from '../loopback-http.js';
+import type { McpPrincipal } from '../principal.interface.js';
+import type { McpExchangedToken, McpExchangeRequest } from './credentials.interface.js';
+import { ExchangedTokensCache } from './exchanged-tokens.cache.js';
+import { McpTokenExchangeError } from './token-exchange.error.js';
+import type { McpTokenExchangeOptions } from './token-exchange.options.js';
+import { loadJose } from '../../core/common/jose.loader.js';
+
+type OpenIdClient = typeof import('openid-client');
+type Configuration = import('openid-client').Configuration;
+
+const GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
+
+/** Who is asking for an exchange, as the request that carries the call establishes it. */
+export interface McpExchangeCaller {
+  readonly transport: string;
+  readonly principal?: McpPrincipal;
+  readonly httpRequest?: IncomingMessage;
+}
+
+/** What one exchange did, for the audit (never a token). */
+export interface McpExchangeReport {
+  readonly audience: string;
+  readonly scope?: string;
+  /** `issued` by the issuer, served from the cache, or refused (`error`: the OAuth code or why). */
+  readonly result: 'issued' | 'cached' | 'refused';
+  readonly error?: string;
+}
+
+/**
+ * OAuth 2.0 Token Exchange (RFC 8693) for tools that call downstream APIs as their caller
+ * (docs/token-exchange.md). The subject token is the caller's bearer token, verified again
+ * when exchanged (an expired one never is); the server authenticates as its own confidential
+ * client through `openid-client`, loaded on the first exchange. Tokens are cached per (inbound
+ * token digest, audience, scope), and concurrent asks for one key share one exchange.
+ */
+@Injectable()
+export class McpTokenExchanger {
+  private readonly logger = new Logger('McpTokenExchange');
+  private readonly options?: McpTokenExchangeOptions;
+  private readonly issuer?: string;
+  private readonly cache: ExchangedTokensCache;
+  private readonly pending = new Map<string, Promise<McpExchangedToken>>();
+  private configuration?: Promise<{ lib: OpenIdClient; config: Configuration }>;
+
+  constructor(
+    @Inject(MCP_HTTP_SETTINGS) settings: Pick<ResolvedHttpOptions, 'auth'>,
+    @Optional()
+    @Inject(McpHttpAuthenticator)
+    private readonly authenticator: McpHttpAuthenticator | null = null,
+  ) {
+    this.options = settings.auth?.tokenExchange;
+    this.issuer = settings.auth?.issuer;
+    if (this.options) checkOptions(this.options);
+    this.cache = new ExchangedTokensCache(this.options?.maxCachedTokens ?? 1000);
+  }
+
+  /**
+   * A token for `request.audience` on behalf of `caller`; `report` hears what happened. Rejects
+   * with `McpTokenExchangeError`.
+   */
+  async exchange(
+    caller: McpExchangeCaller,
+    request: McpExchangeRequest,
+    report: (what: McpExchangeReport) => void,
+  ): Promise<McpExchangedToken> {
+    const audience = request.audience;
+    const scope = scopeOf(request.scope);
+    const refuse = (message: string, error: string, oauthError?: string): never => {
+      report({ audience, scope, result: 'refused', error });
+      throw new McpTokenExchangeError(message, oauthError);
+    };
+    if (typeof audience !== 'string' || audience === '') {
+      return refuse('token exchange needs an audience', 'invalid_request', 'invalid_request');
+    }
+    if (!this.options) {
+      return refuse('token exchange is not configured (http.auth.tokenExchange)', 'not_configured');
+    }
+    if (caller.transport === 'stdio') {
+      return refuse(
+        'token exchange needs the caller’s bearer token, and a stdio caller has none',
+        'no_inbound_token',
+      );
+    }
+    const inbound =
+      caller.httpRequest && (await this.authenticator?.verifiedBearer(caller.httpRequest));
+    const expiresAt = Number(inbound?.principal.claims?.exp) * 1000;
+    if (
+      !inbound ||
+      !caller.principal ||
+      inbound.principal.subject !== caller.principal.subject ||
+      inbound.principal.issuer !== caller.principal.issuer
+    ) {
+      return refuse(
+        'token exchange needs the caller’s bearer token, and this caller presented none that verifies',
+        'no_inbound_token',
+      );
+    }
+    // Verification allows a few seconds of clock skew; an exchange allows none.
+    if (!(expiresAt > Date.now())) {
+      return refuse('the caller’s token has expired: it is not exchanged', 'expired_inbound_token');
+    }
+    const key = ExchangedTokensCache.keyOf(inbound.token, audience, scope ?? '');
+    const cached = this.cache.get(key);
+    if (cached) {
+      report({ audience, scope, result: 'cached' });
+      return cached;
+    }
+    let exchanging = this.pending.get(key);
+    if (!exchanging) {
+      exchanging = this.ask(inbound.token, audience, scope).finally(() => this.pending.delete(key));
+      this.pending.set(key, exchanging);
+    }
+    try {
+      const token = await exchanging;
+      this.cache.set(key, token, expiresAt);
+      report({ audience, scope, result: 'issued' });
+      return token;
+    } catch (error) {
+      const failed = error as McpTokenExchangeError;
+      report({ audience, scope, result: 'refused', error: failed.oauthError ?? 'unavailable' });
+      throw error;
+    }
+  }
+
+  private async ask(
+    subjectToken: string,
+    audience: string,
+    scope: string | undefined,
+  ): Promise<McpExchangedToken> {
+    let lib: OpenIdClient;
+    let config: Configuration;
+    try {
+      ({ lib, config } = await this.configured());
+    } catch (error) {
+      this.configuration = undefined;
+      this.logger.warn(`token exchange: the issuer’s metadata is unavailable: ${describe(error)}`);
+      throw new McpTokenExchangeError('token exchange failed: the issuer is unavailable');
+    }
+    try {
+      const answer = await lib.genericGrantRequest(config, GRANT, {
+        subject_token: subjectToken,
+        subject_token_type: ACCESS_TOKEN,
+        requested_token_type: ACCESS_TOKEN,
+        audience,
+        ...(scope ? { scope } : {}),
+      });
+      const lifetime = answer.expiresIn();
+      return Object.freeze({
+        accessToken: answer.access_token,
+        // Without `expires_in` the token is not reused for long.
+        expiresAt: Date.now() + (lifetime ?? 60) * 1000,
+        ...(answer.scope ? { scope: answer.scope } : {}),
+      });
+    } catch (error) {
+      if (error instanceof lib.ResponseBodyError) {
+        const described = error.error_description ? ` (${error.error_description})` : '';
+        throw new McpTokenExchangeError(
+          `token exchange for ${audience} was refused: ${error.error}${described}`,
+          error.error,
+        );
+      }
+      this.logger.warn(`token exchange for ${audience} failed: ${describe(error)}`);
+      throw new McpTokenExchangeError(
+        `token exchange for ${audience} failed: no answer from the issuer`,
+      );
+    }
+  }
+
+  private configured(): Promise<{ lib: OpenIdClient; config: Configuration }> {
+    this.configuration ??= this.configure();
+    return this.configuration;
+  }
+
+  private async configure(): Promise<{ lib: OpenIdClient; config: Configuration }> {
+    const lib = await import('openid-client');
+    const options = this.options!;
+    const issuer = this.issuer!;
+    const auth = options.clientSecret
+      ? lib.ClientSecretBasic(options.clientSecret)
+      : lib.PrivateKeyJwt(await signingKey(options.privateKey!));
+    const insecure = isLoopbackHttp(options.tokenEndpoint ?? issuer);
+    let config: Configuration;
+    if (options.tokenEndpoint) {
+      config = new lib.Configuration(
+        { issuer, token_endpoint: options.tokenEndpoint },
+        options.clientId,
+        undefined,
+        auth,
+      );
+      if (insecure) lib.allowInsecureRequests(config);
+    } else {
+      config = await lib.discovery(new URL(issuer), options.clientId, undefined, auth, {
+        execute: insecure ? [lib.allowInsecureRequests] : [],
+        timeout: 5,
+      });
+    }
+    return { lib, config };
+  }
+}
+
+/* Boot refuses what cannot work: one client authentication, a client id. */
+function checkOptions(options: McpTokenExchangeOptions): void {
+  if (typeof options.clientId !== 'string' || options.clientId === '') {
+    throw new Error('http.auth.tokenExchange.clientId must be a non-empty string');
+  }
+  if ((options.clientSecret === undefined) === (options.privateKey === undefined)) {
+    throw new Error(
+      'http.auth.tokenExchange needs exactly one of clientSecret (client_secret_basic) and privateKey (private_key_jwt)',
+    );
+  }
+  // A PEM that is not a private key fails here, at boot, rather than at the first exchange.
+  if (typeof options.privateKey === 'string') createPrivateKey(options.privateKey);
+}
+
+/** `private_key_jwt`'s key as WebCrypto holds it, for the JOSE algorithm its type implies. */
+async function signingKey(privateKey: string | KeyObject) {
+  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
+  const { importPKCS8 } = await loadJose();
+  const type = key.asymmetricKeyType;
+  const alg = type === 'rsa' ? 'RS256' : type === 'ed25519' ? 'EdDSA' : 'ES256';
+  const pem = key.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return importPKCS8(pem, alg);
+}
+
+function scopeOf(scope: McpExchangeRequest['scope']): string | undefined {
+  const scopes = typeof scope === 'string' ? scope.split(' ') : [...(scope ?? [])];
+  const normal = [...new Set(scopes.filter(Boolean))].sort().join(' ');
+  return normal || undefined;
+}
+
+function describe(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
+}
