@@ -35,6 +35,7 @@ import { setupHttp } from './workloads/setup.mjs';
 import {
   throughputHttp,
   throughputHttpAuth,
+  throughputHttpExchange,
   throughputHttpCedar,
   throughputHttpAudit,
   throughputHttpCedarVaried,
@@ -111,6 +112,7 @@ const WORKLOADS = [
   latencyStdio,
   throughputHttp,
   throughputHttpAuth,
+  throughputHttpExchange,
   throughputHttpOtel,
   throughputHttpZod,
   throughputHttpCedar,
@@ -269,6 +271,7 @@ async function main() {
     // A server that died between measurements (quick mode keeps them all running) fails the run.
     if (crashed().length) throw crashed()[0];
   } finally {
+    await auth.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(`${dataDir}${AGAINST}`, { recursive: true, force: true });
     against?.cleanup();

@@ -104,6 +104,34 @@ export function catalog(dataDir, auth) {
       'bench/servers/warden-http.mjs',
       { ...echo, env: auth.env, headers: auth.headers, dedicated: true },
     ),
+    // The same, calling `echo_exchange`: a token exchange per call, served by its warm cache;
+    // and beside it the same tool without the exchange (`echo_async`).
+    server(
+      'warden-exchange-baseline-http',
+      'mcp-warden (bearer JWT, the same echo without the exchange)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      {
+        ...echo,
+        call: echoCall('echo_async'),
+        env: auth.exchangeEnv,
+        headers: auth.headers,
+        dedicated: true,
+      },
+    ),
+    server(
+      'warden-exchange-http',
+      'mcp-warden (bearer JWT, echo after a token exchange)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      {
+        ...echo,
+        call: echoCall('echo_exchange'),
+        env: auth.exchangeEnv,
+        headers: auth.headers,
+        dedicated: true,
+      },
+    ),
     // The same server with the OpenTelemetry SDK registered (traces and metrics recorded).
     server(
       'warden-otel-http',

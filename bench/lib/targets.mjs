@@ -45,6 +45,16 @@ export function checkTargets(medians, labels) {
         `server CPU per call ${us(on.serverCpu)} vs ${us(off.serverCpu)}`,
     );
   }
+  // Token exchange with its cache warm (docs/token-exchange.md).
+  const exchange = medians['throughput-http-exchange'];
+  if (exchange?.['warden-exchange-http'] && exchange['warden-exchange-baseline-http']) {
+    const [on, off] = [exchange['warden-exchange-http'], exchange['warden-exchange-baseline-http']];
+    add(
+      on.rate / off.rate >= 0.9,
+      `HTTP tools/call of a tool that exchanges its caller's token (cache warm), 32 in flight: ${times(on.rate / off.rate)} the same echo without the exchange (≥ 0.9×); ` +
+        `server CPU per call ${us(on.serverCpu)} vs ${us(off.serverCpu)}`,
+    );
+  }
   const zod = medians['throughput-http-zod'];
   if (zod?.['warden-zod-http'] && zod['warden-http']) {
     const [schema, json] = [zod['warden-zod-http'], zod['warden-http']];

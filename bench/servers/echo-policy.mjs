@@ -13,6 +13,8 @@ export const echoToolPolicy = (name, args) => {
     case 'echo_dto':
     case 'echo_zod':
     case 'echo_task':
+    case 'echo_exchange':
+    case 'echo_async':
       return { kind: 'allow' };
     case 'guarded_echo': {
       // Arguments are untrusted here (the seam runs before validation).

@@ -39,6 +39,9 @@ const echoZod = process.env.WARDEN_DTO_TOOL === 'off' ? undefined : z.object({ t
  */
 const echoTask = process.env.WARDEN_DTO_TOOL !== 'off';
 
+/* `echo` after a token exchange (docs/token-exchange.md), where WARDEN_AUTH configures one. */
+const echoExchange = Boolean(JSON.parse(process.env.WARDEN_AUTH ?? '{}').tokenExchange);
+
 async function echoDto() {
   const { IsString } = await import('class-validator');
   class EchoDto {}
@@ -78,6 +81,24 @@ function registerEchoTools(registry) {
       handler: ({ text }) => String(text),
     });
   }
+  if (echoExchange) {
+    // The same tool without the exchange: asynchronous too, as a tool that calls an API is.
+    registry.registerTool({
+      name: 'echo_async',
+      description: 'Echo the text, asynchronously',
+      inputSchema: textInput,
+      handler: async ({ text }) => String(text),
+    });
+    registry.registerTool({
+      name: 'echo_exchange',
+      description: 'Echo the text, after exchanging the caller’s token for a downstream one',
+      inputSchema: textInput,
+      handler: async ({ text }, ctx) => {
+        await ctx.credentials.exchange({ audience: 'https://downstream.bench.invalid/api' });
+        return String(text);
+      },
+    });
+  }
   registry.registerTool({
     name: 'guarded_echo',
     description: 'Echo the text, once a human approves',
@@ -94,6 +115,7 @@ function allowedTools() {
     ...(EchoDto ? ['echo_dto'] : []),
     ...(echoZod ? ['echo_zod'] : []),
     ...(echoTask ? ['echo_task'] : []),
+    ...(echoExchange ? ['echo_exchange', 'echo_async'] : []),
   ];
 }
 

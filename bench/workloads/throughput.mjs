@@ -60,6 +60,21 @@ export const throughputHttpAuth = {
 };
 
 /**
+ * A tool that exchanges its caller's token for a downstream API's (RFC 8693) before it answers,
+ * beside the same (asynchronous) echo without the exchange, both with bearer auth: with the cache warm, one
+ * exchange serves every call of the one bench caller (docs/token-exchange.md).
+ */
+export const throughputHttpExchange = {
+  id: 'throughput-http-exchange',
+  title: `tools/call throughput of a tool that exchanges its caller's token (cache warm), ${IN_FLIGHT} in flight, Streamable HTTP`,
+  transport: 'http',
+  servers: ['warden-exchange-baseline-http', 'warden-exchange-http'],
+  baselines: ['warden-exchange-baseline-http'],
+  metrics,
+  run: runHttp,
+};
+
+/**
  * The same load against the same server with the OpenTelemetry SDK registered (a span per call,
  * its seam event, the duration histogram and counters recorded), beside it without one: the
  * telemetry layer's cost once something records.

@@ -66,6 +66,13 @@ export class McpHttpAuthenticator {
     }
   }
 
+  /** The bearer token `req` carried and its caller, when it verified already and still holds. */
+  knownBearer(req: IncomingMessage): { token: string; principal: McpPrincipal } | undefined {
+    const token = bearerTokenOf(req);
+    const principal = token === undefined ? undefined : this.verifier?.known(token);
+    return principal && { token: token!, principal };
+  }
+
   /**
    * The bearer token `req` carried and the caller it verifies as now, or undefined: no token
    * (an anonymous caller, or one the `authenticate` hook let in), or one that no longer

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { McpExchangedToken } from './credentials.interface.js';
 
 /* A token is reused until this long before it expires, so a downstream call never carries one
@@ -6,18 +6,19 @@ import type { McpExchangedToken } from './credentials.interface.js';
 const EARLY_MS = 30_000;
 
 /**
- * Exchanged tokens by (inbound token digest, audience, scope): one exchange serves a caller's
- * calls until shortly before the exchanged token, or the inbound one, expires. Bounded, the
- * least recently used first out. The inbound token is kept only as a SHA-256 digest.
+ * Exchanged tokens by `digest\0audience\0scope`, where the digest is the inbound token's
+ * SHA-256 (`digestOf`; the token itself is never kept): one exchange serves a caller's calls
+ * until shortly before the exchanged token, or the inbound one, expires. Bounded, the least
+ * recently used first out.
  */
 export class ExchangedTokensCache {
   private readonly entries = new Map<string, { token: McpExchangedToken; until: number }>();
 
   constructor(private readonly max: number) {}
 
-  static keyOf(inboundToken: string, audience: string, scope: string): string {
-    const digest = createHash('sha256').update(inboundToken).digest('base64url');
-    return `${digest}\u0000${audience}\u0000${scope}`;
+  /** The SHA-256 of an inbound token: the first part of a key, `digest\0audience\0scope`. */
+  static digestOf(inboundToken: string): string {
+    return hash('sha256', inboundToken, 'base64url');
   }
 
   get(key: string, now = Date.now()): McpExchangedToken | undefined {

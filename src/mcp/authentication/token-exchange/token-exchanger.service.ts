@@ -27,7 +27,8 @@ export interface McpExchangeCaller {
 
 /** What one exchange did, for the audit (never a token). */
 export interface McpExchangeReport {
-  readonly audience: string;
+  /** As the tool gave it (a refusal may be for a missing one). */
+  readonly audience?: string;
   readonly scope?: string;
   /** `issued` by the issuer, served from the cache, or refused (`error`: the OAuth code or why). */
   readonly result: 'issued' | 'cached' | 'refused';
@@ -48,6 +49,7 @@ export class McpTokenExchanger {
   private readonly issuer?: string;
   private readonly cache: ExchangedTokensCache;
   private readonly pending = new Map<string, Promise<McpExchangedToken>>();
+  private readonly digests = new WeakMap<McpPrincipal, string>();
   private configuration?: Promise<{ lib: OpenIdClient; config: Configuration }>;
 
   constructor(
@@ -64,70 +66,97 @@ export class McpTokenExchanger {
 
   /**
    * A token for `request.audience` on behalf of `caller`; `report` hears what happened. Rejects
-   * with `McpTokenExchangeError`.
+   * with `McpTokenExchangeError`. A caller whose token verified already and whose exchange is
+   * cached is answered without another await: this runs on every call of such a tool.
    */
-  async exchange(
+  exchange(
     caller: McpExchangeCaller,
     request: McpExchangeRequest,
     report: (what: McpExchangeReport) => void,
   ): Promise<McpExchangedToken> {
-    const audience = request.audience;
-    const scope = scopeOf(request.scope);
-    const refuse = (message: string, error: string, oauthError?: string): never => {
-      report({ audience, scope, result: 'refused', error });
-      throw new McpTokenExchangeError(message, oauthError);
-    };
+    const audience = request?.audience;
+    const scope = scopeOf(request?.scope);
     if (typeof audience !== 'string' || audience === '') {
-      return refuse('token exchange needs an audience', 'invalid_request', 'invalid_request');
+      const error = 'invalid_request';
+      return refused(report, { audience, scope }, 'token exchange needs an audience', error, error);
     }
     if (!this.options) {
-      return refuse('token exchange is not configured (http.auth.tokenExchange)', 'not_configured');
+      const message = 'token exchange is not configured (http.auth.tokenExchange)';
+      return refused(report, { audience, scope }, message, 'not_configured');
     }
     if (caller.transport === 'stdio') {
-      return refuse(
-        'token exchange needs the caller’s bearer token, and a stdio caller has none',
-        'no_inbound_token',
-      );
+      const message = 'token exchange needs the caller’s bearer token, and a stdio caller has none';
+      return refused(report, { audience, scope }, message, 'no_inbound_token');
     }
-    const inbound =
-      caller.httpRequest && (await this.authenticator?.verifiedBearer(caller.httpRequest));
-    const expiresAt = Number(inbound?.principal.claims?.exp) * 1000;
+    const req = caller.httpRequest;
+    const known = req && this.authenticator?.knownBearer(req);
+    if (known || !req || !this.authenticator) {
+      return this.exchangeFor(caller, known, audience, scope, report);
+    }
+    return this.authenticator
+      .verifiedBearer(req)
+      .then((inbound) => this.exchangeFor(caller, inbound, audience, scope, report));
+  }
+
+  private exchangeFor(
+    caller: McpExchangeCaller,
+    inbound: { token: string; principal: McpPrincipal } | undefined,
+    audience: string,
+    scope: string | undefined,
+    report: (what: McpExchangeReport) => void,
+  ): Promise<McpExchangedToken> {
+    const asked = { audience, scope };
     if (
       !inbound ||
       !caller.principal ||
       inbound.principal.subject !== caller.principal.subject ||
       inbound.principal.issuer !== caller.principal.issuer
     ) {
-      return refuse(
-        'token exchange needs the caller’s bearer token, and this caller presented none that verifies',
-        'no_inbound_token',
-      );
+      const message =
+        'token exchange needs the caller’s bearer token, and this caller presented none that verifies';
+      return refused(report, asked, message, 'no_inbound_token');
     }
     // Verification allows a few seconds of clock skew; an exchange allows none.
+    const expiresAt = Number(inbound.principal.claims?.exp) * 1000;
     if (!(expiresAt > Date.now())) {
-      return refuse('the caller’s token has expired: it is not exchanged', 'expired_inbound_token');
+      const message = 'the caller’s token has expired: it is not exchanged';
+      return refused(report, asked, message, 'expired_inbound_token');
     }
-    const key = ExchangedTokensCache.keyOf(inbound.token, audience, scope ?? '');
+    const key = `${this.digestOf(inbound)}\u0000${audience}\u0000${scope ?? ''}`;
     const cached = this.cache.get(key);
     if (cached) {
-      report({ audience, scope, result: 'cached' });
-      return cached;
+      report({ ...asked, result: 'cached' });
+      return Promise.resolve(cached);
     }
     let exchanging = this.pending.get(key);
     if (!exchanging) {
       exchanging = this.ask(inbound.token, audience, scope).finally(() => this.pending.delete(key));
       this.pending.set(key, exchanging);
     }
-    try {
-      const token = await exchanging;
-      this.cache.set(key, token, expiresAt);
-      report({ audience, scope, result: 'issued' });
-      return token;
-    } catch (error) {
-      const failed = error as McpTokenExchangeError;
-      report({ audience, scope, result: 'refused', error: failed.oauthError ?? 'unavailable' });
-      throw error;
+    return exchanging.then(
+      (token) => {
+        this.cache.set(key, token, expiresAt);
+        report({ ...asked, result: 'issued' });
+        return token;
+      },
+      (error: McpTokenExchangeError) => {
+        report({ ...asked, result: 'refused', error: error.oauthError ?? 'unavailable' });
+        throw error;
+      },
+    );
+  }
+
+  /*
+   * The inbound token's digest, once per verified principal: the verifier keeps one principal
+   * object per token while it holds, so a caller's calls hash their token once here.
+   */
+  private digestOf(inbound: { token: string; principal: McpPrincipal }): string {
+    let digest = this.digests.get(inbound.principal);
+    if (digest === undefined) {
+      digest = ExchangedTokensCache.digestOf(inbound.token);
+      this.digests.set(inbound.principal, digest);
     }
+    return digest;
   }
 
   private async ask(
@@ -230,7 +259,21 @@ async function signingKey(privateKey: string | KeyObject) {
   return importPKCS8(pem, alg);
 }
 
+/** Reports a refusal, and rejects with it. */
+function refused(
+  report: (what: McpExchangeReport) => void,
+  asked: { audience?: string; scope?: string },
+  message: string,
+  error: string,
+  oauthError?: string,
+): Promise<never> {
+  report({ ...asked, result: 'refused', error });
+  return Promise.reject(new McpTokenExchangeError(message, oauthError));
+}
+
+/** The scope as one space-separated string, each scope once, sorted: one cache key per set. */
 function scopeOf(scope: McpExchangeRequest['scope']): string | undefined {
+  if (scope === undefined) return undefined;
   const scopes = typeof scope === 'string' ? scope.split(' ') : [...(scope ?? [])];
   const normal = [...new Set(scopes.filter(Boolean))].sort().join(' ');
   return normal || undefined;
