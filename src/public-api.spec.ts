@@ -49,6 +49,7 @@ const PUBLIC_VALUES = [
   'McpResourceTemplate',
   'McpServer',
   'McpStdioTransport',
+  'McpTokenExchangeError',
   'McpTooManyRequestsError',
   'McpTool',
   'McpToolError',
