@@ -133,6 +133,24 @@ function testCommand(app, node) {
     : [node, ['node_modules/vitest/vitest.mjs', 'run']];
 }
 
+/*
+ * `--prefer-offline` trusts the npm cache's package metadata. When that is older than a package
+ * published since (a dependency asking for a version the cached metadata lacks: ETARGET), the
+ * install is run again with the metadata revalidated.
+ */
+async function npmInstall(dir) {
+  const args = ['install', '--no-audit', '--no-fund', '--loglevel=warn'];
+  try {
+    return await run('npm', [...args, '--prefer-offline'], {
+      cwd: dir,
+      timeoutMs: INSTALL_TIMEOUT_MS,
+    });
+  } catch (error) {
+    if (!/\bETARGET\b/.test(error.output ?? '')) throw error;
+    return run('npm', [...args, '--prefer-online'], { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS });
+  }
+}
+
 /**
  * One app on one Node: one copy, the policy CLI, HTTP, its own tests.
  * @param {import('./policy-cli.mjs').PolicyExpectations} policies
@@ -192,11 +210,7 @@ async function checkApp(app, work, tarball, bearer) {
     writeFileSync(join(dir, 'one-copy.cjs'), ONE_COPY);
     policies = layOutPolicies(dir);
     step = 'npm install';
-    const install = await run(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'],
-      { cwd: dir, timeoutMs: INSTALL_TIMEOUT_MS },
-    );
+    const install = await npmInstall(dir);
     // Our own engines must hold on the Node that installs (the machine's): npm names the package.
     const badEngine = /EBADENGINE[^}]*package: 'mcp-warden@/.exec(install.stderr);
     if (badEngine) throw new CheckError('npm install: EBADENGINE for mcp-warden', install.stderr);
