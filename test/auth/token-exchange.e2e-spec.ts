@@ -311,6 +311,53 @@ describe('token exchange (RFC 8693) for tools that call downstream APIs as their
     }
   });
 
+  it('a bearer token of someone other than the caller the request was let in as is not exchanged', async () => {
+    // The hook lets "ivan" in; the request also carries mallory's valid bearer token.
+    const hooked = await boot(
+      issuer,
+      { clientId: 'mcp-exchanger', clientSecret: SECRET },
+      {
+        authenticate: (req) =>
+          req.headers['x-api-key'] === 'k1' ? { subject: 'ivan', scopes: [] } : undefined,
+      },
+    );
+    try {
+      const mallory = await issuer.mintToken({ aud: hooked.mcpUrl, sub: 'mallory' });
+      const client = new Client({ name: 'token-exchange-e2e', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(hooked.mcpUrl), {
+          requestInit: { headers: { 'x-api-key': 'k1', authorization: `Bearer ${mallory}` } },
+        }),
+      );
+      clients.push(client);
+      const before = issuer.tokenExchanges.length;
+      const result = await client.callTool({ name: 'my_tickets', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        'token exchange needs the caller’s bearer token, and this caller presented none that verifies',
+      );
+      expect(issuer.tokenExchanges.length).toBe(before);
+    } finally {
+      await hooked.app.close();
+    }
+  });
+
+  it('a wrong client secret is the issuer’s invalid_client, told to the tool by its code only', async () => {
+    const wrong = await boot(issuer, { clientId: 'mcp-exchanger', clientSecret: 'not-the-secret' });
+    try {
+      const token = await issuer.mintToken({ aud: wrong.mcpUrl, sub: 'judy' });
+      const client = await clientFor(wrong.mcpUrl, token);
+      clients.push(client);
+      const result = await client.callTool({ name: 'my_tickets', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        'token exchange for https://tickets.example/api was refused: invalid_client',
+      );
+    } finally {
+      await wrong.app.close();
+    }
+  });
+
   it('private_key_jwt: the server authenticates with its own key', async () => {
     const own = await generateSigningKey();
     const keyed = await startTestIssuer({

@@ -89,6 +89,12 @@ export class McpTokenExchanger {
       return refused(report, { audience, scope }, message, 'no_inbound_token');
     }
     const req = caller.httpRequest;
+    if (!req && caller.transport === 'http' && caller.principal) {
+      // Cluster mode relays a request to the instance holding its session without its headers.
+      const message =
+        'token exchange needs the caller’s bearer token, which this request does not carry here (relayed from another instance)';
+      return refused(report, { audience, scope }, message, 'relayed_request');
+    }
     const known = req && this.authenticator?.knownBearer(req);
     if (known || !req || !this.authenticator) {
       return this.exchangeFor(caller, known, audience, scope, report);
@@ -128,15 +134,20 @@ export class McpTokenExchanger {
       report({ ...asked, result: 'cached' });
       return Promise.resolve(cached);
     }
-    let exchanging = this.pending.get(key);
-    if (!exchanging) {
-      exchanging = this.ask(inbound.token, audience, scope).finally(() => this.pending.delete(key));
-      this.pending.set(key, exchanging);
-    }
+    // Calls that ask while an exchange is under way share it: one issued, the others cached.
+    const pending = this.pending.get(key);
+    const exchanging =
+      pending ??
+      this.ask(inbound.token, audience, scope)
+        .then((token) => {
+          this.cache.set(key, token, expiresAt);
+          return token;
+        })
+        .finally(() => this.pending.delete(key));
+    if (!pending) this.pending.set(key, exchanging);
     return exchanging.then(
       (token) => {
-        this.cache.set(key, token, expiresAt);
-        report({ ...asked, result: 'issued' });
+        report({ ...asked, result: pending ? 'cached' : 'issued' });
         return token;
       },
       (error: McpTokenExchangeError) => {
@@ -189,11 +200,21 @@ export class McpTokenExchanger {
         ...(answer.scope ? { scope: answer.scope } : {}),
       });
     } catch (error) {
-      if (error instanceof lib.ResponseBodyError) {
-        const described = error.error_description ? ` (${error.error_description})` : '';
+      const refusal = refusalOf(lib, error);
+      if (refusal) {
+        // The issuer's own words only where they are about the request: about the server's own
+        // client (invalid_client, unauthorized_client, …) they are for the operator's log.
+        const told = CALLER_ERRORS.has(refusal.error) && refusal.description;
+        if (!told) {
+          this.logger.warn(
+            `token exchange for ${audience} refused: ${refusal.error}` +
+              (refusal.description ? ` (${refusal.description})` : ''),
+          );
+        }
         throw new McpTokenExchangeError(
-          `token exchange for ${audience} was refused: ${error.error}${described}`,
-          error.error,
+          `token exchange for ${audience} was refused: ${refusal.error}` +
+            (told ? ` (${told.slice(0, 200)})` : ''),
+          refusal.error,
         );
       }
       this.logger.warn(`token exchange for ${audience} failed: ${describe(error)}`);
@@ -245,18 +266,63 @@ function checkOptions(options: McpTokenExchangeOptions): void {
       'http.auth.tokenExchange needs exactly one of clientSecret (client_secret_basic) and privateKey (private_key_jwt)',
     );
   }
-  // A PEM that is not a private key fails here, at boot, rather than at the first exchange.
-  if (typeof options.privateKey === 'string') createPrivateKey(options.privateKey);
+  // A key that cannot sign fails here, at boot, rather than at every exchange.
+  if (options.privateKey !== undefined) algorithmOf(privateKeyOf(options.privateKey));
 }
 
 /** `private_key_jwt`'s key as WebCrypto holds it, for the JOSE algorithm its type implies. */
 async function signingKey(privateKey: string | KeyObject) {
-  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
+  const key = privateKeyOf(privateKey);
   const { importPKCS8 } = await loadJose();
-  const type = key.asymmetricKeyType;
-  const alg = type === 'rsa' ? 'RS256' : type === 'ed25519' ? 'EdDSA' : 'ES256';
   const pem = key.export({ type: 'pkcs8', format: 'pem' }).toString();
-  return importPKCS8(pem, alg);
+  return importPKCS8(pem, algorithmOf(key));
+}
+
+function privateKeyOf(privateKey: string | KeyObject): KeyObject {
+  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
+  if (key.type !== 'private') {
+    throw new Error('http.auth.tokenExchange.privateKey must be a private key');
+  }
+  return key;
+}
+
+/** The JOSE algorithm `private_key_jwt` signs with: RS256, ES256 (P-256 only) or EdDSA. */
+function algorithmOf(key: KeyObject): string {
+  const type = key.asymmetricKeyType;
+  if (type === 'rsa') return 'RS256';
+  if (type === 'ed25519') return 'EdDSA';
+  if (type === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
+  throw new Error(
+    'http.auth.tokenExchange.privateKey must be an RSA, EC P-256 or Ed25519 private key',
+  );
+}
+
+/* OAuth errors about the request a tool made, whose description may go back to it. */
+const CALLER_ERRORS = new Set([
+  'invalid_target',
+  'invalid_scope',
+  'invalid_grant',
+  'invalid_request',
+]);
+
+/**
+ * The issuer's OAuth error: in a JSON body, or (`invalid_client` with Basic authentication, RFC
+ * 6749 §5.2) in the 401's `WWW-Authenticate` challenge.
+ */
+function refusalOf(
+  lib: OpenIdClient,
+  error: unknown,
+): { error: string; description?: string } | undefined {
+  if (error instanceof lib.ResponseBodyError) {
+    return { error: error.error, description: error.error_description };
+  }
+  if (error instanceof lib.WWWAuthenticateChallengeError) {
+    const parameters = error.cause[0]?.parameters;
+    return parameters?.error
+      ? { error: parameters.error, description: parameters.error_description }
+      : undefined;
+  }
+  return undefined;
 }
 
 /** Reports a refusal, and rejects with it. */

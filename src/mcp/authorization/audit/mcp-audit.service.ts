@@ -113,8 +113,10 @@ export class McpAuditService {
   ): void {
     if (!this.subject.observed && !this.journal) return;
     const granted = report.result !== 'refused';
-    const event = this.base(request, 'exchange', 'tool', name, granted ? 'allow' : 'deny');
-    if (request.auditId) event.of = request.auditId;
+    // A tool's exchange links to its call's decision; a resource's or prompt's is a read's.
+    const seam = request.method === 'tools/call' ? 'tool' : 'read';
+    const event = this.base(request, 'exchange', seam, name, granted ? 'allow' : 'deny');
+    if (seam === 'tool' && request.auditId) event.of = request.auditId;
     if (typeof report.audience === 'string') event.audience = report.audience;
     if (report.scope) event.scope = report.scope;
     event.detail = granted ? report.result : (report.error ?? 'refused');

@@ -31,15 +31,15 @@ export class McpCallerCredentials {
   private exchange(request: McpRequest, ask: McpExchangeRequest): Promise<McpExchangedToken> {
     const name = subjectOf(request);
     if (!this.exchanger) {
-      const why =
+      // No HTTP transport here: the exchanger's own checks would say the same, by the same codes.
+      const [error, why] =
         request.transport === 'stdio'
-          ? 'token exchange needs the caller’s bearer token, and a stdio caller has none'
-          : 'token exchange is not configured (http.auth.tokenExchange)';
-      this.audit.exchange(request, name, {
-        audience: ask?.audience,
-        result: 'refused',
-        error: why,
-      });
+          ? [
+              'no_inbound_token',
+              'token exchange needs the caller’s bearer token, and a stdio caller has none',
+            ]
+          : ['not_configured', 'token exchange is not configured (http.auth.tokenExchange)'];
+      this.audit.exchange(request, name, { audience: ask?.audience, result: 'refused', error });
       return Promise.reject(new McpTokenExchangeError(why));
     }
     return this.exchanger.exchange(request, ask, (report) =>

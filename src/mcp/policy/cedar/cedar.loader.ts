@@ -17,6 +17,10 @@ type CedarEntry = CedarWasm & {
 
 let loading: Promise<CedarWasm> | undefined;
 
+/* Whether this is the ES module build (which loads the `web` entry) or the CommonJS one. */
+declare const require: unknown;
+const USES_WEB_ENTRY = typeof require !== 'function';
+
 /*
  * The worker's module arrives in the realm its messages are read in. Where that is not the
  * loader's (Jest runs each test file in a context of its own), the entry's `instanceof` check
@@ -33,14 +37,14 @@ const ofThisRealm = (module: CompiledCedar): boolean =>
 export function loadCedar(): Promise<CedarWasm> {
   loading ??= (async () => {
     const module = await precompileCedar();
-    // The `nodejs` entry compiles as it is required: under Cedar's budget too.
-    const cedar = await underCedarBudget(
-      async () => (await import('@cedar-policy/cedar-wasm/web')) as unknown as CedarEntry,
-    );
+    // The CommonJS build's `nodejs` entry compiles as it is required: under Cedar's budget.
+    const entry = import('@cedar-policy/cedar-wasm/web') as unknown as Promise<CedarEntry>;
+    const cedar = USES_WEB_ENTRY ? await entry : await underCedarBudget(() => entry);
     if (typeof cedar.initSync === 'function') {
       const init = cedar.initSync;
-      const given = module && ofThisRealm(module) ? module : readFileSync(cedarWasmPath());
-      await underCedarBudget(() => init({ module: given }));
+      if (module && ofThisRealm(module)) init({ module });
+      // Without the worker's module, the bytes compile here: under Cedar's budget too.
+      else await underCedarBudget(() => init({ module: readFileSync(cedarWasmPath()) }));
     }
     return cedar;
   })();
