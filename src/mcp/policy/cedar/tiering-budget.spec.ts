@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { processTieringBudget } from './tiering-budget.js';
 
 describe('processTieringBudget', () => {
@@ -9,8 +10,14 @@ describe('processTieringBudget', () => {
 
   it("is V8's default for this Node when the process was not given one", () => {
     process.env.NODE_OPTIONS = '--no-warnings';
-    const major = Number(process.versions.v8.split('.')[0]);
-    expect(processTieringBudget()).toBe(major >= 12 ? 13_000_000 : 1_800_000);
+    // What this Node's V8 itself says its default is.
+    const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    const declared =
+      /--wasm-tiering-budget \(.*\n\s*type: int\s+default: --wasm-tiering-budget=(\d+)/.exec(
+        options,
+      );
+    expect(declared).not.toBeNull();
+    expect(processTieringBudget()).toBe(Number(declared![1]));
   });
 
   it('is the one the process was started with, in either spelling, the last one winning', () => {
