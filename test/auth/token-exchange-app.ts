@@ -5,7 +5,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer as createNetServer } from 'node:net';
 import {
   Authorizers,
   McpModule,
@@ -16,6 +15,7 @@ import {
   type McpTokenExchangeOptions,
 } from '../../src/index.js';
 import { startTestIssuer, TOKEN_EXCHANGE_GRANT, type TestIssuer } from '../support/oidc/index.js';
+import { freePort } from './auth-app.js';
 
 /*
  * The token exchange suites' fixture: a real oidc-provider with the RFC 8693 grant registered and
@@ -124,14 +124,6 @@ export function appModule(
   return TicketsApp;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 export async function boot(
   issuer: TestIssuer,
   exchange: McpTokenExchangeOptions,
@@ -147,11 +139,15 @@ export async function boot(
   return { app, mcpUrl };
 }
 
-export async function clientFor(mcpUrl: string, token?: string): Promise<Client> {
+export async function clientFor(
+  mcpUrl: string,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: 'token-exchange-e2e', version: '1.0.0' });
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const sent = token ? { ...headers, authorization: `Bearer ${token}` } : headers;
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers } }),
+    new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: sent } }),
   );
   return client;
 }

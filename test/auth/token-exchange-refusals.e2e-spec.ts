@@ -1,6 +1,5 @@
 import { Test } from '@nestjs/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { exportPKCS8 } from 'jose';
 import type { Server } from 'node:http';
 import type { McpTokenExchangeOptions } from '../../src/index.js';
@@ -44,7 +43,11 @@ describe('token exchange: who cannot exchange, and how the server authenticates'
     await issuer?.close();
   });
 
-  it('a caller let in without a bearer token (an authenticate hook) has nothing to exchange', async () => {
+  /*
+   * An app whose `authenticate` hook lets "ivan" in by an API key, beside bearer auth: its calls
+   * get a principal without any bearer token of ivan's. Each case asks for an exchange there.
+   */
+  async function exchangeAsHooked(bearer?: string) {
     const hooked = await boot(
       issuer,
       { clientId: 'mcp-exchanger', clientSecret: SECRET },
@@ -54,54 +57,33 @@ describe('token exchange: who cannot exchange, and how the server authenticates'
       },
     );
     try {
-      const client = new Client({ name: 'token-exchange-e2e', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(hooked.mcpUrl), {
-          requestInit: { headers: { 'x-api-key': 'k1' } },
-        }),
-      );
+      const token = bearer && (await issuer.mintToken({ aud: hooked.mcpUrl, sub: bearer }));
+      const client = await clientFor(hooked.mcpUrl, token || undefined, { 'x-api-key': 'k1' });
       clients.push(client);
       const before = issuer.tokenExchanges.length;
       const result = await client.callTool({ name: 'my_tickets', arguments: {} });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toBe(
-        'token exchange needs the caller’s bearer token, and this caller presented none that verifies',
-      );
-      expect(issuer.tokenExchanges.length).toBe(before);
+      return { result, asked: issuer.tokenExchanges.length - before };
     } finally {
       await hooked.app.close();
     }
+  }
+
+  const NONE_THAT_VERIFIES =
+    'token exchange needs the caller’s bearer token, and this caller presented none that verifies';
+
+  it('a caller let in without a bearer token (an authenticate hook) has nothing to exchange', async () => {
+    const { result, asked } = await exchangeAsHooked();
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(NONE_THAT_VERIFIES);
+    expect(asked).toBe(0);
   });
 
   it('a bearer token of someone other than the caller the request was let in as is not exchanged', async () => {
     // The hook lets "ivan" in; the request also carries mallory's valid bearer token.
-    const hooked = await boot(
-      issuer,
-      { clientId: 'mcp-exchanger', clientSecret: SECRET },
-      {
-        authenticate: (req) =>
-          req.headers['x-api-key'] === 'k1' ? { subject: 'ivan', scopes: [] } : undefined,
-      },
-    );
-    try {
-      const mallory = await issuer.mintToken({ aud: hooked.mcpUrl, sub: 'mallory' });
-      const client = new Client({ name: 'token-exchange-e2e', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(hooked.mcpUrl), {
-          requestInit: { headers: { 'x-api-key': 'k1', authorization: `Bearer ${mallory}` } },
-        }),
-      );
-      clients.push(client);
-      const before = issuer.tokenExchanges.length;
-      const result = await client.callTool({ name: 'my_tickets', arguments: {} });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toBe(
-        'token exchange needs the caller’s bearer token, and this caller presented none that verifies',
-      );
-      expect(issuer.tokenExchanges.length).toBe(before);
-    } finally {
-      await hooked.app.close();
-    }
+    const { result, asked } = await exchangeAsHooked('mallory');
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(NONE_THAT_VERIFIES);
+    expect(asked).toBe(0);
   });
 
   it('a wrong client secret is the issuer’s invalid_client, told to the tool by its code only', async () => {

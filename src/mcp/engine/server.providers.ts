@@ -14,6 +14,7 @@ import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js
 import { McpSingleServerCheck } from './single-server.check.js';
 import { McpToolInvoker } from './tools/tool-invoker.service.js';
 import { McpCallerCredentials } from './context/caller-credentials.js';
+import { McpTokenExchanger } from '../authentication/token-exchange/token-exchanger.service.js';
 
 /** Transport-agnostic dispatch of the MCP method surface, behind the seams. */
 export const SERVER_PROVIDERS: Provider[] = [
@@ -26,6 +27,8 @@ export const SERVER_PROVIDERS: Provider[] = [
   McpParamsShapeCheck,
   McpToolInvoker,
   McpCallerCredentials,
+  // Beside the HTTP transport's settings where there are some; on stdio it says why it cannot work.
+  McpTokenExchanger,
   McpOutboundRequests,
   McpLifecycleHandler,
   McpToolsHandler,

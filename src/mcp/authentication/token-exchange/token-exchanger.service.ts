@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { MCP_HTTP_SETTINGS } from '../../core/http/http-settings.token.js';
 import type { ResolvedHttpOptions } from '../authentication-settings.interface.js';
@@ -10,7 +9,8 @@ import type { McpExchangedToken, McpExchangeRequest } from './credentials.interf
 import { ExchangedTokensCache } from './exchanged-tokens.cache.js';
 import { McpTokenExchangeError } from './token-exchange.error.js';
 import type { McpTokenExchangeOptions } from './token-exchange.options.js';
-import { loadJose } from '../../core/common/jose.loader.js';
+import { checkOptions, signingKey } from './client-authentication.js';
+import { CALLER_ERRORS, refusalOf } from './issuer-refusal.js';
 
 type OpenIdClient = typeof import('openid-client');
 type Configuration = import('openid-client').Configuration;
@@ -53,13 +53,15 @@ export class McpTokenExchanger {
   private configuration?: Promise<{ lib: OpenIdClient; config: Configuration }>;
 
   constructor(
-    @Inject(MCP_HTTP_SETTINGS) settings: Pick<ResolvedHttpOptions, 'auth'>,
+    @Optional()
+    @Inject(MCP_HTTP_SETTINGS)
+    settings: Pick<ResolvedHttpOptions, 'auth'> | null = null,
     @Optional()
     @Inject(McpHttpAuthenticator)
     private readonly authenticator: McpHttpAuthenticator | null = null,
   ) {
-    this.options = settings.auth?.tokenExchange;
-    this.issuer = settings.auth?.issuer;
+    this.options = settings?.auth?.tokenExchange;
+    this.issuer = settings?.auth?.issuer;
     if (this.options) checkOptions(this.options);
     this.cache = new ExchangedTokensCache(this.options?.maxCachedTokens ?? 1000);
   }
@@ -80,13 +82,13 @@ export class McpTokenExchanger {
       const error = 'invalid_request';
       return refused(report, { audience, scope }, 'token exchange needs an audience', error, error);
     }
-    if (!this.options) {
-      const message = 'token exchange is not configured (http.auth.tokenExchange)';
-      return refused(report, { audience, scope }, message, 'not_configured');
-    }
     if (caller.transport === 'stdio') {
       const message = 'token exchange needs the caller’s bearer token, and a stdio caller has none';
       return refused(report, { audience, scope }, message, 'no_inbound_token');
+    }
+    if (!this.options) {
+      const message = 'token exchange is not configured (http.auth.tokenExchange)';
+      return refused(report, { audience, scope }, message, 'not_configured');
     }
     const req = caller.httpRequest;
     if (!req && caller.transport === 'http' && caller.principal) {
@@ -254,75 +256,6 @@ export class McpTokenExchanger {
     }
     return { lib, config };
   }
-}
-
-/* Boot refuses what cannot work: one client authentication, a client id. */
-function checkOptions(options: McpTokenExchangeOptions): void {
-  if (typeof options.clientId !== 'string' || options.clientId === '') {
-    throw new Error('http.auth.tokenExchange.clientId must be a non-empty string');
-  }
-  if ((options.clientSecret === undefined) === (options.privateKey === undefined)) {
-    throw new Error(
-      'http.auth.tokenExchange needs exactly one of clientSecret (client_secret_basic) and privateKey (private_key_jwt)',
-    );
-  }
-  // A key that cannot sign fails here, at boot, rather than at every exchange.
-  if (options.privateKey !== undefined) algorithmOf(privateKeyOf(options.privateKey));
-}
-
-/** `private_key_jwt`'s key as WebCrypto holds it, for the JOSE algorithm its type implies. */
-async function signingKey(privateKey: string | KeyObject) {
-  const key = privateKeyOf(privateKey);
-  const { importPKCS8 } = await loadJose();
-  const pem = key.export({ type: 'pkcs8', format: 'pem' }).toString();
-  return importPKCS8(pem, algorithmOf(key));
-}
-
-function privateKeyOf(privateKey: string | KeyObject): KeyObject {
-  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
-  if (key.type !== 'private') {
-    throw new Error('http.auth.tokenExchange.privateKey must be a private key');
-  }
-  return key;
-}
-
-/** The JOSE algorithm `private_key_jwt` signs with: RS256, ES256 (P-256 only) or EdDSA. */
-function algorithmOf(key: KeyObject): string {
-  const type = key.asymmetricKeyType;
-  if (type === 'rsa') return 'RS256';
-  if (type === 'ed25519') return 'EdDSA';
-  if (type === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
-  throw new Error(
-    'http.auth.tokenExchange.privateKey must be an RSA, EC P-256 or Ed25519 private key',
-  );
-}
-
-/* OAuth errors about the request a tool made, whose description may go back to it. */
-const CALLER_ERRORS = new Set([
-  'invalid_target',
-  'invalid_scope',
-  'invalid_grant',
-  'invalid_request',
-]);
-
-/**
- * The issuer's OAuth error: in a JSON body, or (`invalid_client` with Basic authentication, RFC
- * 6749 §5.2) in the 401's `WWW-Authenticate` challenge.
- */
-function refusalOf(
-  lib: OpenIdClient,
-  error: unknown,
-): { error: string; description?: string } | undefined {
-  if (error instanceof lib.ResponseBodyError) {
-    return { error: error.error, description: error.error_description };
-  }
-  if (error instanceof lib.WWWAuthenticateChallengeError) {
-    const parameters = error.cause[0]?.parameters;
-    return parameters?.error
-      ? { error: parameters.error, description: parameters.error_description }
-      : undefined;
-  }
-  return undefined;
 }
 
 /** Reports a refusal, and rejects with it. */

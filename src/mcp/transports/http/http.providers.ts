@@ -1,6 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
 import { McpHttpAuthenticator } from '../../authentication/http-authenticator.service.js';
-import { McpTokenExchanger } from '../../authentication/token-exchange/token-exchanger.service.js';
 import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from '../../core/options/options.constants.js';
 import { McpHttpBootCheck } from './http-boot.check.js';
 import { MCP_HTTP_SETTINGS, httpSettingsOf } from './http-settings.js';
@@ -44,7 +43,6 @@ export function httpTransport(): McpHttpTransportParts {
       },
       { provide: MCP_HTTP_MOUNTED, useValue: true },
       McpHttpAuthenticator,
-      McpTokenExchanger,
       McpHttpGate,
       McpCallRateLimiter,
       McpHttpSessions,
