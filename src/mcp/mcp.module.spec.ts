@@ -135,14 +135,14 @@ describe('McpModule wiring', () => {
     expect(failure.message).toMatch(/forRootAsync\(\{ transport: 'http'/);
   });
 
-  it('a second McpModule.forRoot fails boot with a message', async () => {
-    @Module({ imports: [McpModule.forRoot({ name: 'second', version: '1', isGlobal: false })] })
+  it('a second McpModule.forRoot with the same name fails boot, naming it', async () => {
+    @Module({ imports: [McpModule.forRoot({ name: 'same', version: '1', isGlobal: false })] })
     class FeatureModule {}
     const failure = await bootError([
-      McpModule.forRoot({ name: 'first', version: '1' }),
+      McpModule.forRoot({ name: 'same', version: '1' }),
       FeatureModule,
     ]);
-    expect(failure.message).toMatch(/McpModule\.forRoot\(\) is imported 2 times/);
+    expect(failure.message).toMatch(/two servers are named 'same'/);
   });
 
   it('DI errors name readable tokens', async () => {

@@ -4,10 +4,7 @@ import type { McpTransportKind } from './core/protocol/transport-kind.js';
 import { AUTHORIZER_PROVIDERS } from './authorization/authorizer.providers.js';
 import { POLICY_PROVIDERS } from './policy/policy.providers.js';
 import { AUDIT_PROVIDERS } from './audit/audit.providers.js';
-import { McpPolicy } from './policy/mcp-policy.service.js';
 import { CLIENT_EVENTS_PROVIDERS } from './engine/client-events/client-events.providers.js';
-import { McpClientEvents } from './engine/client-events/mcp-client-events.service.js';
-import { McpUrlElicitations } from './engine/elicitation/mcp-url-elicitations.service.js';
 import {
   MCP_ASYNC_OPTIONS_TYPE,
   MCP_MODULE_OPTIONS,
@@ -19,26 +16,30 @@ import { MCP_OPTIONS } from './core/options/options.constants.js';
 import { resolveMcpOptions } from './options/options.resolver.js';
 import { McpTransportCheck } from './options/transport.check.js';
 import { REGISTRY_PROVIDERS } from './definitions/registry.providers.js';
-import { McpRegistry } from './definitions/mcp-registry.service.js';
 import { SERVER_PROVIDERS } from './engine/server.providers.js';
 import { ERA_PROVIDERS } from './revisions/2026-07-28/era.providers.js';
 import { TELEMETRY_PROVIDERS } from './telemetry/telemetry.providers.js';
 import { CLUSTER_HTTP_PROVIDERS, CLUSTER_PROVIDERS } from './cluster/cluster.providers.js';
 import { APPROVALS_PROVIDERS } from './approvals/approvals.providers.js';
 import { CONNECTION_HOOKS_PROVIDER } from './connection-hooks.provider.js';
-import { MCP_APPROVAL_STORE } from './approvals/stores/approval-store.interface.js';
-import { MCP_OPERATOR_DESK } from './approvals/operator/operator-desk.interface.js';
-import { McpWarden } from './engine/mcp-warden.service.js';
 import { httpTransport } from './transports/http/http.providers.js';
+import { MCP_SERVER_MARK, serverMark } from './core/servers/server-mark.js';
+import { namedServerToken } from './core/servers/server-tokens.js';
+import { McpServerScope } from './core/servers/mcp-server-scope.service.js';
+import { McpServerSetCheck } from './options/server-set.check.js';
+import { PER_HTTP_SERVER_EXPORTS, PER_SERVER_EXPORTS } from './options/per-server-exports.js';
 
 /**
  * Options of `McpModule.forRootAsync()`. `transport: 'http'` sits beside the
  * factory because the HTTP routes are declared with the module, before the
- * factory runs.
+ * factory runs; so does `name`, which the server's injection tokens are made
+ * of (required when the app has several servers, and then the factory's
+ * `name` must match it or be left out).
  * @publicApi
  */
 export type McpModuleAsyncOptions = typeof MCP_ASYNC_OPTIONS_TYPE & {
   transport?: McpTransportKind;
+  name?: string;
 };
 
 /**
@@ -59,7 +60,7 @@ export type McpModuleAsyncOptions = typeof MCP_ASYNC_OPTIONS_TYPE & {
 export class McpModule extends McpConfigurableModuleClass {
   /** The module with its options given now; `isGlobal: false` makes it an ordinary import. */
   static override forRoot(options: typeof MCP_OPTIONS_TYPE): DynamicModule {
-    return withFramework(super.forRoot(options), options.transport);
+    return withFramework(super.forRoot(options), options.transport, options.name);
   }
 
   /**
@@ -67,7 +68,7 @@ export class McpModule extends McpConfigurableModuleClass {
    * by Nest at boot; `transport` beside the factory is the default of the factory's.
    */
   static override forRootAsync(options: McpModuleAsyncOptions): DynamicModule {
-    return withFramework(super.forRootAsync(options), options.transport);
+    return withFramework(super.forRootAsync(options), options.transport, options.name);
   }
 }
 
@@ -75,20 +76,38 @@ export class McpModule extends McpConfigurableModuleClass {
  * Every provider sits in this one dynamic module, beside the options it
  * injects, so nothing depends on the module being global. Each token is
  * provided once, so the order of the groups below does not matter (pinned by
- * test/nest/provider-order.e2e-spec.ts).
+ * test/nest/provider-order.e2e-spec.ts). Each module is one server: its
+ * providers are its own instances, and several modules are several servers
+ * (docs/several-servers.md).
  */
-function withFramework(module: DynamicModule, declared?: McpTransportKind): DynamicModule {
+function withFramework(
+  module: DynamicModule,
+  declared?: McpTransportKind,
+  name?: string,
+): DynamicModule {
+  const mark = serverMark(name);
   const transport =
-    declared === 'http' ? httpTransport() : { providers: [], controllers: [], exports: [] };
-  // The transport declared beside forRootAsync's factory is the default of the factory's.
-  const resolve = (raw: McpModuleOptions) => resolveMcpOptions({ transport: declared, ...raw });
+    declared === 'http'
+      ? httpTransport(mark.routeId)
+      : { providers: [], controllers: [], exports: [] };
+  // What is declared beside forRootAsync's factory is the default of the factory's.
+  const resolve = (raw: McpModuleOptions, scope: McpServerScope) =>
+    resolveMcpOptions(
+      { transport: declared, ...raw, name: namedAs(name, raw.name) },
+      { several: scope.several },
+    );
+  const exported = [...PER_SERVER_EXPORTS, ...(declared === 'http' ? PER_HTTP_SERVER_EXPORTS : [])];
+  const named = name === undefined ? [] : exported.map((token) => alias(token, name));
   return {
     ...module,
     imports: [...(module.imports ?? []), DiscoveryModule],
     providers: [
       ...(module.providers ?? []),
-      { provide: MCP_OPTIONS, useFactory: resolve, inject: [MCP_MODULE_OPTIONS] },
+      { provide: MCP_SERVER_MARK, useValue: mark },
+      McpServerScope,
+      { provide: MCP_OPTIONS, useFactory: resolve, inject: [MCP_MODULE_OPTIONS, McpServerScope] },
       McpTransportCheck,
+      McpServerSetCheck,
       ...REGISTRY_PROVIDERS,
       ...AUTHORIZER_PROVIDERS,
       ...AUDIT_PROVIDERS,
@@ -103,19 +122,33 @@ function withFramework(module: DynamicModule, declared?: McpTransportKind): Dyna
       ...transport.providers,
       // Cluster mode's HTTP stores plug into the transport's ports (null without `cluster`).
       ...(declared === 'http' ? CLUSTER_HTTP_PROVIDERS : []),
+      ...named,
     ],
     controllers: [...(module.controllers ?? []), ...transport.controllers],
     exports: [
-      MCP_MODULE_OPTIONS,
-      MCP_OPTIONS,
-      McpWarden,
-      McpRegistry,
-      McpPolicy,
-      McpClientEvents,
-      McpUrlElicitations,
-      MCP_OPERATOR_DESK,
-      MCP_APPROVAL_STORE,
+      ...PER_SERVER_EXPORTS,
       ...transport.exports,
+      ...named.map((provider) => provider.provide),
     ],
   };
+}
+
+/* The server's injection token for one of its exports (see getMcpWardenToken). */
+function alias(token: string | symbol | { name: string }, name: string) {
+  const kind =
+    typeof token === 'object' || typeof token === 'function'
+      ? token.name
+      : String(typeof token === 'symbol' ? token.description : token).replace(/^McpWarden:/, '');
+  return { provide: namedServerToken(kind, name), useExisting: token };
+}
+
+/* The name beside forRootAsync's factory and the factory's own must agree. */
+function namedAs(declared: string | undefined, given: string | undefined): string {
+  if (declared !== undefined && given !== undefined && given !== declared) {
+    throw new Error(
+      `McpModule: forRootAsync is named '${declared}' beside its factory, but the factory ` +
+        `returned name '${given}'; the server's injection tokens are made of the first`,
+    );
+  }
+  return (given ?? declared)!;
 }

@@ -132,6 +132,15 @@ export class HttpTestApp {
   }
 
   /**
+   * The same app at another MCP path (an app with several servers): the view
+   * shares this one's open fetches, and closing either closes the app.
+   */
+  at(path: string): HttpTestApp {
+    const view = Object.create(this) as HttpTestApp;
+    return Object.defineProperty(view, 'url', { value: this.base + path });
+  }
+
+  /**
    * Resolves when the server next sees a client connection close. Awaiting it
    * after aborting a stream means the server has run its close handlers.
    */

@@ -5,6 +5,8 @@ import type { McpAuthenticate, McpBearerAuthOptions } from './auth-options.inter
 export interface ResolvedHttpOptions {
   /** The Streamable HTTP path, normalised to one leading slash and none trailing. */
   readonly path: string;
+  /** Where the 2024-11-05 SSE pair sits: `''` (the root) or one leading slash, none trailing. */
+  readonly ssePairPath: string;
   readonly allowedOrigins: readonly string[];
   readonly allowedHosts: readonly string[];
   readonly keepAliveMs: number;

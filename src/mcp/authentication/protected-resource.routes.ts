@@ -16,15 +16,26 @@ interface HttpAdapterLike {
  * at the root, outside any global prefix, because RFC 9728 forms the URL from
  * the resource's origin; the app's middleware and CORS still apply (browser
  * clients fetch it cross-origin).
+ *
+ * With several servers in one app, each serves its document only at its own
+ * resource's URL (its audience's path, or else `endpointPath`),
+ * so one server's issuer and scopes never answer for another.
  */
 export function serveProtectedResourceMetadata(
   adapter: HttpAdapterLike,
   auth: McpBearerAuthOptions | undefined,
+  endpointPath?: string,
 ): void {
   const handler = (req: object, res: object) => {
     const raw = rawExchange(req, res);
     sendMetadata(raw.req, raw.res, auth);
   };
+  if (endpointPath !== undefined) {
+    const resource = auth ? new URL([auth.audience].flat()[0]!).pathname : endpointPath;
+    const path = resource === '/' ? '' : resource.replace(/\/+$/, '');
+    adapter.get(`${PRM_PATH}${path}`, handler);
+    return;
+  }
   if (adapter.getType() === 'fastify') {
     adapter.get(PRM_PATH, handler);
     adapter.get(`${PRM_PATH}/*`, handler);

@@ -4,6 +4,8 @@ import type { McpPipedArgument } from './pipeline/handler-pipeline.js';
 import { resolveCompleter, resolveCompleters } from './completer.resolver.js';
 import { McpMetadataAccessor } from './mcp-metadata.accessor.js';
 import { McpRegistry } from './mcp-registry.service.js';
+import { McpServerScope } from '../core/servers/mcp-server-scope.service.js';
+import { servedHere } from './discovery/server-ownership.js';
 
 /**
  * Finds `@McpTool` / `@McpResource` / `@McpResourceTemplate` / `@McpPrompt`
@@ -11,6 +13,8 @@ import { McpRegistry } from './mcp-registry.service.js';
  * behind the app's global enhancers and its own (guards, interceptors, pipes,
  * exception filters; context type `'mcp'`); a request-scoped provider is
  * built per call. A provider scope that cannot be served fails the boot.
+ * With several servers, each registers only the definitions it serves
+ * (`servedHere`).
  */
 @Injectable()
 export class McpExplorer implements OnModuleInit {
@@ -18,6 +22,7 @@ export class McpExplorer implements OnModuleInit {
     private readonly scanner: ProviderMethodScanner,
     private readonly accessor: McpMetadataAccessor,
     private readonly registry: McpRegistry,
+    private readonly scope: McpServerScope,
   ) {}
 
   onModuleInit(): void {
@@ -33,35 +38,40 @@ export class McpExplorer implements OnModuleInit {
     if (!tool && !resource && !template && !prompt) return;
 
     const source = `${instance.constructor.name}.${method}`;
+    const here = (kind: string, declared: { server?: string | string[] }) =>
+      servedHere(this.scope, found, kind, source, declared.server);
     const handlerFor = (kind: string, metatype?: Type) =>
       this.scanner.userHandler(found, { kind, source, piped: pipedArguments(metatype) });
     const bind = this.scanner.completerBinder(found);
-    if (tool) {
-      const { name = method, inputSchema, completions, ...rest } = tool;
+    if (tool && here('tool', tool)) {
+      const { name = method, inputSchema, completions, server: _, ...rest } = tool;
       const handler = handlerFor('tool', typeof inputSchema === 'function' ? inputSchema : Object);
       const resolved = resolveCompleters(completions, bind, source);
       const def = { ...rest, name, inputSchema: inputSchema!, handler, completions: resolved };
       if (inputSchema === undefined) delete (def as Partial<typeof def>).inputSchema;
       this.registry.registerTool(def, source);
     }
-    if (resource) {
+    if (resource && here('resource', resource)) {
+      const { server: _, ...options } = resource;
       const handler = handlerFor('resource');
-      const def = { ...resource, name: resource.name ?? method, handler };
+      const def = { ...options, name: resource.name ?? method, handler };
       this.registry.registerResource(def, source);
     }
-    if (template) {
+    if (template && here('resource template', template)) {
+      const { server: _, ...options } = template;
       const completions = resolveCompleters(template.completions, bind, source);
       const handler = handlerFor('resource template');
-      const def = { ...template, name: template.name ?? method, handler, completions };
+      const def = { ...options, name: template.name ?? method, handler, completions };
       this.registry.registerResourceTemplate(def, source);
     }
-    if (prompt) {
+    if (prompt && here('prompt', prompt)) {
+      const { server: _, ...options } = prompt;
       const args = prompt.arguments?.map((arg) => ({
         ...arg,
         complete: resolveCompleter(arg.complete, bind, source),
       }));
       const handler = handlerFor('prompt', Object);
-      const def = { ...prompt, name: prompt.name ?? method, handler, arguments: args };
+      const def = { ...options, name: prompt.name ?? method, handler, arguments: args };
       this.registry.registerPrompt(def, source);
     }
   }

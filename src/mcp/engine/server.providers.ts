@@ -11,7 +11,6 @@ import { McpResourcesHandler } from './handlers/resources.handler.js';
 import { McpToolsHandler } from './handlers/tools.handler.js';
 import { McpWarden } from './mcp-warden.service.js';
 import { McpOutboundRequests } from './outbound/mcp-outbound-requests.service.js';
-import { McpSingleServerCheck } from './single-server.check.js';
 import { McpToolInvoker } from './tools/tool-invoker.service.js';
 import { McpCallerCredentials } from './context/caller-credentials.js';
 import { McpTokenExchanger } from '../authentication/token-exchange/token-exchanger.service.js';
@@ -19,7 +18,6 @@ import { McpTokenExchanger } from '../authentication/token-exchange/token-exchan
 /** Transport-agnostic dispatch of the MCP method surface, behind the seams. */
 export const SERVER_PROVIDERS: Provider[] = [
   McpWarden,
-  McpSingleServerCheck,
   McpConnections,
   McpDispatcher,
   McpMethodExplorer,

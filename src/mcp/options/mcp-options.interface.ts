@@ -19,6 +19,12 @@ import type { McpTransportKind } from '../core/protocol/transport-kind.js';
 export interface McpHttpOptions {
   /** Streamable HTTP endpoint path. Default `/mcp`. */
   path?: string;
+  /**
+   * Where the 2024-11-05 HTTP+SSE pair is served: `<ssePairPath>/sse` and
+   * `<ssePairPath>/messages`. Default: the root (`/sse`, `/messages`). An app
+   * with several HTTP servers gives each its own (docs/several-servers.md).
+   */
+  ssePairPath?: string;
   /** Origins allowed besides the loopback ones. */
   allowedOrigins?: string[];
   /** Host header values allowed besides the loopback ones. */

@@ -19,8 +19,17 @@ const DEFAULT_MAX_PENDING_APPROVALS = 10_000;
 /* Well below the official SDK clients' 60 s request timeout (src/mcp/operator/approvals-options.spec.ts). */
 const DEFAULT_ANSWER_WITHIN_MS = 20_000;
 
+/** Where a server stands among the app's servers, as far as its defaults care. */
+export interface McpServerPlacement {
+  /** The app has more than one server: cluster keys then default to one prefix per server. */
+  readonly several?: boolean;
+}
+
 /** Applies every default, once. Invalid numbers fall back to their default rather than failing open. */
-export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions {
+export function resolveMcpOptions(
+  options: McpModuleOptions,
+  placement: McpServerPlacement = {},
+): McpResolvedOptions {
   if (options.policy && (options.authorizer || options.readAuthorizer)) {
     throw new McpPolicyError(
       'MCP server refuses to boot: `policy` decides both seams, so it cannot be given with ' +
@@ -49,7 +58,10 @@ export function resolveMcpOptions(options: McpModuleOptions): McpResolvedOptions
     cluster: options.cluster?.redisUrl
       ? {
           redisUrl: options.cluster.redisUrl,
-          keyPrefix: options.cluster.keyPrefix ?? 'mcp-warden:',
+          // Several servers in one app never share keys, whatever Redis they share.
+          keyPrefix:
+            options.cluster.keyPrefix ??
+            (placement.several ? `mcp-warden:${options.name}:` : 'mcp-warden:'),
         }
       : undefined,
     cacheTtlMs:
@@ -79,6 +91,7 @@ function resolveHttp(options: McpModuleOptions): ResolvedHttpOptions {
     keepAliveMs: positive(http.keepAliveMs, DEFAULT_KEEP_ALIVE_MS),
     retryMs: positive(http.retryMs, DEFAULT_RETRY_MS),
     fastPath: http.fastPath === true || http.fastPath === false ? http.fastPath : 'auto',
+    ssePairPath: trimPath(http.ssePairPath ?? ''),
   };
   return { ...resolved, auth: http.auth, authenticate: http.authenticate };
 }
@@ -100,6 +113,12 @@ function resolveApprovals(options: McpModuleOptions): ResolvedApprovalsOptions {
     ...(approvals.webhook ? { webhook: approvals.webhook } : {}),
     ...(approvals.store ? { store: approvals.store } : {}),
   };
+}
+
+/* One leading slash, none trailing; the root is the empty path. */
+function trimPath(path: string): string {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}` : '';
 }
 
 function positive(value: number | undefined, fallback: number): number {

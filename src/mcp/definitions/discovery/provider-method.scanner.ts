@@ -14,7 +14,8 @@ import {
 import { McpRequestScope } from '../pipeline/mcp-request-scope.js';
 import { NestEnhancersResolver } from '../pipeline/nest-enhancers.resolver.js';
 import type { McpCompleterBinder } from '../completer.resolver.js';
-import type { ProviderMethod } from './provider-method.interface.js';
+import type { ProviderMethod, ProviderWrapper } from './provider-method.interface.js';
+import { McpServerScope } from '../../core/servers/mcp-server-scope.service.js';
 
 export type { ProviderMethod } from './provider-method.interface.js';
 
@@ -35,13 +36,34 @@ export class ProviderMethodScanner {
     modules: ModulesContainer,
     config: ApplicationConfig,
     moduleRef: ModuleRef,
+    private readonly scope: McpServerScope,
   ) {
     this.enhancers = new NestEnhancersResolver(modules, config);
     this.handlers = new McpHandlerFactory(this.enhancers, new McpRequestScope(config, moduleRef));
   }
 
-  *methods(): Generator<ProviderMethod> {
-    for (const wrapper of this.discovery.getProviders()) {
+  /**
+   * Every method of the app's providers, but those of other servers' modules
+   * (their framework internals: they hold no definitions of this server).
+   */
+  methods(): Generator<ProviderMethod> {
+    const others = new Set(
+      this.scope
+        .servers()
+        .filter((server) => server.mark !== this.scope.mark)
+        .map((server) => server.module),
+    );
+    const wrappers = this.discovery.getProviders();
+    return this.methodsOf(others.size ? wrappers.filter((w) => !others.has(w.host!)) : wrappers);
+  }
+
+  /** Every method of this server's own providers: its protocol handlers. */
+  ownMethods(): Generator<ProviderMethod> {
+    return this.methodsOf([...this.scope.ownModule().providers.values()] as ProviderWrapper[]);
+  }
+
+  private *methodsOf(wrappers: Iterable<ProviderWrapper>): Generator<ProviderMethod> {
+    for (const wrapper of wrappers) {
       const { instance } = wrapper;
       if (!instance || typeof instance !== 'object') continue;
       const proto = Object.getPrototypeOf(instance);

@@ -2,6 +2,7 @@ import type { McpDisplayOptions } from '../metadata-fields/display.interface.js'
 import type { McpStandardSchema } from '../schema/standard-schema.js';
 import type { GetPromptResult, PromptMessage } from '../../core/protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
+import type { McpServerMembership } from './server-membership.interface.js';
 
 /**
  * One declared prompt argument; `complete` serves `completion/complete`.
@@ -38,7 +39,7 @@ export type McpPromptHandler = (args: Record<string, string>, ctx: McpRequestCon
  * Options of `@McpPrompt()`. `title`, `icons` and `_meta` are listed as given.
  * @publicApi
  */
-export interface McpPromptOptions extends McpDisplayOptions {
+export interface McpPromptOptions extends McpDisplayOptions, McpServerMembership {
   /** Defaults to the method name. */
   name?: string;
   description: string;
@@ -56,7 +57,7 @@ export interface McpPromptOptions extends McpDisplayOptions {
  * A prompt registered at runtime.
  * @publicApi
  */
-export interface McpPromptDefinition extends Omit<McpPromptOptions, 'arguments'> {
+export interface McpPromptDefinition extends Omit<McpPromptOptions, 'arguments' | 'server'> {
   name: string;
   arguments?: McpPromptArgumentDefinition[];
   handler: McpPromptHandler;

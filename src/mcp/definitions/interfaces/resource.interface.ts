@@ -4,6 +4,7 @@ import type {
 } from '../metadata-fields/display.interface.js';
 import type { ReadResourceResult } from '../../core/protocol/mcp-types.js';
 import type { McpCompleter, McpCompleterRef, McpRequestContext } from './mcp-context.interface.js';
+import type { McpServerMembership } from './server-membership.interface.js';
 
 /**
  * What a resource handler may return: text, bytes (sent as a blob) or a full result.
@@ -27,7 +28,7 @@ export type McpResourceHandler = (
  * `size` are listed as given.
  * @publicApi
  */
-export interface McpResourceOptions extends McpDisplayOptions {
+export interface McpResourceOptions extends McpDisplayOptions, McpServerMembership {
   uri: string;
   /** Defaults to the method name. */
   name?: string;
@@ -44,7 +45,7 @@ export interface McpResourceOptions extends McpDisplayOptions {
  * `annotations` are listed as given (a template has no `size` in the schema).
  * @publicApi
  */
-export interface McpResourceTemplateOptions extends McpDisplayOptions {
+export interface McpResourceTemplateOptions extends McpDisplayOptions, McpServerMembership {
   /** An RFC 6570 level-1/2 template such as `notes://{id}` or `files://{+path}`. */
   uriTemplate: string;
   name?: string;
@@ -68,7 +69,7 @@ export type McpResourceTemplateMetadata = Omit<McpResourceTemplateOptions, 'comp
  * A static resource registered at runtime.
  * @publicApi
  */
-export interface McpResourceDefinition extends McpResourceOptions {
+export interface McpResourceDefinition extends Omit<McpResourceOptions, 'server'> {
   name: string;
   handler: McpResourceHandler;
 }
@@ -79,7 +80,7 @@ export interface McpResourceDefinition extends McpResourceOptions {
  */
 export interface McpResourceTemplateDefinition extends Omit<
   McpResourceTemplateOptions,
-  'complete' | 'completions'
+  'complete' | 'completions' | 'server'
 > {
   name: string;
   /** Completers for the template's variables. */

@@ -7,6 +7,7 @@ import type {
 import type { McpDisplayOptions } from '../metadata-fields/display.interface.js';
 import type { McpStandardSchema } from '../schema/standard-schema.js';
 import type { McpCompleter, McpCompleterRef, McpToolContext } from './mcp-context.interface.js';
+import type { McpServerMembership } from './server-membership.interface.js';
 
 /**
  * A tool's input: a class-validator DTO (its JSON Schema is derived; arguments
@@ -36,7 +37,7 @@ export type McpToolReturn = string | unknown[] | CallToolResult | Record<string,
  * Options of `@McpTool()`. `title`, `icons` and `_meta` are listed as given.
  * @publicApi
  */
-export interface McpToolOptions extends McpDisplayOptions {
+export interface McpToolOptions extends McpDisplayOptions, McpServerMembership {
   /** Tool name; defaults to the method name. 1–128 of `[A-Za-z0-9_.-]`. */
   name?: string;
   /** Required: what the tool does, for the model. */
@@ -91,7 +92,7 @@ export type McpToolHandler = (args: never, ctx: McpToolContext) => unknown;
  */
 export interface McpToolDefinition extends Omit<
   McpToolOptions,
-  'name' | 'input' | 'output' | 'inputSchema' | 'completions'
+  'name' | 'input' | 'output' | 'inputSchema' | 'completions' | 'server'
 > {
   name: string;
   completions?: Record<string, McpCompleter>;

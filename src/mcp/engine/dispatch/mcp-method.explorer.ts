@@ -36,7 +36,7 @@ export class McpMethodExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    for (const found of this.scanner.methods()) {
+    for (const found of this.scanner.ownMethods()) {
       const meta = this.reflector.get<McpMethodMetadata | undefined>(
         MCP_METHOD_METADATA,
         found.target,

@@ -6,7 +6,7 @@ import { MCP_HTTP_SETTINGS, httpSettingsOf } from './http-settings.js';
 import { SsePairEndpoint } from './sse-2024-11-05/sse-pair.endpoint.js';
 import { SsePairSessions } from './sse-2024-11-05/sse-pair.sessions.service.js';
 import { createMcpHttpControllers } from './mount/mcp-http.controllers.js';
-import { bindStreamablePath } from './mount/mcp-http.routes.js';
+import { bindControllerPaths } from './mount/mcp-http.routes.js';
 import { McpHttpRouter } from './mount/mcp-http.router.js';
 import { McpRouteBinder } from './mount/mcp-route.binder.js';
 import { McpCallRateLimiter } from './security/call-rate.limiter.js';
@@ -28,17 +28,18 @@ export interface McpHttpTransportParts {
 /**
  * The HTTP transports: Streamable HTTP at `http.path` and the older HTTP+SSE
  * pair at `sse` + `messages`, as Nest routes, behind the Host/Origin gate and
- * the network boot check. Each MCP module gets its own controller classes.
+ * the network boot check. Each MCP module gets its own controller classes,
+ * whose routes carry its server's `routeId`.
  */
-export function httpTransport(): McpHttpTransportParts {
-  const controllers = createMcpHttpControllers();
+export function httpTransport(routeId: string): McpHttpTransportParts {
+  const controllers = createMcpHttpControllers(routeId);
   return withOperatorConsole({
     controllers: [controllers.streamable, controllers.ssePair],
     providers: [
       { provide: MCP_HTTP_SETTINGS, useFactory: httpSettingsOf, inject: [MCP_OPTIONS] },
       {
         provide: 'McpWarden:http-routes',
-        useFactory: (settings) => bindStreamablePath(controllers.streamable, settings),
+        useFactory: (settings) => bindControllerPaths(controllers, settings),
         inject: [MCP_HTTP_SETTINGS],
       },
       { provide: MCP_HTTP_MOUNTED, useValue: true },

@@ -18,6 +18,19 @@ interface ExpressLayer {
 }
 
 /**
+ * How a binder recognises its server's routes. With one server, by their
+ * endings (so a `RouterModule` or versioned prefix is found too); with
+ * several, by their exact paths, global prefix included, since one server's
+ * `/mcp` is the ending of another's `/admin/mcp`.
+ */
+export interface McpRoutePaths {
+  /** The Streamable path, and the SSE pair's prefix (`''` for the root). */
+  readonly streamable: string;
+  readonly ssePair: string;
+  readonly exact: boolean;
+}
+
+/**
  * Serves the MCP routes Nest registered on Express directly, and keeps the
  * app's body parsers off them:
  * - Nest installs its parsers in front of every route, with a 100 kB default
@@ -34,11 +47,11 @@ interface ExpressLayer {
  */
 export function bindExpressRoutes(
   app: unknown,
-  streamablePath: string,
+  paths: McpRoutePaths,
   serve: (kind: McpRouteKind, req: object, res: object) => Promise<void>,
 ): ExpressBinding {
   const stack = (app as { router?: { stack?: ExpressLayer[] } }).router?.stack;
-  const routes = Array.isArray(stack) ? mcpRoutes(stack, streamablePath) : new Map();
+  const routes = Array.isArray(stack) ? mcpRoutes(stack, paths) : new Map();
   if (routes.size === 0) return { routes, middlewareInFront: true };
   const first = stack!.findIndex((layer) => layer.route && routes.has(layer.route.path as string));
   // Another route in front matters only if it would serve an MCP path itself.
@@ -71,7 +84,7 @@ function isAdapterHooks(layer: ExpressLayer): boolean {
   return layer.handle?.name === '' && /onRequestHook|onResponseHook/.test(String(layer.handle));
 }
 
-function mcpRoutes(stack: ExpressLayer[], streamablePath: string): Map<string, McpRouteKind> {
+function mcpRoutes(stack: ExpressLayer[], paths: McpRoutePaths): Map<string, McpRouteKind> {
   const routes = stack.flatMap((layer) =>
     layer.route && typeof layer.route.path === 'string'
       ? [{ path: layer.route.path, methods: layer.route.methods }]
@@ -80,9 +93,10 @@ function mcpRoutes(stack: ExpressLayer[], streamablePath: string): Map<string, M
   const has = (path: string, method: string) =>
     routes.some((route) => route.path === path && route.methods[method]);
   const found = new Map<string, McpRouteKind>();
+  const ours = (path: string, own: string) => (paths.exact ? path === own : path.endsWith(own));
   for (const { path, methods } of routes) {
-    if (servesEveryMethod(methods) && path.endsWith(streamablePath)) found.set(path, 'streamable');
-    if (methods.post && path.endsWith('/messages')) {
+    if (servesEveryMethod(methods) && ours(path, paths.streamable)) found.set(path, 'streamable');
+    if (methods.post && ours(path, `${paths.ssePair}/messages`)) {
       const sse = path.slice(0, -'/messages'.length) + '/sse';
       if (has(sse, 'get')) found.set(path, 'messages').set(sse, 'sse');
     }

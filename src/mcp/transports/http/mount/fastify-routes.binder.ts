@@ -1,4 +1,9 @@
-import { MCP_ROUTE_CONFIG_KEY, type McpRouteKind } from './mcp-route.marker.js';
+import type { McpRoutePaths } from './express-routes.binder.js';
+import {
+  MCP_ROUTE_CONFIG_KEY,
+  MCP_ROUTE_SERVER_KEY,
+  type McpRouteKind,
+} from './mcp-route.marker.js';
 
 interface FastifyLikeRequest {
   routeOptions?: {
@@ -31,19 +36,22 @@ const STREAMABLE_METHODS = ['GET', 'POST', 'DELETE'];
  * route config. Nest 11's `FastifyAdapter.all()` drops that config (its
  * per-method routes keep it), so an every-method route without a kind whose
  * path ends in the Streamable path is the Streamable endpoint, as the Express
- * binder recognises it.
+ * binder recognises it. With several servers, each hook serves only the
+ * routes whose config names its server (`routeId`), and that every-method
+ * route only at its exact path.
  */
 export function bindFastifyRoutes(
   instance: unknown,
-  streamablePath: string,
+  paths: McpRoutePaths,
+  routeId: string,
   serve: (kind: McpRouteKind, req: object, res: object) => Promise<void>,
 ): boolean {
   const fastify = instance as { addHook?: (name: 'preParsing', hook: PreParsing) => unknown };
   if (typeof fastify.addHook !== 'function') return false;
-  const trimmed = streamablePath.replace(/^\/+|\/+$/g, '');
-  const suffix = trimmed ? `/${trimmed}` : '';
+  const trimmed = paths.streamable.replace(/^\/+|\/+$/g, '');
+  const own = { suffix: trimmed ? `/${trimmed}` : '', exact: paths.exact, routeId };
   fastify.addHook('preParsing', (req, reply, payload, done) => {
-    const kind = routeKind(req.routeOptions, suffix);
+    const kind = routeKind(req.routeOptions, own);
     // The reply is hijacked and answered here; the lifecycle goes no further.
     if (kind) void serve(kind, req, reply);
     else done(null, payload);
@@ -51,11 +59,21 @@ export function bindFastifyRoutes(
   return true;
 }
 
-function routeKind(route: FastifyLikeRequest['routeOptions'], suffix: string): McpRouteKind | null {
+interface OwnRoutes {
+  readonly suffix: string;
+  readonly exact: boolean;
+  readonly routeId: string;
+}
+
+function routeKind(route: FastifyLikeRequest['routeOptions'], own: OwnRoutes): McpRouteKind | null {
   const kind = route?.config?.[MCP_ROUTE_CONFIG_KEY];
-  if (KINDS.has(kind)) return kind as McpRouteKind;
+  if (KINDS.has(kind)) {
+    return route?.config?.[MCP_ROUTE_SERVER_KEY] === own.routeId ? (kind as McpRouteKind) : null;
+  }
   const methods = route?.method;
   const everyMethod =
     Array.isArray(methods) && STREAMABLE_METHODS.every((method) => methods.includes(method));
-  return everyMethod && route?.url?.replace(/\/+$/, '').endsWith(suffix) ? 'streamable' : null;
+  const url = route?.url?.replace(/\/+$/, '');
+  const ours = own.exact ? url === own.suffix : url?.endsWith(own.suffix);
+  return everyMethod && ours ? 'streamable' : null;
 }

@@ -18,10 +18,11 @@ export interface McpHttpControllers {
  * routes: they apply to tool, resource and prompt methods, never to the
  * protocol. The methods here serve only if no binder took the route.
  *
- * The classes are made per module: the Streamable path comes from the
- * options, which `forRootAsync` resolves after the module is declared.
+ * The classes are made per module: their paths come from the options, which
+ * `forRootAsync` resolves after the module is declared, and their routes carry
+ * the server's `routeId`, so with several servers each binder serves its own.
  */
-export function createMcpHttpControllers(): McpHttpControllers {
+export function createMcpHttpControllers(routeId: string): McpHttpControllers {
   @Controller()
   @UseFilters(McpHttpExceptionFilter)
   class McpStreamableHttpController {
@@ -49,8 +50,8 @@ export function createMcpHttpControllers(): McpHttpControllers {
     }
   }
 
-  markMcpRoute(McpStreamableHttpController.prototype.handle, 'streamable');
-  markMcpRoute(McpSsePairController.prototype.open, 'sse');
-  markMcpRoute(McpSsePairController.prototype.message, 'messages');
+  markMcpRoute(McpStreamableHttpController.prototype.handle, 'streamable', routeId);
+  markMcpRoute(McpSsePairController.prototype.open, 'sse', routeId);
+  markMcpRoute(McpSsePairController.prototype.message, 'messages', routeId);
   return { streamable: McpStreamableHttpController, ssePair: McpSsePairController };
 }

@@ -1,13 +1,19 @@
-import { Controller, type Type } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import type { McpHttpSettings } from '../http-settings.js';
+import type { McpHttpControllers } from './mcp-http.controllers.js';
 
 /**
- * Gives the Streamable HTTP controller its path from the resolved options.
+ * Gives the MCP controllers their paths from the resolved options: the
+ * Streamable endpoint at `http.path`, the SSE pair under `http.ssePairPath`.
  * It runs as a provider factory: providers are built when the app is created,
  * and Nest reads controller paths later, when it registers the routes at
- * `init()`, so `forRootAsync`'s path is known by then.
+ * `init()`, so `forRootAsync`'s paths are known by then.
  */
-export function bindStreamablePath(controller: Type, settings: McpHttpSettings): true {
-  Controller(settings.path)(controller);
+export function bindControllerPaths(
+  controllers: McpHttpControllers,
+  settings: McpHttpSettings,
+): true {
+  Controller(settings.path)(controllers.streamable);
+  Controller(settings.ssePairPath || '/')(controllers.ssePair);
   return true;
 }

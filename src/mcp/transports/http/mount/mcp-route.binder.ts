@@ -1,11 +1,13 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
+import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
+import { underGlobalPrefix } from '../../../core/http/global-prefix.js';
+import { McpServerScope } from '../../../core/servers/mcp-server-scope.service.js';
 import { McpHttpAuthenticator } from '../../../authentication/http-authenticator.service.js';
 import { serveProtectedResourceMetadata } from '../../../authentication/protected-resource.routes.js';
 import type { Server } from 'node:http';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { withExpressClientAddress } from './express-client-address.js';
-import { bindExpressRoutes } from './express-routes.binder.js';
+import { bindExpressRoutes, type McpRoutePaths } from './express-routes.binder.js';
 import { installFastPath } from './fast-path.installer.js';
 import { boundServerTimeouts } from './server-timeouts.js';
 import { bindFastifyRoutes } from './fastify-routes.binder.js';
@@ -25,6 +27,8 @@ export class McpRouteBinder implements OnModuleInit {
     private readonly router: McpHttpRouter,
     private readonly authenticator: McpHttpAuthenticator,
     @Inject(MCP_HTTP_SETTINGS) private readonly settings: McpHttpSettings,
+    private readonly scope: McpServerScope,
+    @Optional() private readonly config?: ApplicationConfig,
   ) {}
 
   onModuleInit(): void {
@@ -33,14 +37,15 @@ export class McpRouteBinder implements OnModuleInit {
     const serve = this.router.serve.bind(this.router);
     const instance = adapter.getInstance();
     boundServerTimeouts(adapter.getHttpServer() as Server | undefined, this.settings);
-    if (this.authenticator.enabled) serveProtectedResourceMetadata(adapter, this.settings.auth);
+    const paths = this.ownPaths();
+    if (this.authenticator.enabled) {
+      // With several servers, each serves its own document at its own resource's URL only.
+      const at = paths.exact ? paths.streamable : undefined;
+      serveProtectedResourceMetadata(adapter, this.settings.auth, at);
+    }
     switch (adapter.getType()) {
       case 'express': {
-        const { routes, middlewareInFront } = bindExpressRoutes(
-          instance,
-          this.settings.path,
-          serve,
-        );
+        const { routes, middlewareInFront } = bindExpressRoutes(instance, paths, serve);
         const { fastPath } = this.settings;
         if (routes.size === 0) {
           this.logger.warn('MCP routes not found on the Express router; served through Nest');
@@ -54,10 +59,22 @@ export class McpRouteBinder implements OnModuleInit {
         return;
       }
       case 'fastify':
-        bindFastifyRoutes(instance, this.settings.path, serve);
+        bindFastifyRoutes(instance, paths, this.scope.mark.routeId, serve);
         return;
       default:
         this.logger.warn(`MCP routes on the ${adapter.getType()} adapter are served through Nest`);
     }
+  }
+
+  /* Several servers: exact paths, global prefix included (see McpRoutePaths). */
+  private ownPaths(): McpRoutePaths {
+    const { path, ssePairPath } = this.settings;
+    if (!this.scope.several) return { streamable: path, ssePair: ssePairPath, exact: false };
+    const prefix = this.config?.getGlobalPrefix();
+    return {
+      streamable: underGlobalPrefix(prefix, path),
+      ssePair: underGlobalPrefix(prefix, ssePairPath),
+      exact: true,
+    };
   }
 }

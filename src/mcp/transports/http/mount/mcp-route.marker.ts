@@ -10,7 +10,14 @@ export const MCP_ROUTE_CONFIG_KEY = 'mcpWarden';
 
 const FASTIFY_ROUTE_CONFIG_METADATA = '__fastify_route_config__';
 
-/** Marks a controller method as the MCP route of `kind`. */
-export function markMcpRoute(method: object, kind: McpRouteKind): void {
-  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { [MCP_ROUTE_CONFIG_KEY]: kind }, method);
+/** The server a route belongs to, beside its kind (see `McpServerMark.routeId`). */
+export const MCP_ROUTE_SERVER_KEY = 'mcpWardenServer';
+
+/** Marks a controller method as the MCP route of `kind`, served by the server `routeId`. */
+export function markMcpRoute(method: object, kind: McpRouteKind, routeId: string): void {
+  Reflect.defineMetadata(
+    FASTIFY_ROUTE_CONFIG_METADATA,
+    { [MCP_ROUTE_CONFIG_KEY]: kind, [MCP_ROUTE_SERVER_KEY]: routeId },
+    method,
+  );
 }
