@@ -127,6 +127,7 @@ describe('MCP server metrics (OpenTelemetry conventions for MCP)', () => {
     expect(duration.dataPointType).toBe(DataPointType.HISTOGRAM);
     const echo = pointWith(duration, { 'gen_ai.tool.name': 'echo' }) as DataPoint<Histogram>;
     expect(echo.attributes).toEqual({
+      'mcp.server.name': 'http-test',
       'mcp.method.name': 'tools/call',
       'gen_ai.tool.name': 'echo',
       'gen_ai.operation.name': 'execute_tool',
@@ -176,6 +177,7 @@ describe('MCP server metrics (OpenTelemetry conventions for MCP)', () => {
     expect(session.descriptor.unit).toBe('s');
     const point = pointWith(session, { 'network.transport': 'tcp' }) as DataPoint<Histogram>;
     expect(point.attributes).toEqual({
+      'mcp.server.name': 'http-test',
       'mcp.protocol.version': '2025-11-25',
       'network.transport': 'tcp',
       'network.protocol.name': 'http',

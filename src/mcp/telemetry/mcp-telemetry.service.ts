@@ -1,10 +1,11 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { context, SpanStatusCode, trace, type Context, type Tracer } from '@opentelemetry/api';
 import type {
   McpAuditEvent,
   McpAuditSeam,
 } from '../authorization/audit/mcp-audit-event.interface.js';
 import type { RequestId } from '../core/protocol/jsonrpc.js';
+import { MCP_OPTIONS } from '../core/options/options.constants.js';
 import type { McpConnection } from '../engine/connection/mcp-connection.js';
 import { McpConnections } from '../engine/connection/mcp-connections.service.js';
 import type { McpDispatchOutcome } from '../engine/dispatch/dispatch-outcome.js';
@@ -57,7 +58,9 @@ export class McpTelemetry
     outbound: McpOutboundRequests,
     /* Names go on spans and metrics as sent only when the server has them (cardinality). */
     @Inject(McpRegistryNames) private readonly known: McpRegisteredNames,
+    @Optional() @Inject(MCP_OPTIONS) options?: { readonly name: string },
   ) {
+    const server = options ? { [ATTR.serverName]: options.name } : {};
     this.metrics = new McpTelemetryMetrics(() => {
       let inFlight = 0;
       for (const connection of connections.all()) inFlight += connection.inflight.size;
@@ -67,8 +70,8 @@ export class McpTelemetry
         pendingClientRequests: outbound.size,
         parkedApprovals: this.parked,
       };
-    });
-    this.sessions = new McpSessionClock(this.metrics.sessionDuration);
+    }, server);
+    this.sessions = new McpSessionClock(this.metrics.sessionDuration, server);
   }
 
   /**
@@ -93,8 +96,10 @@ export class McpTelemetry
     const recording = span.isRecording();
     // Nothing records (no SDK registered): the request runs as if this layer were not there.
     if (!recording && !this.metrics.recording) return run();
-    if (recording)
+    if (recording) {
       span.setAttributes(requestAttributes(id, method, params, connection, origin, this.known));
+      span.setAttributes(this.metrics.server);
+    }
     const served: ServedRequest = {
       id,
       method,
@@ -260,6 +265,7 @@ export class McpTelemetry
       served.origin,
       this.known,
     );
+    Object.assign(attributes, this.metrics.server);
     const extra = outcomeAttributes(outcome);
     if (extra) Object.assign(attributes, extra);
     this.metrics.operationDuration.record((performance.now() - served.start) / 1000, attributes);

@@ -1,4 +1,4 @@
-import type { Histogram } from '@opentelemetry/api';
+import type { Attributes, Histogram } from '@opentelemetry/api';
 import type { McpConnection } from '../engine/connection/mcp-connection.js';
 import type { McpMessageOrigin } from '../engine/dispatch/message-origin.interface.js';
 import type { McpOperationOutcome } from './operation-outcome.js';
@@ -14,7 +14,10 @@ import { ATTR } from './telemetry.constants.js';
 export class McpSessionClock {
   private readonly timed = new WeakSet<McpConnection>();
 
-  constructor(private readonly histogram: Histogram) {}
+  constructor(
+    private readonly histogram: Histogram,
+    private readonly server: Attributes = {},
+  ) {}
 
   started(
     connection: McpConnection,
@@ -24,7 +27,7 @@ export class McpSessionClock {
     if (outcome?.errorType !== undefined || this.timed.has(connection)) return;
     this.timed.add(connection);
     const start = performance.now();
-    const attributes = transportAttributes(origin);
+    const attributes = { ...this.server, ...transportAttributes(origin) };
     connection.onClose(() => {
       if (connection.protocolVersion !== undefined) {
         attributes[ATTR.protocolVersion] = connection.protocolVersion;

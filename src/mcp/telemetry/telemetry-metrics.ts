@@ -34,7 +34,14 @@ export class McpTelemetryMetrics {
   private readonly gauges: ObservableGauge[];
   private readonly observe: BatchObservableCallback;
 
-  constructor(counts: () => McpLiveCounts) {
+  /**
+   * `server` is every data point's server label (`mcp.server.name`), so the
+   * series of several servers in one app stay apart.
+   */
+  constructor(
+    counts: () => McpLiveCounts,
+    readonly server: Attributes = {},
+  ) {
     this.meter = metrics.getMeter(INSTRUMENTATION_SCOPE);
     const advice = { explicitBucketBoundaries: [...DURATION_BUCKETS] };
     this.operationDuration = this.meter.createHistogram(METRIC.operationDuration, {
@@ -68,10 +75,10 @@ export class McpTelemetryMetrics {
     // One pass over the connections per collection serves every gauge.
     this.observe = (result) => {
       const now = counts();
-      result.observe(connections, now.connections);
-      result.observe(inFlight, now.inFlight);
-      result.observe(pending, now.pendingClientRequests);
-      result.observe(parked, now.parkedApprovals);
+      result.observe(connections, now.connections, server);
+      result.observe(inFlight, now.inFlight, server);
+      result.observe(pending, now.pendingClientRequests, server);
+      result.observe(parked, now.parkedApprovals, server);
     };
     this.meter.addBatchObservableCallback(this.observe, this.gauges);
   }
@@ -83,9 +90,13 @@ export class McpTelemetryMetrics {
 
   decision(seam: string, decision: string): void {
     if (seam === 'elicitation') {
-      this.approvalOutcomes.add(1, { [ATTR.decision]: decision });
+      this.approvalOutcomes.add(1, { ...this.server, [ATTR.decision]: decision });
     } else {
-      const attributes: Attributes = { [ATTR.seam]: seam, [ATTR.decision]: decision };
+      const attributes: Attributes = {
+        ...this.server,
+        [ATTR.seam]: seam,
+        [ATTR.decision]: decision,
+      };
       this.seamDecisions.add(1, attributes);
     }
   }

@@ -6,6 +6,8 @@
 export const INSTRUMENTATION_SCOPE = 'mcp-warden';
 
 export const ATTR = {
+  /** Which of the app's servers served it (its `name`): several servers share one meter. */
+  serverName: 'mcp.server.name',
   methodName: 'mcp.method.name',
   toolName: 'gen_ai.tool.name',
   promptName: 'gen_ai.prompt.name',
