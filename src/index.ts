@@ -94,6 +94,11 @@ export { McpResource } from './mcp/definitions/decorators/mcp-resource.decorator
 export { McpResourceTemplate } from './mcp/definitions/decorators/mcp-resource-template.decorator.js';
 export { McpPrompt } from './mcp/definitions/decorators/mcp-prompt.decorator.js';
 export { McpRegistry, type McpListKind } from './mcp/definitions/mcp-registry.service.js';
+export {
+  InjectMcpRegistry,
+  getMcpRegistryToken,
+} from './mcp/definitions/inject-mcp-registry.decorator.js';
+export type { McpServerMembership } from './mcp/definitions/interfaces/server-membership.interface.js';
 export type * from './mcp/definitions/interfaces/tool.interface.js';
 export type { McpStandardSchema } from './mcp/definitions/schema/standard-schema.js';
 export type * from './mcp/definitions/interfaces/resource.interface.js';
@@ -103,6 +108,7 @@ export type * from './mcp/definitions/metadata-fields/display.interface.js';
 
 // The server
 export { McpWarden, type McpServerStats } from './mcp/engine/mcp-warden.service.js';
+export { InjectMcpWarden, getMcpWardenToken } from './mcp/engine/inject-mcp-warden.decorator.js';
 export type { McpMessageOrigin } from './mcp/engine/dispatch/message-origin.interface.js';
 export type { McpDispatchOutcome } from './mcp/engine/dispatch/dispatch-outcome.js';
 export { McpExecutionContext } from './mcp/definitions/pipeline/mcp-execution-context.js';

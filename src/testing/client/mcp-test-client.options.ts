@@ -45,6 +45,11 @@ export interface McpTestClientOptions {
   clientInfo?: Implementation;
   /** The connection id the server sees. Default: a fresh unique one per client. */
   connId?: string;
+  /**
+   * The server to talk to, by `name`, in an app with several
+   * (docs/several-servers.md). Default: the app's only server.
+   */
+  server?: string;
 }
 
 /** One approval the server asked for: an `ask` decision on `tools/call`. */

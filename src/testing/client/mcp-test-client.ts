@@ -13,7 +13,9 @@ import type {
 } from '../../mcp/core/protocol/mcp-types.js';
 import { LATEST_PROTOCOL_VERSION } from '../../mcp/core/protocol/protocol-version.js';
 import type { McpMessageOrigin } from '../../mcp/engine/dispatch/message-origin.interface.js';
-import { McpWarden } from '../../mcp/engine/mcp-warden.service.js';
+import type { McpWarden } from '../../mcp/engine/mcp-warden.service.js';
+import { getMcpWardenToken } from '../../mcp/engine/inject-mcp-warden.decorator.js';
+import { getMcpOptionsToken } from '../../mcp/core/servers/server-tokens.js';
 import type {
   McpApprovalHandler,
   McpApprovalRequest,
@@ -67,8 +69,11 @@ export class McpTestClient extends McpTestConnection {
     app: McpAppContext,
     options: McpTestClientOptions = {},
   ): Promise<McpTestClient> {
-    const warden = app.get(McpWarden);
-    const declared = app.get<McpResolvedOptions>(MCP_OPTIONS).transport;
+    const { server } = options;
+    const warden = app.get<McpWarden>(getMcpWardenToken(server));
+    const declared = app.get<McpResolvedOptions>(
+      server === undefined ? MCP_OPTIONS : getMcpOptionsToken(server),
+    ).transport;
     // An in-process caller is the application itself, so it may say who is calling.
     const origin: McpMessageOrigin = Object.freeze({
       transport: options.transport ?? declared,

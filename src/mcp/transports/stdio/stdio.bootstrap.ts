@@ -1,9 +1,15 @@
-import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
+import type { DynamicModule, INestApplicationContext, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { messageShapeBounds } from '../../core/decoding/json-message.decoder.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
 import type { McpAuthenticationSettings } from '../../authentication/authentication-settings.interface.js';
-import { McpWarden } from '../../engine/mcp-warden.service.js';
+import type { McpWarden } from '../../engine/mcp-warden.service.js';
+import { getMcpWardenToken } from '../../engine/inject-mcp-warden.decorator.js';
+import { getMcpOptionsToken } from '../../core/servers/server-tokens.js';
+import {
+  McpServerScope,
+  type McpServerModule,
+} from '../../core/servers/mcp-server-scope.service.js';
 import { StderrLogger } from './stderr.logger.js';
 import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transport.js';
 
@@ -14,6 +20,11 @@ import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transp
 export interface McpServeStdioOptions extends McpStdioTransportOptions {
   /** The app's logger; it must not write to stdout. Default: Nest's console logger on stderr. */
   logger?: LoggerService;
+  /**
+   * Which server to serve, by `name`, in an app with several. Default: the
+   * only server, or else the one that declares `transport: 'stdio'`.
+   */
+  server?: string;
 }
 
 /**
@@ -26,11 +37,14 @@ export interface McpServeStdioOptions extends McpStdioTransportOptions {
  */
 export async function serveStdio(
   module: Type | DynamicModule,
-  { logger = new StderrLogger('Nest'), ...options }: McpServeStdioOptions = {},
+  { logger = new StderrLogger('Nest'), server, ...options }: McpServeStdioOptions = {},
 ): Promise<void> {
   const app = await NestFactory.createApplicationContext(module, { logger });
-  const { limits } = app.get<McpAuthenticationSettings>(MCP_OPTIONS);
-  const transport = new McpStdioTransport(app.get(McpWarden), {
+  const name = server ?? stdioServerOf(app);
+  const { limits } = app.get<McpAuthenticationSettings>(
+    name === undefined ? MCP_OPTIONS : getMcpOptionsToken(name),
+  );
+  const transport = new McpStdioTransport(app.get<McpWarden>(getMcpWardenToken(name)), {
     maxLineBytes: limits.maxLineBytes,
     maxInFlight: limits.maxInFlightPerConnection,
     shapeBounds: messageShapeBounds(limits),
@@ -46,4 +60,23 @@ export async function serveStdio(
     process.off('SIGINT', stop);
     await app.close();
   }
+}
+
+/* The server stdio serves when none is named: the only one, or the one declaring stdio. */
+function stdioServerOf(app: INestApplicationContext): string | undefined {
+  const scope = app.get(McpServerScope);
+  if (!scope.several) return undefined;
+  const stdio = scope
+    .servers()
+    .filter((server) => optionsOf(server).transport === 'stdio')
+    .map((server) => scope.nameOf(server));
+  if (stdio.length === 1) return stdio[0];
+  throw new Error(
+    `serveStdio: this app has servers ${scope.names().join(', ')}; ` +
+      "name the one to serve: serveStdio(module, { server: 'name' })",
+  );
+}
+
+function optionsOf(server: McpServerModule): McpAuthenticationSettings & { transport: string } {
+  return server.module.providers.get(MCP_OPTIONS)!.instance as never;
 }

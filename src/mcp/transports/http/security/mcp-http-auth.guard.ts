@@ -1,5 +1,6 @@
 import {
   applyDecorators,
+  Inject,
   Injectable,
   UseFilters,
   UseGuards,
@@ -9,6 +10,7 @@ import {
 import type { IncomingMessage } from 'node:http';
 import { McpHttpExceptionFilter } from '../errors/mcp-http-exception.filter.js';
 import { McpHttpGate } from './http-gate.service.js';
+import { namedServerToken } from '../../../core/servers/server-tokens.js';
 
 /**
  * Admits a request to an application route exactly as the MCP endpoint
@@ -33,6 +35,9 @@ export class McpHttpAuthGuard implements CanActivate {
  * 401 (with the same `WWW-Authenticate` challenge) for a caller without valid
  * credentials. Refusals are answered as the MCP endpoint answers them.
  *
+ * In an app with several servers, name the server whose gate admits the
+ * route: `@McpHttpAuth('admin')`.
+ *
  * @example
  * @Controller('metrics')
  * @McpHttpAuth()
@@ -40,6 +45,25 @@ export class McpHttpAuthGuard implements CanActivate {
  *
  * @publicApi
  */
-export function McpHttpAuth(): ClassDecorator & MethodDecorator {
-  return applyDecorators(UseGuards(McpHttpAuthGuard), UseFilters(McpHttpExceptionFilter));
+export function McpHttpAuth(server?: string): ClassDecorator & MethodDecorator {
+  const guard = server === undefined ? McpHttpAuthGuard : namedGuard(server);
+  return applyDecorators(UseGuards(guard), UseFilters(McpHttpExceptionFilter));
+}
+
+/* One guard class per server name, injecting that server's gate; the classes hold no state. */
+const namedGuards = new Map<string, typeof McpHttpAuthGuard>();
+
+function namedGuard(server: string): typeof McpHttpAuthGuard {
+  let guard = namedGuards.get(server);
+  if (!guard) {
+    @Injectable()
+    class McpNamedHttpAuthGuard extends McpHttpAuthGuard {
+      constructor(@Inject(namedServerToken('McpHttpGate', server)) gate: McpHttpGate) {
+        super(gate);
+      }
+    }
+    guard = McpNamedHttpAuthGuard;
+    namedGuards.set(server, guard);
+  }
+  return guard;
 }
