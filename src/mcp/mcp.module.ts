@@ -24,7 +24,7 @@ import { APPROVALS_PROVIDERS } from './approvals/approvals.providers.js';
 import { CONNECTION_HOOKS_PROVIDER } from './connection-hooks.provider.js';
 import { httpTransport } from './transports/http/http.providers.js';
 import { MCP_SERVER_MARK, serverMark } from './core/servers/server-mark.js';
-import { namedServerToken } from './core/servers/server-tokens.js';
+import { serverTokenOf } from './core/servers/server-tokens.js';
 import { McpServerScope } from './core/servers/mcp-server-scope.service.js';
 import { McpServerSetCheck } from './options/server-set.check.js';
 import { PER_HTTP_SERVER_EXPORTS, PER_SERVER_EXPORTS } from './options/per-server-exports.js';
@@ -97,7 +97,10 @@ function withFramework(
       { several: scope.several },
     );
   const exported = [...PER_SERVER_EXPORTS, ...(declared === 'http' ? PER_HTTP_SERVER_EXPORTS : [])];
-  const named = name === undefined ? [] : exported.map((token) => alias(token, name));
+  const named =
+    name === undefined
+      ? []
+      : exported.map((token) => ({ provide: serverTokenOf(token, name), useExisting: token }));
   return {
     ...module,
     imports: [...(module.imports ?? []), DiscoveryModule],
@@ -131,15 +134,6 @@ function withFramework(
       ...named.map((provider) => provider.provide),
     ],
   };
-}
-
-/* The server's injection token for one of its exports (see getMcpWardenToken). */
-function alias(token: string | symbol | { name: string }, name: string) {
-  const kind =
-    typeof token === 'object' || typeof token === 'function'
-      ? token.name
-      : String(typeof token === 'symbol' ? token.description : token).replace(/^McpWarden:/, '');
-  return { provide: namedServerToken(kind, name), useExisting: token };
 }
 
 /* The name beside forRootAsync's factory and the factory's own must agree. */

@@ -18,14 +18,22 @@ import { HttpTestApp, type AdapterName } from '../support/http-app.js';
  *   caller, `refund` asks an operator. Its tools belong to it because AdminMcpModule, which
  *   declares them, imports its McpModule.forRoot().
  * - `partner` at /partner/mcp (its SSE pair under /partner): a Cedar policy that denies its own
- *   `purge`, and a call rate of 2 per second. Its tools name it in their decorators.
+ *   `purge`. Its tools name it in their decorators.
  * `status` is served by both (`server: ['admin', 'partner']`).
  */
 
-export const runs = { adminPurge: 0, partnerPurge: 0, refund: 0, quote: 0, status: 0 };
+export const runs = {
+  adminPurge: 0,
+  partnerPurge: 0,
+  refund: 0,
+  quote: 0,
+  status: 0,
+  wipe: 0,
+};
 
 export const REFUND_PROMPT = 'Refund the order?';
 export const PURGE_PROMPT = 'Purge the admin caches?';
+export const WIPE_PROMPT = 'Wipe the shared cache?';
 
 @Injectable()
 export class AdminTools {
@@ -66,10 +74,17 @@ export class PartnerTools {
     runs.status++;
     return 'up';
   }
+
+  @McpTool({ server: ['admin', 'partner'], description: 'Wipe the shared cache (both ask)' })
+  wipe() {
+    runs.wipe++;
+    return 'wiped';
+  }
 }
 
 export const adminAuthorizer: Authorizer = (name) => {
   if (name === 'purge') return { kind: 'ask', prompt: PURGE_PROMPT };
+  if (name === 'wipe') return { kind: 'ask', prompt: WIPE_PROMPT };
   if (name === 'refund') return { kind: 'ask', prompt: REFUND_PROMPT, approver: 'operator' };
   return { kind: 'allow' };
 };
@@ -81,9 +96,14 @@ export const PARTNER_POLICY = `
 permit (principal, action in [Mcp::Action::"quote", Mcp::Action::"status"], resource);
 @id("partner-no-purge") @reason("partners_cannot_purge")
 forbid (principal, action == Mcp::Action::"purge", resource);
+@id("partner-wipe-asks") @ask("${WIPE_PROMPT}")
+permit (principal, action == Mcp::Action::"wipe", resource);
 `;
 
 export const PARTNER_CALLS_PER_SECOND = 2;
+
+/* One secret for both, as one environment variable would give it: states stay per server. */
+const STATE_SECRET = 'one secret for every server of the app';
 
 export function adminOptions(extra: Partial<McpModuleOptions> = {}): McpModuleOptions {
   return {
@@ -97,6 +117,7 @@ export function adminOptions(extra: Partial<McpModuleOptions> = {}): McpModuleOp
     // The suites test isolation over loopback, not the network boot guard.
     requireAuthorization: false,
     elicitationTimeoutMs: 10_000,
+    stateSecret: STATE_SECRET,
     ...extra,
   };
 }
@@ -109,7 +130,7 @@ export function partnerOptions(extra: Partial<McpModuleOptions> = {}): McpModule
     http: { path: '/partner/mcp', ssePairPath: '/partner' },
     policy: McpPolicies.cedar({ policies: { text: PARTNER_POLICY } }),
     requireAuthorization: false,
-    limits: { callsPerSecondPerPrincipal: PARTNER_CALLS_PER_SECOND },
+    stateSecret: STATE_SECRET,
     ...extra,
   };
 }

@@ -27,6 +27,18 @@ function changedAt(state: string, index: number): string {
 describe('McpRequestStateSealer', () => {
   const secret = 'correct horse battery staple';
 
+  it('with several servers, one secret seals per server: a state of one never opens on another', async () => {
+    const of = (name: string) =>
+      new McpRequestStateSealer(resolveMcpOptions({ name, version: '1', stateSecret: secret }), {
+        several: true,
+      });
+    const state = await of('admin').seal(PAYLOAD);
+    expect(await of('admin').open(state)).toEqual(PAYLOAD);
+    expect(await of('partner').open(state)).toBeUndefined();
+    // A lone server keeps its key: states sealed before a second server existed are its own.
+    expect(await sealer(secret).open(state)).toBeUndefined();
+  });
+
   it('opens what it sealed to the same payload', async () => {
     const s = sealer(secret);
     await expect(s.open(await s.seal(PAYLOAD))).resolves.toEqual(PAYLOAD);

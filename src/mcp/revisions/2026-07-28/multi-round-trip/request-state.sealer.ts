@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
 import type { McpAuthenticationSettings } from '../../../authentication/authentication-settings.interface.js';
@@ -6,6 +6,7 @@ import type { McpRequestStatePayload } from '../../../core/multi-round-trip/requ
 import { loadJose } from '../../../core/common/jose.loader.js';
 import { McpWardenError } from '../../../core/errors/mcp-warden.error.js';
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
+import { McpServerScope } from '../../../core/servers/mcp-server-scope.service.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -15,6 +16,8 @@ const decoder = new TextDecoder();
  * client can neither read the answers and bindings inside nor change a byte
  * without the open failing. The key comes from `stateSecret` (so instances
  * sharing the secret accept each other's states), or is random per process.
+ * With several servers in one app, the key is bound to the server's name
+ * too: one secret given to both never lets a state of one open on the other.
  */
 @Injectable()
 export class McpRequestStateSealer {
@@ -25,10 +28,14 @@ export class McpRequestStateSealer {
    */
   private readonly maxLength: number;
 
-  constructor(@Inject(MCP_OPTIONS) options: McpAuthenticationSettings) {
+  constructor(
+    @Inject(MCP_OPTIONS) options: McpAuthenticationSettings & { readonly name: string },
+    @Optional() @Inject(McpServerScope) scope?: Pick<McpServerScope, 'several'>,
+  ) {
     this.maxLength = options.limits.maxBodyBytes;
+    const info = scope?.several ? `requestState:${options.name}` : 'requestState';
     this.key = options.stateSecret
-      ? new Uint8Array(hkdfSync('sha256', options.stateSecret, 'mcp-warden', 'requestState', 32))
+      ? new Uint8Array(hkdfSync('sha256', options.stateSecret, 'mcp-warden', info, 32))
       : new Uint8Array(randomBytes(32));
   }
 
