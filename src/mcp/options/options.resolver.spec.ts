@@ -27,3 +27,27 @@ describe('resolveMcpOptions: requireAuthorization', () => {
     );
   });
 });
+
+describe('resolveMcpOptions: cluster keys and the SSE pair', () => {
+  const cluster = { redisUrl: 'redis://127.0.0.1:6379' };
+
+  it('keeps mcp-warden: for a lone server, and gives each of several its own prefix', () => {
+    expect(resolveMcpOptions({ ...BASE, cluster }).cluster?.keyPrefix).toBe('mcp-warden:');
+    expect(
+      resolveMcpOptions({ ...BASE, name: 'admin', cluster }, { several: true }).cluster?.keyPrefix,
+    ).toBe('mcp-warden:admin:');
+    const given = { ...cluster, keyPrefix: 'ops:' };
+    expect(
+      resolveMcpOptions({ ...BASE, cluster: given }, { several: true }).cluster?.keyPrefix,
+    ).toBe('ops:');
+  });
+
+  it.each([
+    [undefined, ''],
+    ['/', ''],
+    ['admin', '/admin'],
+    ['/admin/', '/admin'],
+  ])('ssePairPath %s is served under %j', (ssePairPath, expected) => {
+    expect(resolveMcpOptions({ ...BASE, http: { ssePairPath } }).http.ssePairPath).toBe(expected);
+  });
+});
