@@ -41,6 +41,7 @@ const SYSTEM = [
   '<rootDir>/test/operations/**/*.e2e-spec.ts',
   '<rootDir>/test/operator/console-browser.e2e-spec.ts',
   '<rootDir>/test/operator/console-audit-browser.e2e-spec.ts',
+  '<rootDir>/test/servers/several-servers-stdio.e2e-spec.ts',
   '<rootDir>/test/service/**/*.e2e-spec.ts',
   '<rootDir>/test/tasks/tasks-stdio.e2e-spec.ts',
   '<rootDir>/test/telemetry/service-metrics.e2e-spec.ts',
