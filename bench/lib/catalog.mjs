@@ -132,6 +132,22 @@ export function catalog(dataDir, auth) {
         dedicated: true,
       },
     ),
+    // Two identical servers in one app (docs/several-servers.md), each loaded on its own: the
+    // first at /mcp, the second at /second/mcp.
+    server(
+      'warden-two-servers-first-http',
+      'mcp-warden (two servers in one app: the first)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...echo, env: { WARDEN_SERVERS: '2' }, dedicated: true },
+    ),
+    server(
+      'warden-two-servers-second-http',
+      'mcp-warden (two servers in one app: the second)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      { ...echo, env: { WARDEN_SERVERS: '2', WARDEN_TARGET: 'second' }, dedicated: true },
+    ),
     // The same server with the OpenTelemetry SDK registered (traces and metrics recorded).
     server(
       'warden-otel-http',

@@ -10,7 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const probe = (name) =>
   pathToFileURL(fileURLToPath(new URL(`../servers/${name}`, import.meta.url))).href;
 const PROBES = ['memory-probe.mjs', 'loop-probe.mjs'].flatMap((name) => ['--import', probe(name)]);
-const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/mcp/;
+// The MCP endpoint a server prints: `/mcp`, or under a path (a second server: `/second/mcp`).
+const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+(?:\/[\w-]+)*\/mcp/;
 const STARTUP_MS = 30_000;
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
 const live = new Set();

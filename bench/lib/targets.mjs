@@ -55,6 +55,17 @@ export function checkTargets(medians, labels) {
         `server CPU per call ${us(on.serverCpu)} vs ${us(off.serverCpu)}`,
     );
   }
+  // Several servers in one app: each server's calls against a one-server app's.
+  const two = medians['throughput-http-two-servers'];
+  for (const id of ['warden-two-servers-first-http', 'warden-two-servers-second-http']) {
+    if (!two?.[id] || !two['warden-http']) continue;
+    const [each, one] = [two[id], two['warden-http']];
+    add(
+      each.rate / one.rate >= 0.9,
+      `HTTP tools/call, 32 in flight, ${labels[id]}: ${times(each.rate / one.rate)} a one-server app (≥ 0.9×); ` +
+        `server CPU per call ${us(each.serverCpu)} vs ${us(one.serverCpu)}`,
+    );
+  }
   const zod = medians['throughput-http-zod'];
   if (zod?.['warden-zod-http'] && zod['warden-http']) {
     const [schema, json] = [zod['warden-zod-http'], zod['warden-http']];

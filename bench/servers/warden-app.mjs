@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { McpAuditSinks, McpModule, McpRegistry } from '../../dist/index.js';
+import { McpAuditSinks, McpModule, getMcpRegistryToken } from '../../dist/index.js';
 import { echoPolicyOptions } from './echo-policy.mjs';
 
 const textInput = {
@@ -143,42 +143,54 @@ Module({})(WardenBenchModule);
  * WARDEN_POLICY=cedar decides both seams with the Cedar twin of the closures.
  * WARDEN_AUDIT=jsonl keeps every record in a chained JSON Lines file (a fresh temporary folder);
  * `jsonl-fail-closed` also makes each call wait for its decision record's fsync.
+ * WARDEN_SERVERS=2 serves a second, identical server in the same app (docs/several-servers.md),
+ * `warden-echo-2` at /second/mcp: the first keeps /mcp.
  */
 export function wardenBenchModule(transport, limits) {
+  const names =
+    process.env.WARDEN_SERVERS === '2' ? ['warden-echo', 'warden-echo-2'] : ['warden-echo'];
   return {
     module: WardenBenchModule,
-    imports: [
-      McpModule.forRoot({
-        name: 'warden-echo',
-        version: '1.0.0',
-        transport,
-        ...echoPolicyOptions(process.env.WARDEN_POLICY, allowedTools()),
-        // One bench client drives every call and session: per-caller quotas would measure
-        // themselves, so they are raised with the table bound. A finished task is kept until its
-        // TTL (10 minutes), and the tasks workloads create thousands a second: their bounds too.
-        limits: {
-          callsPerSecondPerPrincipal: 1e9,
-          maxSessionsPerPrincipal: limits?.maxSessions,
-          maxTasks: 1_000_000,
-          maxTasksPerPrincipal: 1_000_000,
-          ...limits,
-        },
-        cluster: process.env.WARDEN_REDIS_URL
-          ? {
-              redisUrl: process.env.WARDEN_REDIS_URL,
-              keyPrefix: process.env.WARDEN_CLUSTER_PREFIX,
-            }
-          : undefined,
-        audit: auditOptions(process.env.WARDEN_AUDIT),
-        http: {
-          fastPath: process.env.WARDEN_FAST_PATH === 'off' ? false : 'auto',
-          auth: process.env.WARDEN_AUTH ? JSON.parse(process.env.WARDEN_AUTH) : undefined,
-        },
-      }),
-    ],
-    // A factory provider is how plain JS registers tools at bootstrap without decorators.
-    providers: [
-      { provide: 'bench-echo-tools', useFactory: registerEchoTools, inject: [McpRegistry] },
-    ],
+    imports: names.map((name, index) => echoServer(name, index, transport, limits)),
+    // A factory provider is how plain JS registers tools at bootstrap without decorators; each
+    // server's own registry, by name (an app with several servers names the one it means).
+    providers: names.map((name) => ({
+      provide: `bench-echo-tools:${name}`,
+      useFactory: registerEchoTools,
+      inject: [getMcpRegistryToken(name)],
+    })),
   };
+}
+
+/* One echo server: the first at /mcp, the second at /second/mcp (each its own SSE pair). */
+function echoServer(name, index, transport, limits) {
+  const paths = index === 0 ? {} : { path: '/second/mcp', ssePairPath: '/second' };
+  return McpModule.forRoot({
+    name,
+    version: '1.0.0',
+    transport,
+    ...echoPolicyOptions(process.env.WARDEN_POLICY, allowedTools()),
+    // One bench client drives every call and session: per-caller quotas would measure
+    // themselves, so they are raised with the table bound. A finished task is kept until its
+    // TTL (10 minutes), and the tasks workloads create thousands a second: their bounds too.
+    limits: {
+      callsPerSecondPerPrincipal: 1e9,
+      maxSessionsPerPrincipal: limits?.maxSessions,
+      maxTasks: 1_000_000,
+      maxTasksPerPrincipal: 1_000_000,
+      ...limits,
+    },
+    cluster: process.env.WARDEN_REDIS_URL
+      ? {
+          redisUrl: process.env.WARDEN_REDIS_URL,
+          keyPrefix: process.env.WARDEN_CLUSTER_PREFIX,
+        }
+      : undefined,
+    audit: auditOptions(process.env.WARDEN_AUDIT),
+    http: {
+      ...paths,
+      fastPath: process.env.WARDEN_FAST_PATH === 'off' ? false : 'auto',
+      auth: process.env.WARDEN_AUTH ? JSON.parse(process.env.WARDEN_AUTH) : undefined,
+    },
+  });
 }

@@ -1,6 +1,7 @@
 // MCP Warden over Streamable HTTP, exposing `echo` (and `guarded_echo`) behind configured seams.
 // Prints its URL on stdout. PORT=0 picks a free port.
 // WARDEN_OTEL=1 registers the OpenTelemetry SDK first, as an application would (before the app).
+// WARDEN_SERVERS=2 serves two servers in one app; WARDEN_TARGET=second prints the second's URL.
 // WARDEN_CLUSTER_CLEANUP=1 (cluster mode, a prefix only this process uses) deletes every key under
 // WARDEN_CLUSTER_PREFIX once the app has closed on SIGTERM, as warden-cluster-http.mjs does.
 if (process.env.WARDEN_OTEL) await import('./otel-sdk.mjs');
@@ -14,7 +15,8 @@ const app = await NestFactory.create(
   { logger: ['error'] },
 );
 await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
-process.stdout.write(`http://127.0.0.1:${app.getHttpServer().address().port}/mcp\n`);
+const path = process.env.WARDEN_TARGET === 'second' ? '/second/mcp' : '/mcp';
+process.stdout.write(`http://127.0.0.1:${app.getHttpServer().address().port}${path}\n`);
 process.on('SIGTERM', () =>
   app
     .close()

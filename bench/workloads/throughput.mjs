@@ -75,6 +75,21 @@ export const throughputHttpExchange = {
 };
 
 /**
+ * Two servers in one app (docs/several-servers.md), each loaded alone, beside the one-server
+ * app: what a second server costs each server's calls (a second route binder in front of the
+ * first, a second set of instances).
+ */
+export const throughputHttpTwoServers = {
+  id: 'throughput-http-two-servers',
+  title: `tools/call throughput of each of two servers in one app, ${IN_FLIGHT} in flight, Streamable HTTP`,
+  transport: 'http',
+  servers: ['warden-http', 'warden-two-servers-first-http', 'warden-two-servers-second-http'],
+  baselines: ['warden-http'],
+  metrics,
+  run: runHttp,
+};
+
+/**
  * The same load against the same server with the OpenTelemetry SDK registered (a span per call,
  * its seam event, the duration histogram and counters recorded), beside it without one: the
  * telemetry layer's cost once something records.
