@@ -85,6 +85,7 @@ export type {
   McpCedarUid,
   McpPolicyConfig,
   McpPolicySource,
+  McpPolicySources,
 } from './mcp/policy/policy-options.interface.js';
 export type { McpPolicyReloadResult } from './mcp/policy/cedar/cedar-policy.engine.js';
 

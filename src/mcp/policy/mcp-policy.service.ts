@@ -14,7 +14,7 @@ import {
   type EngineVerdict,
   type McpPolicyReloadResult,
 } from './cedar/cedar-policy.engine.js';
-import { watchedPath } from './cedar/policy-sources.js';
+import { watchedPaths } from './cedar/policy-sources.js';
 import { POLICY_FAILED } from './cedar/cedar-evaluator.js';
 import type { PolicyTool } from './cedar/schema.generator.js';
 import { McpPolicyMetrics } from './policy-metrics.js';
@@ -204,9 +204,7 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
       this.config.options.policies,
       this.config.options.templates,
       this.config.options.shadow,
-    ]
-      .map(watchedPath)
-      .filter((path): path is string => path !== undefined);
+    ].flatMap(watchedPaths);
     if (paths.length === 0) {
       this.logger.warn('`watch` has no file or folder to follow: the policies are inline text');
       return;

@@ -9,6 +9,13 @@ import type { AuthorizerContext } from '../authorization/authorizer.interface.js
 export type McpPolicySource = { text: string } | { file: string } | { dir: string };
 
 /**
+ * One source, or several read together as one set (a base folder and an optional file beside
+ * it, say): each file keeps its name in messages and default policy ids.
+ * @publicApi
+ */
+export type McpPolicySources = McpPolicySource | readonly McpPolicySource[];
+
+/**
  * A Cedar entity uid, as Cedar's JSON format spells it (`{ type: 'Mcp::Group', id: 'admins' }`).
  * @publicApi
  */
@@ -59,12 +66,12 @@ export interface McpCedarTemplateLink {
  */
 export interface McpCedarPolicyOptions {
   /** The policies that decide both seams. */
-  readonly policies: McpPolicySource;
+  readonly policies: McpPolicySources;
   /** Templates, linked by `links`. */
-  readonly templates?: McpPolicySource;
+  readonly templates?: McpPolicySources;
   readonly links?: readonly McpCedarTemplateLink[];
   /** A second set, evaluated beside the first and recorded, never enforced. */
-  readonly shadow?: McpPolicySource;
+  readonly shadow?: McpPolicySources;
   /** Apply a changed file or folder atomically (file and folder sources only). */
   readonly watch?: boolean;
   /** The token claim that lists the caller's groups (`Mcp::Group` parents). */

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { McpPolicySource } from '../policy-options.interface.js';
+import type { McpPolicySource, McpPolicySources } from '../policy-options.interface.js';
 
 /** One text of Cedar: `name` names it in messages and in default policy ids. */
 export interface PolicyText {
@@ -8,11 +8,15 @@ export interface PolicyText {
   readonly text: string;
 }
 
-/** The texts of a source, read without blocking (boot, a reload, the CLI). */
+/** The texts of a source (or of several, in order), read without blocking (boot, a reload, the CLI). */
 export async function readSource(
-  source: McpPolicySource,
+  source: McpPolicySources,
   inlineName = 'inline',
 ): Promise<PolicyText[]> {
+  if (isList(source)) {
+    const texts = await Promise.all(source.map((one) => readSource(one, inlineName)));
+    return texts.flat();
+  }
   if ('text' in source) return [{ name: inlineName, text: source.text }];
   if ('file' in source) {
     return [{ name: basename(source.file), text: await readFile(source.file, 'utf8') }];
@@ -26,10 +30,16 @@ export async function readSource(
   );
 }
 
-/** The path a watcher follows, when the source has one. */
-export function watchedPath(source: McpPolicySource | undefined): string | undefined {
-  if (!source || 'text' in source) return undefined;
-  return 'file' in source ? source.file : source.dir;
+/** The paths a watcher follows: every file and folder among the sources. */
+export function watchedPaths(source: McpPolicySources | undefined): string[] {
+  if (!source) return [];
+  if (isList(source)) return source.flatMap(watchedPaths);
+  if ('text' in source) return [];
+  return ['file' in source ? source.file : source.dir];
+}
+
+function isList(source: McpPolicySources): source is readonly McpPolicySource[] {
+  return Array.isArray(source);
 }
 
 function cedarFiles(names: string[]): string[] {
