@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { McpModule, type McpTransportKind } from '../index.js';
+import { McpModule, type McpHttpOptions, type McpTransportKind } from '../index.js';
 import { AuditLogService } from './audit/audit-log.service.js';
 import { serviceAuditFromEnv } from './audit/service-audit.js';
 import {
@@ -14,6 +14,12 @@ import { NotesStoreModule } from './notes/notes-store.module.js';
 import { NotesStore } from './notes/notes.store.js';
 import { NotesTools } from './notes/notes.tools.js';
 import { notesPolicy } from './policy/notes.policy.js';
+import { NotifyTeamTools } from './notify-team/notify-team.tools.js';
+import {
+  NOTIFY_TEAM_SETTINGS,
+  notifyTeamFromEnv,
+  type NotifyTeamSettings,
+} from './notify-team/notify-team.settings.js';
 import type { AppParts } from './operations/http-operations.parts.js';
 
 /**
@@ -24,6 +30,8 @@ import type { AppParts } from './operations/http-operations.parts.js';
 @Module({})
 export class AppModule {
   static forTransport(transport: McpTransportKind, parts: AppParts = {}): DynamicModule {
+    // Optional: tell the team's API about a note, as the caller (HTTP with bearer auth only).
+    const notifyTeam = transport === 'http' ? notifyTeamFromEnv() : undefined;
     return {
       module: AppModule,
       imports: [
@@ -39,7 +47,7 @@ export class AppModule {
             instructions: 'Team notes: search, create and (with approval) delete notes.',
             transport,
             // Cedar policies in policies/ decide both seams (docs/policy.md).
-            policy: notesPolicy(notes),
+            policy: notesPolicy(notes, { notifyTeam: notifyTeam !== undefined }),
             // Every decision and outcome, chained (and signed) in the notes' own database.
             audit: serviceAuditFromEnv(notes),
             // Instances that share it accept each other's modern requestState.
@@ -52,7 +60,12 @@ export class AppModule {
                 }
               : undefined,
             http:
-              transport === 'http' ? { auth: serviceAuthFromEnv(), ...serviceHostsFromEnv() } : {},
+              transport === 'http'
+                ? {
+                    auth: withTokenExchange(serviceAuthFromEnv(), notifyTeam),
+                    ...serviceHostsFromEnv(),
+                  }
+                : {},
             limits: serviceLimitsFromEnv(),
             approvals: transport === 'http' ? serviceApprovalsFromEnv() : undefined,
           }),
@@ -66,8 +79,21 @@ export class AppModule {
         NotesResources,
         NotesPrompts,
         AuditLogService,
+        ...(notifyTeam
+          ? [{ provide: NOTIFY_TEAM_SETTINGS, useValue: notifyTeam }, NotifyTeamTools]
+          : []),
         ...(parts.providers ?? []),
       ],
     };
   }
+}
+
+/* The service's own client at the issuer, for the team notifications' token exchange. */
+function withTokenExchange(
+  auth: McpHttpOptions['auth'],
+  notifyTeam: NotifyTeamSettings | undefined,
+): McpHttpOptions['auth'] {
+  if (!auth || !notifyTeam) return auth;
+  const { clientId, clientSecret } = notifyTeam;
+  return { ...auth, tokenExchange: { clientId, clientSecret } };
 }

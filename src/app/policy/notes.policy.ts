@@ -14,11 +14,18 @@ export interface NoteAuthors {
  * elsewhere; `POLICY_WATCH=1` applies edits without a restart). A delete's decision depends on
  * whose note it is, which no token says: the `entities` hook looks the note up and tags the
  * server with its author, or with `lookup: failed` when the store cannot say (a rule then
- * denies, failing closed).
+ * denies, failing closed). With `notifyTeam`, `integrations/notify-team.cedar` joins the set.
  */
-export function notesPolicy(notes: NoteAuthors): McpPolicyConfig {
+export function notesPolicy(
+  notes: NoteAuthors,
+  { notifyTeam = false }: { notifyTeam?: boolean } = {},
+): McpPolicyConfig {
+  const dir = policyDir();
   return McpPolicies.cedar({
-    policies: { dir: policyDir() },
+    // The team notifications' rule only when they are on (policies/integrations/).
+    policies: notifyTeam
+      ? [{ dir }, { file: join(dir, 'integrations', 'notify-team.cedar') }]
+      : { dir },
     watch: process.env.POLICY_WATCH === '1',
     entities: async (_principal, _context, call) => {
       if (call.action !== 'delete_note' || call.purpose !== 'call') return [];
