@@ -13,6 +13,7 @@ import {
   getMcpRegistryToken,
   InjectMcpRegistry,
   InjectMcpWarden,
+  McpAuditSinks,
   McpHttpAuth,
   McpModule,
   McpRegistry,
@@ -350,5 +351,18 @@ describe('several servers: McpHttpAuth names the gate', () => {
       ] as never[]),
     );
     expect(failure?.message).toContain('McpHttpAuthGuard injects McpHttpGate');
+  });
+});
+
+describe('several servers: audit', () => {
+  it('one audit sink object handed to two servers fails boot', async () => {
+    const sink = McpAuditSinks.otelLogs();
+    const message = await bootError([
+      admin({ audit: { sinks: [sink] } }),
+      partner({ audit: { sinks: [sink] } }),
+    ]);
+    expect(message).toContain(
+      "servers 'admin' and 'partner' were given the same audit sink object",
+    );
   });
 });

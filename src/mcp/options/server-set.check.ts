@@ -7,7 +7,7 @@ import { unnamedInjections } from './unnamed-injections.js';
 /**
  * Fails boot on an app whose servers cannot be told apart: two with one
  * name, an unnamed `forRootAsync` among several, two on stdio, two HTTP
- * routes at one path, or a provider that injects a server's class without
+ * routes at one path, one audit sink object shared, or a provider that injects a server's class without
  * naming the server. Each server runs it; the first to find a problem stops
  * the boot, naming the servers and what to change.
  */
@@ -37,6 +37,7 @@ export class McpServerSetCheck implements OnModuleInit {
       );
     }
     checkRoutes(named);
+    checkSinks(named);
     const unnamed = unnamedInjections(servers, this.scope.modules());
     if (unnamed.length > 0) {
       refuse(
@@ -67,6 +68,27 @@ function checkRoutes(named: { server: McpServerModule; name: string }[]): void {
         refuse(`servers '${other}' and '${name}' both serve ${path}; set '${name}''s ${option}`);
       }
       owners.set(path, name);
+    }
+  }
+}
+
+/*
+ * A sink object keeps the chain of the one journal that opened it: handed to two servers, their
+ * chains would interleave in one file. Two sinks on one folder or table are fine (each server's
+ * chain is its own instance there).
+ */
+function checkSinks(named: { server: McpServerModule; name: string }[]): void {
+  const owners = new Map<object, string>();
+  for (const { server, name } of named) {
+    for (const sink of optionsOf(server).audit?.sinks ?? []) {
+      const other = owners.get(sink);
+      if (other !== undefined) {
+        refuse(
+          `servers '${other}' and '${name}' were given the same audit sink object; ` +
+            'make one per server (they may write to one folder or table)',
+        );
+      }
+      owners.set(sink, name);
     }
   }
 }
