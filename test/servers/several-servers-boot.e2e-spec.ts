@@ -22,6 +22,7 @@ import {
 } from '../../src/index.js';
 import { McpTestClient } from '../../src/testing/index.js';
 import { bootOutcome } from '../support/boot-outcome.js';
+import { HttpTestApp } from '../support/http-app.js';
 import { adminMcpModule, adminOptions, partnerOptions, PartnerTools } from './two-servers-app.js';
 
 /*
@@ -226,28 +227,10 @@ describe('several servers: forRootAsync', () => {
       'wipe',
     ]);
     await client.close();
+    // admin over the wire, through its own path.
     const { port } = app.getHttpServer().address() as AddressInfo;
-    const response = await fetch(`http://127.0.0.1:${port}/admin/mcp`, {
-      method: 'POST',
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'x', version: '1' },
-        },
-      }),
-    });
-    expect(((await response.json()) as any).result.serverInfo).toEqual({
-      name: 'admin',
-      version: '1.1.0',
-    });
+    const { body } = await new HttpTestApp(app, port, '/admin/mcp').initialize();
+    expect(body.result.serverInfo).toEqual({ name: 'admin', version: '1.1.0' });
     await app.close();
   });
 
