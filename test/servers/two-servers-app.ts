@@ -149,10 +149,11 @@ export interface TwoServers {
   close(): Promise<void>;
 }
 
-/** Boots the two-server app on `adapter`, listening on a free loopback port. */
+/** Boots the two-server app on `adapter`, listening on loopback at `port` (a free one unless given). */
 export async function bootTwoServers(
   adapter: AdapterName = 'express',
   servers: { admin?: DynamicModule; partner?: DynamicModule } = {},
+  port = 0,
 ): Promise<TwoServers> {
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -165,9 +166,9 @@ export async function bootTwoServers(
     adapter === 'fastify'
       ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
       : moduleRef.createNestApplication({ logger: false });
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  const admin = new HttpTestApp(app, port, '/admin/mcp');
+  await app.listen(port, '127.0.0.1');
+  const { port: bound } = app.getHttpServer().address() as AddressInfo;
+  const admin = new HttpTestApp(app, bound, '/admin/mcp');
   const partner = admin.at('/partner/mcp');
   return { app, admin, partner, close: () => admin.close() };
 }
