@@ -50,8 +50,8 @@ describe('SinkWriter: minWriteIntervalMs', () => {
     for (let seq = 2; seq <= 5; seq += 1) w.push(entry(seq));
     await second;
     expect(sink.writes.map((write) => write.seqs)).toEqual([[1], [2, 3, 4, 5]]);
-    // Timers fire no earlier than asked, to the millisecond.
-    expect(sink.writes[1]!.at - sink.writes[0]!.at).toBeGreaterThanOrEqual(39);
+    // The writer waits out the whole interval, even where a timer fires early.
+    expect(sink.writes[1]!.at - sink.writes[0]!.at).toBeGreaterThanOrEqual(40 - 0.5);
     expect(kept).toEqual([1, 5]);
   });
 

@@ -101,12 +101,25 @@ export class SinkWriter {
     const wait = Math.max(this.windowMs, spacing);
     if (wait <= 0) setImmediate(() => void this.flush());
     else {
-      this.windowTimer = setTimeout(() => {
-        this.windowTimer = undefined;
-        void this.flush();
-      }, wait);
+      this.windowTimer = setTimeout(() => this.afterWait(), wait);
       this.windowTimer.unref();
     }
+  }
+
+  /*
+   * A timer counts from the event loop's cached clock, which can run a little behind
+   * performance.now() on a busy loop, so it may fire before the spacing is over: the rest is
+   * waited for, so two writes never start closer than the interval.
+   */
+  private afterWait(): void {
+    const left = this.lastWriteAt + this.minIntervalMs - performance.now();
+    if (left > 0) {
+      this.windowTimer = setTimeout(() => this.afterWait(), Math.ceil(left));
+      this.windowTimer.unref();
+      return;
+    }
+    this.windowTimer = undefined;
+    void this.flush();
   }
 
   private async flush(): Promise<void> {
