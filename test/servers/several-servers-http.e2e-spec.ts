@@ -251,6 +251,29 @@ describe.each(ADAPTERS)('several servers over HTTP (%s)', (adapter) => {
       expect(runs).toMatchObject({ quote: 1, wipe: 1 });
     });
 
+    it("one server's policy never decides the other's calls", async () => {
+      const call = async (server: HttpTestApp) =>
+        (
+          await readJson(
+            await postModern(
+              server,
+              modernMessage(1, 'tools/call', { name: 'purge' }, { elicitation: {} }),
+            ),
+          )
+        ).result;
+      // admin's closure asks the caller; partner's Cedar policy forbids its own `purge`.
+      expect(await call(t.admin)).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: { approval: approvalQuestion('purge', PURGE_PROMPT) },
+      });
+      expect(await call(t.partner)).toMatchObject({
+        resultType: 'complete',
+        isError: true,
+        structuredContent: { tool: 'purge', decision: 'deny', detail: 'partners_cannot_purge' },
+      });
+      expect(runs).toMatchObject({ adminPurge: 0, partnerPurge: 0 });
+    });
+
     it('a requestState of one server is refused by the other, for the same tool and caller', async () => {
       const first = await postModern(
         t.admin,
@@ -287,50 +310,48 @@ describe.each(ADAPTERS)('several servers over HTTP (%s)', (adapter) => {
   });
 });
 
-describe("one server's limits never count the other's calls", () => {
-  let t: TwoServers;
-  beforeAll(async () => {
-    const limits = { callsPerSecondPerPrincipal: PARTNER_CALLS_PER_SECOND };
-    t = await bootTwoServers('express', {
-      partner: McpModule.forRoot(partnerOptions({ limits })),
-    });
-  });
-  afterAll(() => t.close());
+/* One request of an era: a tools/call in a session (2025-11-25), or a stateless one (2026-07-28). */
+type Era = 'legacy' | 'modern';
+async function caller(server: HttpTestApp, era: Era): Promise<() => Promise<number>> {
+  let id = 0;
+  if (era === 'modern') {
+    return async () =>
+      (await postModern(server, modernMessage(++id, 'tools/call', { name: 'status' }))).status;
+  }
+  const { sessionId } = await server.initialize();
+  return async () =>
+    (
+      await server.post(server.message('tools/call', { name: 'status' }), {
+        'mcp-session-id': sessionId,
+      })
+    ).status;
+}
 
-  it("partner's call rate (2/s, a bucket of 4) neither counts admin's calls nor limits them", async () => {
-    // Twenty admin requests first: had they counted, partner's bucket would be empty.
-    const admin = await t.admin.initialize();
-    for (let i = 0; i < 20; i++) {
-      const response = await t.admin.post(t.admin.message('tools/call', { name: 'status' }), {
-        'mcp-session-id': admin.sessionId,
+describe.each(['legacy', 'modern'] as const)(
+  "one server's limits never count the other's calls (%s era)",
+  (era) => {
+    let t: TwoServers;
+    beforeAll(async () => {
+      const limits = { callsPerSecondPerPrincipal: PARTNER_CALLS_PER_SECOND };
+      t = await bootTwoServers('express', {
+        partner: McpModule.forRoot(partnerOptions({ limits })),
       });
-      expect(response.status).toBe(200);
-    }
-    // partner's initialize, initialized and two calls: its whole bucket, all admitted.
-    const partner = await t.partner.initialize();
-    const statuses: number[] = [];
-    for (let i = 0; i < 2; i++) {
-      const response = await t.partner.post(t.partner.message('tools/call', { name: 'status' }), {
-        'mcp-session-id': partner.sessionId,
-      });
-      statuses.push(response.status);
-    }
-    expect(statuses).toEqual([200, 200]);
-    // partner runs dry within a few more requests (refill is 2/s)…
-    let refused: Response | undefined;
-    for (let i = 0; i < 20 && !refused; i++) {
-      const response = await t.partner.post(t.partner.message('tools/call', { name: 'status' }), {
-        'mcp-session-id': partner.sessionId,
-      });
-      if (response.status === 429) refused = response;
-    }
-    expect(refused?.status).toBe(429);
-    // …while admin, from the same caller, is served as before.
-    for (let i = 0; i < 10; i++) {
-      const response = await t.admin.post(t.admin.message('tools/call', { name: 'status' }), {
-        'mcp-session-id': admin.sessionId,
-      });
-      expect(response.status).toBe(200);
-    }
-  });
-});
+    });
+    afterAll(() => t.close());
+
+    it("partner's call rate (2/s, a bucket of 4) neither counts admin's calls nor limits them", async () => {
+      // Twenty admin requests first: had they counted, partner's bucket would be empty.
+      const admin = await caller(t.admin, era);
+      for (let i = 0; i < 20; i++) expect(await admin()).toBe(200);
+      // partner's first requests (a legacy session's two among them) fit its bucket of four.
+      const partner = await caller(t.partner, era);
+      expect([await partner(), await partner()]).toEqual([200, 200]);
+      // partner runs dry within a few more requests (refill is 2/s)…
+      let refused = false;
+      for (let i = 0; i < 20 && !refused; i++) refused = (await partner()) === 429;
+      expect(refused).toBe(true);
+      // …while admin, from the same caller, is served as before.
+      for (let i = 0; i < 10; i++) expect(await admin()).toBe(200);
+    });
+  },
+);
