@@ -69,7 +69,10 @@ export function layOutPolicies(dir) {
   const broken = join(dir, 'policies-broken');
   mkdirSync(whole, { recursive: true });
   mkdirSync(broken, { recursive: true });
-  for (const file of readdirSync(EXAMPLE)) {
+  // The folder's own files: the set the command reads (policies/integrations/ is the notes
+  // service's optional rule, not part of it).
+  const files = readdirSync(EXAMPLE, { withFileTypes: true }).filter((entry) => entry.isFile());
+  for (const { name: file } of files) {
     copyFileSync(join(EXAMPLE, file), join(whole, file));
     if (file.endsWith('.cedar')) copyFileSync(join(EXAMPLE, file), join(broken, file));
   }
