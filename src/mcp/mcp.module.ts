@@ -24,10 +24,13 @@ import { APPROVALS_PROVIDERS } from './approvals/approvals.providers.js';
 import { CONNECTION_HOOKS_PROVIDER } from './connection-hooks.provider.js';
 import { httpTransport } from './transports/http/http.providers.js';
 import { MCP_SERVER_MARK, serverMark } from './core/servers/server-mark.js';
-import { serverTokenOf } from './core/servers/server-tokens.js';
 import { McpServerScope } from './core/servers/mcp-server-scope.service.js';
 import { McpServerSetCheck } from './options/server-set.check.js';
-import { PER_HTTP_SERVER_EXPORTS, PER_SERVER_EXPORTS } from './options/per-server-exports.js';
+import {
+  namedExportOf,
+  PER_HTTP_SERVER_EXPORTS,
+  PER_SERVER_EXPORTS,
+} from './options/per-server-exports.js';
 
 /**
  * Options of `McpModule.forRootAsync()`. `transport: 'http'` sits beside the
@@ -100,7 +103,7 @@ function withFramework(
   const named =
     name === undefined
       ? []
-      : exported.map((token) => ({ provide: serverTokenOf(token, name), useExisting: token }));
+      : exported.map((token) => ({ provide: namedExportOf(token, name), useExisting: token }));
   return {
     ...module,
     imports: [...(module.imports ?? []), DiscoveryModule],

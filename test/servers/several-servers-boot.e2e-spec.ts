@@ -14,6 +14,7 @@ import {
   InjectMcpRegistry,
   InjectMcpWarden,
   McpAuditSinks,
+  MemoryTaskStore,
   McpHttpAuth,
   McpModule,
   McpRegistry,
@@ -23,6 +24,7 @@ import {
 import { McpTestClient } from '../../src/testing/index.js';
 import { bootOutcome } from '../support/boot-outcome.js';
 import { HttpTestApp } from '../support/http-app.js';
+import { MemoryApprovalStore } from '../../src/mcp/approvals/stores/memory-approval.store.js';
 import { adminMcpModule, adminOptions, partnerOptions, PartnerTools } from './two-servers-app.js';
 
 /*
@@ -48,6 +50,9 @@ async function bootError(imports: unknown[], providers: Provider[] = []): Promis
   if (!failure) throw new Error('app.init() resolved but was expected to reject');
   return failure.message;
 }
+
+const sharedApprovalStore = new MemoryApprovalStore({ maxPending: 10, maxPerCaller: 10 });
+const sharedTaskStore = new MemoryTaskStore();
 
 const admin = (extra = {}) => McpModule.forRoot(adminOptions(extra));
 const partner = (extra = {}) => McpModule.forRoot(partnerOptions(extra));
@@ -347,5 +352,58 @@ describe('several servers: audit', () => {
     expect(message).toContain(
       "servers 'admin' and 'partner' were given the same audit sink object",
     );
+  });
+});
+
+describe('several servers: what they must not share', () => {
+  it.each([
+    [
+      'approval store',
+      () => ({ approvals: { store: sharedApprovalStore } }),
+      'approvals.store object',
+    ],
+    ['task store', () => ({ tasks: { store: sharedTaskStore } }), 'tasks.store object'],
+    [
+      'audit instance',
+      () => ({ audit: { sinks: [McpAuditSinks.otelLogs()], instance: 'pod-1' } }),
+      'share one audit.instance',
+    ],
+    [
+      'Redis key prefix',
+      () => ({ cluster: { redisUrl: 'redis://127.0.0.1:6379', keyPrefix: 'shop:' } }),
+      'share one cluster.keyPrefix',
+    ],
+  ])('one %s for two servers fails boot', async (_what, extra, message) => {
+    const failure = await bootError([admin(extra()), partner(extra())]);
+    expect(failure).toContain("servers 'admin' and 'partner'");
+    expect(failure).toContain(message);
+  });
+
+  it('two servers whose metadata would sit at one path fail boot, naming the audience', async () => {
+    const auth = (audience: string) => ({
+      issuer: 'https://issuer.example',
+      audience,
+      jwksUri: 'https://issuer.example/jwks',
+    });
+    const message = await bootError([
+      admin({
+        http: { path: '/admin/mcp', ssePairPath: '/admin', auth: auth('https://a.example/') },
+      }),
+      partner({
+        http: { path: '/partner/mcp', ssePairPath: '/partner', auth: auth('https://b.example/') },
+      }),
+    ]);
+    expect(message).toContain(
+      "both serve /.well-known/oauth-protected-resource; set 'partner''s http.auth.audience",
+    );
+  });
+
+  it('the test client asks for a server by name when the app has several', async () => {
+    const app = await compile([adminMcpModule(admin()), partner()], [PartnerTools]);
+    await app.init();
+    await expect(McpTestClient.connect(app)).rejects.toThrow(
+      "this app has several servers; name one: { server: 'admin' | 'partner' }",
+    );
+    await app.close();
   });
 });

@@ -21,6 +21,12 @@ export function protectedResourceMetadataUrl(
   return `${resource.origin}${PRM_PATH}${path}`;
 }
 
+/** Where a server with bearer auth serves its metadata: the well-known path, then its audience's. */
+export function protectedResourcePath(auth: McpBearerAuthOptions): string {
+  const resource = new URL([auth.audience].flat()[0]!).pathname;
+  return `${PRM_PATH}${resource === '/' ? '' : resource.replace(/\/+$/, '')}`;
+}
+
 /** The protected resource metadata document (RFC 9728 §2). */
 export function protectedResourceMetadata(
   req: IncomingMessage,

@@ -2,7 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rawExchange } from '../core/http/raw-exchange.js';
 import { sendJson } from '../core/http/send-json.js';
 import type { McpBearerAuthOptions } from './auth-options.interface.js';
-import { PRM_PATH, protectedResourceMetadata } from './protected-resource.metadata.js';
+import {
+  PRM_PATH,
+  protectedResourceMetadata,
+  protectedResourcePath,
+} from './protected-resource.metadata.js';
 
 interface HttpAdapterLike {
   getType(): string;
@@ -31,9 +35,8 @@ export function serveProtectedResourceMetadata(
     sendMetadata(raw.req, raw.res, auth);
   };
   if (endpointPath !== undefined) {
-    const resource = auth ? new URL([auth.audience].flat()[0]!).pathname : endpointPath;
-    const path = resource === '/' ? '' : resource.replace(/\/+$/, '');
-    adapter.get(`${PRM_PATH}${path}`, handler);
+    const own = endpointPath === '/' ? '' : endpointPath.replace(/\/+$/, '');
+    adapter.get(auth ? protectedResourcePath(auth) : `${PRM_PATH}${own}`, handler);
     return;
   }
   if (adapter.getType() === 'fastify') {

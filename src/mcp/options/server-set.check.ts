@@ -3,12 +3,14 @@ import { McpServerScope, type McpServerModule } from '../core/servers/mcp-server
 import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from '../core/options/options.constants.js';
 import type { McpResolvedOptions } from './resolved-options.interface.js';
 import { unnamedInjections } from './unnamed-injections.js';
+import { sharedState } from './shared-state.check.js';
+import { protectedResourcePath } from '../authentication/protected-resource.metadata.js';
 
 /**
  * Fails boot on an app whose servers cannot be told apart: two with one
  * name, an unnamed `forRootAsync` among several, two on stdio, two HTTP
- * routes at one path, one audit sink object shared, or a provider that injects a server's class without
- * naming the server. Each server runs it; the first to find a problem stops
+ * routes at one path, state shared between them (`sharedState`), or a
+ * provider that injects a server's class without naming the server. Each server runs it; the first to find a problem stops
  * the boot, naming the servers and what to change.
  */
 @Injectable()
@@ -21,7 +23,12 @@ export class McpServerSetCheck implements OnModuleInit {
     const named = servers.map((server) => ({ server, name: this.scope.nameOf(server) }));
     const seen = new Set<string>();
     for (const { server, name } of named) {
-      if (seen.has(name)) refuse(`two servers are named '${name}'; give each its own name`);
+      if (seen.has(name)) {
+        refuse(
+          `two servers are named '${name}': give each its own name (or, if one forRoot() is ` +
+            'imported in two places, import it once: it is global)',
+        );
+      }
       seen.add(name);
       if (server.mark.declaredName === undefined) {
         refuse(
@@ -37,7 +44,10 @@ export class McpServerSetCheck implements OnModuleInit {
       );
     }
     checkRoutes(named);
-    checkSinks(named);
+    const shared = sharedState(
+      named.map(({ server, name }) => ({ name, options: optionsOf(server) })),
+    );
+    if (shared) refuse(shared);
     const unnamed = unnamedInjections(servers, this.scope.modules());
     if (unnamed.length > 0) {
       refuse(
@@ -62,33 +72,14 @@ function checkRoutes(named: { server: McpServerModule; name: string }[]): void {
     ];
     if (approvals.console || approvals.webhook)
       routes.push([approvals.path, 'approvals.console.path']);
+    // Its protected resource metadata, at its audience's path (docs/several-servers.md).
+    if (http.auth) routes.push([protectedResourcePath(http.auth), 'http.auth.audience']);
     for (const [path, option] of routes) {
       const other = owners.get(path);
       if (other !== undefined) {
         refuse(`servers '${other}' and '${name}' both serve ${path}; set '${name}''s ${option}`);
       }
       owners.set(path, name);
-    }
-  }
-}
-
-/*
- * A sink object keeps the chain of the one journal that opened it: handed to two servers, their
- * chains would interleave in one file. Two sinks on one folder or table are fine (each server's
- * chain is its own instance there).
- */
-function checkSinks(named: { server: McpServerModule; name: string }[]): void {
-  const owners = new Map<object, string>();
-  for (const { server, name } of named) {
-    for (const sink of optionsOf(server).audit?.sinks ?? []) {
-      const other = owners.get(sink);
-      if (other !== undefined) {
-        refuse(
-          `servers '${other}' and '${name}' were given the same audit sink object; ` +
-            'make one per server (they may write to one folder or table)',
-        );
-      }
-      owners.set(sink, name);
     }
   }
 }

@@ -46,7 +46,7 @@ function* wrappersOf(module: Host): Generator<Wrapper> {
 /* The tokens Nest will resolve for a wrapper: a factory's `inject`, a class's parameters and properties. */
 function injected(wrapper: Wrapper): unknown[] {
   if (wrapper.inject) {
-    return wrapper.inject.map((entry) => (entry as { token?: unknown })?.token ?? entry);
+    return wrapper.inject.map((entry) => unwrapped((entry as { token?: unknown })?.token ?? entry));
   }
   const type = wrapper.metatype;
   if (typeof type !== 'function') return [];
@@ -57,7 +57,13 @@ function injected(wrapper: Wrapper): unknown[] {
   const properties = (Reflect.getMetadata('self:properties_metadata', type) ?? []) as {
     type: unknown;
   }[];
-  return [...params, ...properties.map((property) => property.type)];
+  return [...params, ...properties.map((property) => property.type)].map(unwrapped);
+}
+
+/* `@Inject(forwardRef(() => McpWarden))` resolves to the class it points to. */
+function unwrapped(token: unknown): unknown {
+  const forward = (token as { forwardRef?: () => unknown } | null)?.forwardRef;
+  return typeof forward === 'function' ? forward() : token;
 }
 
 function nameOf(wrapper: Wrapper): string {

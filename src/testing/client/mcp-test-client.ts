@@ -16,6 +16,7 @@ import type { McpMessageOrigin } from '../../mcp/engine/dispatch/message-origin.
 import type { McpWarden } from '../../mcp/engine/mcp-warden.service.js';
 import { getMcpWardenToken } from '../../mcp/engine/inject-mcp-warden.decorator.js';
 import { getMcpOptionsToken } from '../../mcp/core/servers/server-tokens.js';
+import { McpServerScope } from '../../mcp/core/servers/mcp-server-scope.service.js';
 import type {
   McpApprovalHandler,
   McpApprovalRequest,
@@ -70,6 +71,13 @@ export class McpTestClient extends McpTestConnection {
     options: McpTestClientOptions = {},
   ): Promise<McpTestClient> {
     const { server } = options;
+    // Nest would hand an unnamed lookup whichever server it met first.
+    if (server === undefined && app.get(McpServerScope, { strict: false }).several) {
+      throw new Error(
+        'McpTestClient.connect: this app has several servers; name one: { server: ' +
+          `'${app.get(McpServerScope, { strict: false }).names().join("' | '")}' }`,
+      );
+    }
     const warden = app.get<McpWarden>(getMcpWardenToken(server));
     const declared = app.get<McpResolvedOptions>(
       server === undefined ? MCP_OPTIONS : getMcpOptionsToken(server),

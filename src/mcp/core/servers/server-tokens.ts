@@ -13,14 +13,10 @@ export function getMcpOptionsToken(name: string): string {
 }
 
 /**
- * The token under which a server named `name` exports `token` (a class, a
- * string or a symbol token of the module's exports): what `getMcpWardenToken`
- * and `getMcpRegistryToken` give for their classes.
+ * The token under which a server named `name` exports a string or symbol token of its
+ * module's exports (the operator desk, the approval store, the options).
  */
-export function serverTokenOf(token: string | symbol | { name: string }, name: string): string {
-  const kind =
-    typeof token === 'object' || typeof token === 'function'
-      ? token.name
-      : String(typeof token === 'symbol' ? token.description : token).replace(/^McpWarden:/, '');
-  return namedServerToken(kind, name);
+export function serverTokenOf(token: string | symbol, name: string): string {
+  const kind = typeof token === 'symbol' ? (token.description ?? '') : token;
+  return namedServerToken(kind.replace(/^McpWarden:/, ''), name);
 }

@@ -9,7 +9,9 @@ import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { withExpressClientAddress } from './express-client-address.js';
 import { bindExpressRoutes, type McpRoutePaths } from './express-routes.binder.js';
 import { installFastPath } from './fast-path.installer.js';
-import { boundServerTimeouts } from './server-timeouts.js';
+import { boundServerTimeouts, type ServerTimeoutLimits } from './server-timeouts.js';
+import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
+import type { McpAuthenticationSettings } from '../../../authentication/authentication-settings.interface.js';
 import { bindFastifyRoutes } from './fastify-routes.binder.js';
 import { McpHttpRouter } from './mcp-http.router.js';
 
@@ -36,7 +38,7 @@ export class McpRouteBinder implements OnModuleInit {
     if (!adapter) return; // an application context (stdio) has no HTTP server
     const serve = this.router.serve.bind(this.router);
     const instance = adapter.getInstance();
-    boundServerTimeouts(adapter.getHttpServer() as Server | undefined, this.settings);
+    boundServerTimeouts(adapter.getHttpServer() as Server | undefined, this.timeoutLimits());
     const paths = this.ownPaths();
     if (this.authenticator.enabled) {
       // With several servers, each serves its own document at its own resource's URL only.
@@ -71,10 +73,27 @@ export class McpRouteBinder implements OnModuleInit {
     const { path, ssePairPath } = this.settings;
     if (!this.scope.several) return { streamable: path, ssePair: ssePairPath, exact: false };
     const prefix = this.config?.getGlobalPrefix();
+    // Nest registers a prefixed root as `/api`, never `/api/`.
+    const full = (own: string) => underGlobalPrefix(prefix, own).replace(/(.)\/+$/, '$1');
+    return { streamable: full(path), ssePair: full(ssePairPath), exact: true };
+  }
+
+  /*
+   * The HTTP server's timeouts are the whole app's: with several servers, the longest each
+   * server needs, so none cuts another's uploads short of that server's own 408.
+   */
+  private timeoutLimits(): ServerTimeoutLimits {
+    const all = this.scope.servers().map((server) => {
+      const options = server.module.providers.get(MCP_OPTIONS)?.instance as
+        McpAuthenticationSettings | undefined;
+      return options?.limits ?? this.settings;
+    });
+    const longest = (key: keyof ServerTimeoutLimits) =>
+      Math.max(this.settings[key], ...all.map((limits) => limits[key]));
     return {
-      streamable: underGlobalPrefix(prefix, path),
-      ssePair: underGlobalPrefix(prefix, ssePairPath),
-      exact: true,
+      headersTimeoutMs: longest('headersTimeoutMs'),
+      bodyTimeoutMs: longest('bodyTimeoutMs'),
+      requestTimeoutMs: longest('requestTimeoutMs'),
     };
   }
 }
