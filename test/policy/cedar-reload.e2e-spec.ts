@@ -141,7 +141,10 @@ describe('Cedar: shadow set and reloads', () => {
     });
     const metric = (await meters.collect()).get('mcp_warden.policy.shadow_disagreements');
     expect(metric?.dataPoints).toEqual([
-      expect.objectContaining({ attributes: { tool: 'transfer', kind: 'allow_deny' }, value: 1 }),
+      expect.objectContaining({
+        attributes: { 'mcp.server.name': 'policy-test', tool: 'transfer', kind: 'allow_deny' },
+        value: 1,
+      }),
     ]);
     const info = (await meters.collect()).get('mcp_warden.policy.info');
     expect(info?.dataPoints.map((point) => point.attributes.version)).toContain(

@@ -10,7 +10,8 @@ export class McpAuditMetrics {
   private readonly drops: Counter;
   private readonly failures: Counter;
 
-  constructor() {
+  /** `server`: every data point's server label (`mcp.server.name`). */
+  constructor(private readonly server: Readonly<Record<string, string>> = {}) {
     const meter = metrics.getMeter('mcp-warden');
     this.kept = meter.createCounter('mcp_warden.audit.records', {
       description: 'Audit records a sink kept.',
@@ -24,14 +25,14 @@ export class McpAuditMetrics {
   }
 
   recordsKept(sink: string, count: number): void {
-    this.kept.add(count, { sink });
+    this.kept.add(count, { ...this.server, sink });
   }
 
   dropped(sink: string, count: number): void {
-    this.drops.add(count, { sink });
+    this.drops.add(count, { ...this.server, sink });
   }
 
   writeFailed(sink: string): void {
-    this.failures.add(1, { sink });
+    this.failures.add(1, { ...this.server, sink });
   }
 }

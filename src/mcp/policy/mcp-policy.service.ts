@@ -21,6 +21,7 @@ import { McpPolicyMetrics } from './policy-metrics.js';
 import { runCases } from './cases/policy-cases.js';
 import type { McpPolicyCase, McpPolicyCaseResult } from './cases/policy-case.interface.js';
 import type { McpPolicyConfig } from './policy-options.interface.js';
+import { serverAttributes } from '../core/servers/server-attribute.js';
 
 /* Editors write a file in several steps; one reload follows the last of them. */
 const WATCH_SETTLE_MS = 100;
@@ -38,7 +39,7 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
   private toolChanges?: Subscription;
   private watchers: FSWatcher[] = [];
   private settle?: NodeJS.Timeout;
-  private readonly metrics = new McpPolicyMetrics(() => this.engine?.version);
+  private readonly metrics: McpPolicyMetrics;
 
   /** @internal Made by the module, with Cedar already loaded. */
   constructor(
@@ -46,7 +47,9 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
     private readonly config: McpPolicyConfig,
     private readonly serverName: string,
     private readonly registry: McpRegistry,
-  ) {}
+  ) {
+    this.metrics = new McpPolicyMetrics(() => this.engine?.version, serverAttributes(serverName));
+  }
 
   /** The digest of the applied policy set (`policyVersion`). */
   get version(): string {

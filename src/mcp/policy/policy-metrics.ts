@@ -21,7 +21,11 @@ export class McpPolicyMetrics {
   private readonly reloadFailures: Counter;
   private readonly observe: ObservableCallback;
 
-  constructor(version: () => string | undefined) {
+  /** `server`: every data point's server label (`mcp.server.name`). */
+  constructor(
+    version: () => string | undefined,
+    private readonly server: Readonly<Record<string, string>> = {},
+  ) {
     const meter = metrics.getMeter(SCOPE);
     this.info = meter.createObservableGauge('mcp_warden.policy.info', {
       description: 'The applied policy set: 1, with its digest as `version`.',
@@ -37,22 +41,22 @@ export class McpPolicyMetrics {
     });
     this.observe = (result) => {
       const current = version();
-      if (current !== undefined) result.observe(1, { version: current });
+      if (current !== undefined) result.observe(1, { ...server, version: current });
     };
     this.info.addCallback(this.observe);
   }
 
   /** `kind` is `<enforced>_<shadow>`, such as `allow_deny`. */
   disagreement(tool: string, kind: string): void {
-    this.shadowDisagreements.add(1, { tool, kind });
+    this.shadowDisagreements.add(1, { ...this.server, tool, kind });
   }
 
   evaluationErrors(count: number): void {
-    if (count > 0) this.errors.add(count);
+    if (count > 0) this.errors.add(count, this.server);
   }
 
   reloadFailed(): void {
-    this.reloadFailures.add(1);
+    this.reloadFailures.add(1, this.server);
   }
 
   close(): void {

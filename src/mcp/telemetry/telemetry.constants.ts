@@ -1,3 +1,5 @@
+import { SERVER_NAME_ATTRIBUTE } from '../core/servers/server-attribute.js';
+
 /**
  * Names from the OpenTelemetry semantic conventions for MCP (gen-ai `mcp.md`,
  * status: development) and the few of our own, under `mcp_warden.*`, for what
@@ -7,7 +9,7 @@ export const INSTRUMENTATION_SCOPE = 'mcp-warden';
 
 export const ATTR = {
   /** Which of the app's servers served it (its `name`): several servers share one meter. */
-  serverName: 'mcp.server.name',
+  serverName: SERVER_NAME_ATTRIBUTE,
   methodName: 'mcp.method.name',
   toolName: 'gen_ai.tool.name',
   promptName: 'gen_ai.prompt.name',

@@ -28,6 +28,7 @@ import { SinkWriter } from './sink-writer.js';
 import { RecordWaiters } from './record-waiters.js';
 import type { McpAuditChainState, McpAuditView } from '../audit-view.interface.js';
 import { verifyChains } from '../verify/chain-verifier.js';
+import { serverAttributes } from '../../core/servers/server-attribute.js';
 
 const DRAIN_AT_SHUTDOWN_MS = 5_000;
 /** Records the console's Audit page can show; the sinks hold the rest. */
@@ -57,7 +58,7 @@ export class McpAuditJournalService
     OnApplicationShutdown
 {
   private readonly logger = new Logger('McpAudit');
-  private readonly metrics = new McpAuditMetrics();
+  private readonly metrics: McpAuditMetrics;
   readonly failClosed: boolean;
   readonly instance: string;
   private readonly origin: string;
@@ -85,6 +86,7 @@ export class McpAuditJournalService
     options: McpAuditOptions,
     clusterCheckpoints: McpCheckpointPublisher | null = null,
   ) {
+    this.metrics = new McpAuditMetrics(serverAttributes(serverName));
     this.failClosed = options.failClosed === true;
     this.waiters = new RecordWaiters(options.failClosedTimeoutMs ?? 2_000);
     this.instance =
