@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { McpServerScope, type McpServerModule } from '../core/servers/mcp-server-scope.service.js';
-import { MCP_HTTP_MOUNTED, MCP_OPTIONS } from '../core/options/options.constants.js';
+import { MCP_HTTP_MOUNTED } from '../core/options/options.constants.js';
 import type { McpResolvedOptions } from './resolved-options.interface.js';
 import { unnamedInjections } from './unnamed-injections.js';
 import { sharedState } from './shared-state.check.js';
@@ -20,7 +20,12 @@ export class McpServerSetCheck implements OnModuleInit {
   onModuleInit(): void {
     const servers = this.scope.servers();
     if (servers.length < 2 || servers[0]!.mark !== this.scope.mark) return;
-    const named = servers.map((server) => ({ server, name: this.scope.nameOf(server) }));
+    // Read once: every check below looks at each server's resolved options.
+    const named = servers.map((server) => ({
+      server,
+      name: this.scope.nameOf(server),
+      options: this.scope.optionsOf<McpResolvedOptions>(server)!,
+    }));
     const seen = new Set<string>();
     for (const { server, name } of named) {
       if (seen.has(name)) {
@@ -37,16 +42,14 @@ export class McpServerSetCheck implements OnModuleInit {
         );
       }
     }
-    const stdio = named.filter(({ server }) => optionsOf(server).transport === 'stdio');
+    const stdio = named.filter(({ options }) => options.transport === 'stdio');
     if (stdio.length > 1) {
       refuse(
         `servers ${list(stdio.map((s) => s.name))} all declare stdio; one process has one stdin`,
       );
     }
     checkRoutes(named);
-    const shared = sharedState(
-      named.map(({ server, name }) => ({ name, options: optionsOf(server) })),
-    );
+    const shared = sharedState(named);
     if (shared) refuse(shared);
     const unnamed = unnamedInjections(servers, this.scope.modules());
     if (unnamed.length > 0) {
@@ -60,11 +63,13 @@ export class McpServerSetCheck implements OnModuleInit {
 }
 
 /* Every HTTP route a server claims; two servers claiming one is refused. */
-function checkRoutes(named: { server: McpServerModule; name: string }[]): void {
+function checkRoutes(
+  named: { server: McpServerModule; name: string; options: McpResolvedOptions }[],
+): void {
   const owners = new Map<string, string>();
-  for (const { server, name } of named) {
+  for (const { server, name, options } of named) {
     if (!server.module.providers.has(MCP_HTTP_MOUNTED)) continue;
-    const { http, approvals } = optionsOf(server);
+    const { http, approvals } = options;
     const routes: [string, string][] = [
       [http.path, 'http.path'],
       [`${http.ssePairPath}/sse`, 'http.ssePairPath'],
@@ -82,10 +87,6 @@ function checkRoutes(named: { server: McpServerModule; name: string }[]): void {
       owners.set(path, name);
     }
   }
-}
-
-function optionsOf(server: McpServerModule): McpResolvedOptions {
-  return server.module.providers.get(MCP_OPTIONS)!.instance as McpResolvedOptions;
 }
 
 function list(names: string[]): string {

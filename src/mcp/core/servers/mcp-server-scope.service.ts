@@ -55,10 +55,17 @@ export class McpServerScope {
     return this.own;
   }
 
+  /**
+   * A server's resolved options, typed as the caller's slice of them; known once providers are
+   * built (module init), undefined before.
+   */
+  optionsOf<T>(server: McpServerModule): T | undefined {
+    return server.module.providers.get(MCP_OPTIONS)?.instance as T | undefined;
+  }
+
   /** A server's resolved name (`forRoot`'s `name`); known once providers are built. */
   nameOf(server: McpServerModule): string {
-    const options = server.module.providers.get(MCP_OPTIONS)?.instance as { name?: string };
-    return options?.name ?? server.mark.declaredName ?? '';
+    return this.optionsOf<{ name?: string }>(server)?.name ?? server.mark.declaredName ?? '';
   }
 
   /** This server's resolved name. */

@@ -6,10 +6,7 @@ import type { McpAuthenticationSettings } from '../../authentication/authenticat
 import type { McpWarden } from '../../engine/mcp-warden.service.js';
 import { getMcpWardenToken } from '../../engine/inject-mcp-warden.decorator.js';
 import { getMcpOptionsToken } from '../../core/servers/server-tokens.js';
-import {
-  McpServerScope,
-  type McpServerModule,
-} from '../../core/servers/mcp-server-scope.service.js';
+import { McpServerScope } from '../../core/servers/mcp-server-scope.service.js';
 import { StderrLogger } from './stderr.logger.js';
 import { McpStdioTransport, type McpStdioTransportOptions } from './stdio.transport.js';
 
@@ -68,15 +65,11 @@ function stdioServerOf(app: INestApplicationContext): string | undefined {
   if (!scope.several) return undefined;
   const stdio = scope
     .servers()
-    .filter((server) => optionsOf(server).transport === 'stdio')
+    .filter((server) => scope.optionsOf<{ transport: string }>(server)?.transport === 'stdio')
     .map((server) => scope.nameOf(server));
   if (stdio.length === 1) return stdio[0];
   throw new Error(
     `serveStdio: this app has servers ${scope.names().join(', ')}; ` +
       "name the one to serve: serveStdio(module, { server: 'name' })",
   );
-}
-
-function optionsOf(server: McpServerModule): McpAuthenticationSettings & { transport: string } {
-  return server.module.providers.get(MCP_OPTIONS)!.instance as never;
 }

@@ -10,7 +10,6 @@ import { withExpressClientAddress } from './express-client-address.js';
 import { bindExpressRoutes, type McpRoutePaths } from './express-routes.binder.js';
 import { installFastPath } from './fast-path.installer.js';
 import { boundServerTimeouts, type ServerTimeoutLimits } from './server-timeouts.js';
-import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
 import type { McpAuthenticationSettings } from '../../../authentication/authentication-settings.interface.js';
 import { bindFastifyRoutes } from './fastify-routes.binder.js';
 import { McpHttpRouter } from './mcp-http.router.js';
@@ -83,11 +82,12 @@ export class McpRouteBinder implements OnModuleInit {
    * server needs, so none cuts another's uploads short of that server's own 408.
    */
   private timeoutLimits(): ServerTimeoutLimits {
-    const all = this.scope.servers().map((server) => {
-      const options = server.module.providers.get(MCP_OPTIONS)?.instance as
-        McpAuthenticationSettings | undefined;
-      return options?.limits ?? this.settings;
-    });
+    const all = this.scope
+      .servers()
+      .map(
+        (server) =>
+          this.scope.optionsOf<McpAuthenticationSettings>(server)?.limits ?? this.settings,
+      );
     const longest = (key: keyof ServerTimeoutLimits) =>
       Math.max(this.settings[key], ...all.map((limits) => limits[key]));
     return {
