@@ -24,6 +24,10 @@ const MAX_PENDING = 10_000;
 const MAX_REMEMBERED = 1_000;
 /** What a forwarded operation its owner did not acknowledge in time is told. */
 const UNANSWERED = 'Service Unavailable: the instance holding the session did not answer';
+/** What a forwarded operation is told when the store dropped before its acknowledgement came. */
+const STORE_DROPPED = 'Service Unavailable: the cluster store dropped before the holder answered';
+/** What a forwarded operation is told while the store is away (it is not sent). */
+const STORE_UNREACHABLE = 'Service Unavailable: the cluster store cannot be reached';
 /** What a request for a session whose instance died is told. */
 export const INSTANCE_GONE = 'Session not found: the server instance that held it has stopped';
 
@@ -69,6 +73,13 @@ export class McpClusterBus {
     // First when the store is back: the others must find this instance alive before they find
     // its sessions again.
     this.health.reassert(() => this.beat(true));
+    // An acknowledgement published into the outage may be lost, or may arrive once the store is
+    // back, after the relay already ended what it relayed: settled now, a late one is ignored.
+    this.health.onLost(() => {
+      for (const settle of [...this.replies.values()]) {
+        settle(refusal('', 503, STORE_DROPPED, true));
+      }
+    });
   }
 
   static async connect(settings: ClusterBusSettings): Promise<McpClusterBus> {
@@ -133,6 +144,10 @@ export class McpClusterBus {
         reply: refusal('', 503, 'Service Unavailable: too many forwarded requests'),
         corr: '',
       };
+    }
+    // Not sent into an outage: it is refused, not of unknown outcome.
+    if (!this.health.reachable) {
+      return { reply: refusal('', 503, STORE_UNREACHABLE), corr: '' };
     }
     const corr = randomBytes(9).toString('base64url');
     if (onEvent) this.tails.set(corr, onEvent);
