@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { JsonSchemaObject } from '../../core/protocol/mcp-types.js';
 import { describeJsonSchemaErrors } from './json-schema.errors.js';
+import { validate as validate2020Meta } from './generated/json-schema-2020-12.validator.js';
 
 /** Returns a message describing why `value` does not match, or undefined when it does. */
 export type JsonSchemaCheck = (value: unknown) => string | undefined;
@@ -10,7 +11,13 @@ export type JsonSchemaCheck = (value: unknown) => string | undefined;
 /** An output check: a JSON Schema's (synchronous) or a Standard Schema's (maybe async). */
 export type OutputCheck = (value: unknown) => string | undefined | Promise<string | undefined>;
 
-type Dialect = { create: (options: Options) => Ajv; readonly meta: Ajv };
+type Dialect = {
+  create: (options: Options) => Ajv;
+  readonly meta: Ajv;
+  /** Validates a schema against the dialect's meta-schema; Ajv's errors on `errors`. */
+  readonly validateSchema: (schema: JsonSchemaObject) => boolean;
+  readonly errors: () => Parameters<Ajv['errorsText']>[0];
+};
 
 /*
  * An Ajv instance never forgets what it compiled: its cache and its code scope
@@ -33,17 +40,34 @@ const perDefinition = {
 
 const withFormats = (ajv: Ajv): Ajv => addFormats.default(ajv);
 
-/* Each dialect's shared instance is built on first use: most servers never see a draft-07 schema. */
-function dialect(create: (options: Options) => Ajv): Dialect {
+/*
+ * Each dialect's shared instance is built on first use: most servers never see a draft-07 schema.
+ * `check` validates against the meta-schema without it, when given.
+ */
+function dialect(
+  create: (options: Options) => Ajv,
+  check?: ((schema: JsonSchemaObject) => unknown) & { errors?: unknown },
+): Dialect {
   let meta: Ajv | undefined;
   return {
     create,
     get meta() {
       return (meta ??= create(shared));
     },
+    validateSchema(schema) {
+      return check ? check(schema) === true : this.meta.validateSchema(schema) === true;
+    },
+    errors() {
+      return (check ? check.errors : this.meta.errors) as Parameters<Ajv['errorsText']>[0];
+    },
   };
 }
-const draft2020 = dialect((options) => withFormats(new Ajv2020(options)));
+/*
+ * 2020-12's meta-schema is checked by Ajv's standalone code for it, generated at build time
+ * from the `shared` options (scripts/json-schema-meta/): compiling it here cost a start some
+ * 50 ms. Its Ajv instance is then built only to word a refusal.
+ */
+const draft2020 = dialect((options) => withFormats(new Ajv2020(options)), validate2020Meta);
 const draft07 = dialect((options) => withFormats(new Ajv(options)));
 
 function dialectOf(schema: JsonSchemaObject): Dialect {
@@ -54,8 +78,8 @@ function dialectOf(schema: JsonSchemaObject): Dialect {
 /** Throws (with Ajv's message) unless `schema` is a valid JSON Schema of its dialect. */
 export function assertJsonSchema(schema: JsonSchemaObject): void {
   const dialect = dialectOf(schema);
-  if (!dialect.meta.validateSchema(schema)) {
-    throw new Error(`schema is invalid: ${dialect.meta.errorsText(dialect.meta.errors)}`);
+  if (!dialect.validateSchema(schema)) {
+    throw new Error(`schema is invalid: ${dialect.meta.errorsText(dialect.errors())}`);
   }
 }
 
