@@ -7,6 +7,7 @@ import { writeDtoPackages } from './dto-packages.js';
 import { loadEsbuild, type Esbuild } from './esbuild.loader.js';
 import { BUNDLE_EXTERNALS, HTTP_STACK, LAZY_OPTIONAL } from './externals.js';
 import { lazyBuiltinsPlugin } from './lazy-builtins.plugin.js';
+import { lazyZodLocalesPlugin } from './lazy-zod-locales.plugin.js';
 
 /*
  * An ES module bundle has no `require`, `__filename` or `__dirname`; CommonJS code inlined in it
@@ -110,7 +111,11 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
     external: [...BUNDLE_EXTERNALS, ...(stdio ? HTTP_STACK : []), ...notInstalled(LAZY_OPTIONAL)],
     banner: { js: REQUIRE_SHIM },
     define: { __filename: '__wardenFilename', __dirname: '__wardenDirname' },
-    plugins: [deferredIntlPlugin(), ...(stdio ? [lazyBuiltinsPlugin()] : [])],
+    plugins: [
+      deferredIntlPlugin(),
+      lazyZodLocalesPlugin(),
+      ...(stdio ? [lazyBuiltinsPlugin()] : []),
+    ],
     logLevel: 'warning',
     metafile: true,
     // Source maps would double what a start reads; an error's stack still names the function.
