@@ -33,6 +33,8 @@ export class McpTelemetryMetrics {
   private readonly meter: Meter;
   private readonly gauges: ObservableGauge[];
   private readonly observe: BatchObservableCallback;
+  /** The attributes of each seam and decision seen (both from fixed sets of the framework's). */
+  private readonly decisionAttributes = new Map<string, Attributes>();
 
   /**
    * `server` is every data point's server label (`mcp.server.name`), so the
@@ -88,16 +90,21 @@ export class McpTelemetryMetrics {
     this.meter.removeBatchObservableCallback(this.observe, this.gauges);
   }
 
+  /*
+   * On every call: nothing when no meter provider records, and one attributes object per seam and
+   * decision (a handful, made once) when one does.
+   */
   decision(seam: string, decision: string): void {
-    if (seam === 'elicitation') {
-      this.approvalOutcomes.add(1, { ...this.server, [ATTR.decision]: decision });
-    } else {
-      const attributes: Attributes = {
-        ...this.server,
-        [ATTR.seam]: seam,
-        [ATTR.decision]: decision,
-      };
-      this.seamDecisions.add(1, attributes);
+    if (!this.recording) return;
+    const key = `${seam}\u0000${decision}`;
+    let attributes = this.decisionAttributes.get(key);
+    if (!attributes) {
+      attributes =
+        seam === 'elicitation'
+          ? { ...this.server, [ATTR.decision]: decision }
+          : { ...this.server, [ATTR.seam]: seam, [ATTR.decision]: decision };
+      this.decisionAttributes.set(key, attributes);
     }
+    (seam === 'elicitation' ? this.approvalOutcomes : this.seamDecisions).add(1, attributes);
   }
 }
