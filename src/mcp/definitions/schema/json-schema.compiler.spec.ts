@@ -6,9 +6,12 @@ import { assertJsonSchema } from './json-schema.compiler.js';
 /* What the framework did before the meta-schema's code was generated: Ajv compiles it here. */
 const ajv = addFormats.default(new Ajv2020({ strict: false }));
 function ajvVerdict(schema: JsonSchemaObject): string | undefined {
-  return ajv.validateSchema(schema)
-    ? undefined
-    : `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
+  try {
+    if (ajv.validateSchema(schema)) return undefined;
+    return `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 function verdict(schema: JsonSchemaObject): string | undefined {
   try {
@@ -42,6 +45,11 @@ const SCHEMAS: JsonSchemaObject[] = [
   { definitions: { a: { type: 'nope' } } },
   { dependencies: { a: ['b'], c: { type: 'x' } } },
   true as unknown as JsonSchemaObject,
+  { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: 'a' },
+  { $schema: 'https://json-schema.org/draft/2020-12/schema#', type: 'object' },
+  // A dialect Ajv does not know is refused, as it was.
+  { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object' },
+  { $schema: 'https://example.com/my-dialect', type: 'object' },
 ];
 
 describe('assertJsonSchema (2020-12, Ajv standalone code)', () => {

@@ -49,16 +49,19 @@ function dialect(
   check?: ((schema: JsonSchemaObject) => unknown) & { errors?: unknown },
 ): Dialect {
   let meta: Ajv | undefined;
+  /** What checked the last schema: `check`, or the Ajv instance (undefined). */
+  let checked: typeof check;
   return {
     create,
     get meta() {
       return (meta ??= create(shared));
     },
     validateSchema(schema) {
-      return check ? check(schema) === true : this.meta.validateSchema(schema) === true;
+      checked = check && !namesOtherMeta(schema) ? check : undefined;
+      return checked ? checked(schema) === true : this.meta.validateSchema(schema) === true;
     },
     errors() {
-      return (check ? check.errors : this.meta.errors) as Parameters<Ajv['errorsText']>[0];
+      return (checked ? checked.errors : this.meta.errors) as Parameters<Ajv['errorsText']>[0];
     },
   };
 }
@@ -68,6 +71,13 @@ function dialect(
  * 50 ms. Its Ajv instance is then built only to word a refusal.
  */
 const draft2020 = dialect((options) => withFormats(new Ajv2020(options)), validate2020Meta);
+
+const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
+/* A `$schema` other than 2020-12's goes to Ajv, which refuses one it does not know, as before. */
+const namesOtherMeta = (schema: JsonSchemaObject): boolean =>
+  schema.$schema !== undefined &&
+  schema.$schema !== META_2020 &&
+  schema.$schema !== `${META_2020}#`;
 const draft07 = dialect((options) => withFormats(new Ajv(options)));
 
 function dialectOf(schema: JsonSchemaObject): Dialect {
