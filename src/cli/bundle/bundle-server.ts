@@ -8,6 +8,7 @@ import { loadEsbuild, type Esbuild } from './esbuild.loader.js';
 import { BUNDLE_EXTERNALS, HTTP_STACK, LAZY_OPTIONAL } from './externals.js';
 import { lazyBuiltinsPlugin } from './lazy-builtins.plugin.js';
 import { lazyZodLocalesPlugin } from './lazy-zod-locales.plugin.js';
+import { minifyKeepingNames } from './minify-options.js';
 
 /*
  * An ES module bundle has no `require`, `__filename` or `__dirname`; CommonJS code inlined in it
@@ -105,9 +106,7 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    minify,
-    // Nest names providers by their class names; a minifier must not rename them.
-    keepNames: true,
+    ...minifyKeepingNames(minify),
     external: [...BUNDLE_EXTERNALS, ...(stdio ? HTTP_STACK : []), ...notInstalled(LAZY_OPTIONAL)],
     banner: { js: REQUIRE_SHIM },
     define: { __filename: '__wardenFilename', __dirname: '__wardenDirname' },

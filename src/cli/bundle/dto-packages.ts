@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { appRequire } from './app-require.js';
 import type { Esbuild } from './esbuild.loader.js';
+import { minifyKeepingNames } from './minify-options.js';
 
 /*
  * The DTO machinery (class-validator with validator and libphonenumber-js, class-transformer,
@@ -66,8 +67,7 @@ async function write(esbuild: Esbuild, outDir: string): Promise<boolean> {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    minify: true,
-    keepNames: true,
+    ...minifyKeepingNames(true),
     logLevel: 'warning',
   });
   for (const [specifier, file] of Object.entries(FILES)) {
