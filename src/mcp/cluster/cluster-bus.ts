@@ -11,17 +11,13 @@ import type {
   ClusterRequest,
 } from './cluster-messages.js';
 import { openRedis, type McpRedisConnections } from './redis-connection.js';
+import { ALIVE_TTL_MS, HEARTBEAT_MS, InstanceLiveness } from './instance-liveness.js';
 import { ClusterStoreHealth } from './store-health.js';
 
-/** How often an instance renews its liveness key, and how long the key outlives a renewal. */
-export const HEARTBEAT_MS = 1_000;
-const ALIVE_TTL_MS = 3_000;
 /** A forwarded operation the owner has not answered by then fails (503). */
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Forwarded operations awaiting a reply, and streams served for other instances' sessions. */
 const MAX_PENDING = 10_000;
-/** Instances remembered as alive or dead. */
-const MAX_REMEMBERED = 1_000;
 /** What a forwarded operation its owner did not acknowledge in time is told. */
 const UNANSWERED = 'Service Unavailable: the instance holding the session did not answer';
 /** What a forwarded operation is told when the store dropped before its acknowledgement came. */
@@ -53,10 +49,7 @@ export class McpClusterBus {
   private readonly logger = new Logger('McpCluster');
   private readonly replies = new Map<string, (reply: ClusterReply) => void>();
   private readonly tails = new Map<string, (event: ClusterEvent) => void>();
-  private readonly watchers = new Map<string, Set<() => void>>();
-  /** When instances were last seen beating, and last found dead. */
-  private readonly seenAlive = new Map<string, number>();
-  private readonly dead = new Map<string, number>();
+  private readonly liveness: InstanceLiveness;
   private onRequest: (request: ClusterRequest) => void = () => undefined;
   private onNotification: (method: string, params?: object) => void = () => undefined;
   /** Handlers of the extra channels a store listens on (operator ask events). */
@@ -69,6 +62,7 @@ export class McpClusterBus {
     private readonly settings: ClusterBusSettings,
   ) {
     this.keys = new ClusterKeys(settings.keyPrefix);
+    this.liveness = new InstanceLiveness(this.keys, redis.command);
     this.health = new ClusterStoreHealth(redis, this.logger);
     // First when the store is back: the others must find this instance alive before they find
     // its sessions again.
@@ -202,32 +196,14 @@ export class McpClusterBus {
     this.publish(this.keys.broadcast, notification);
   }
 
-  /**
-   * Whether `instance` beats. An answer is kept for a heartbeat (a request
-   * to an instance that died meanwhile still ends: `request` watches it).
-   */
-  async isAlive(instance: string): Promise<boolean> {
-    if (instance === this.instance) return true;
-    const now = Date.now();
-    const dead = this.dead.get(instance);
-    if (dead !== undefined && now - dead < HEARTBEAT_MS) return false;
-    const seen = this.seenAlive.get(instance);
-    if (seen !== undefined && now - seen < HEARTBEAT_MS) return true;
-    const alive = (await this.redis.command.exists(this.keys.alive(instance))) === 1;
-    if (alive) this.remember(this.seenAlive, instance, Date.now());
-    else this.remember(this.dead, instance, Date.now());
-    return alive;
+  /** Whether `instance` beats (instance-liveness.ts); this one always does. */
+  isAlive(instance: string): Promise<boolean> {
+    return instance === this.instance ? Promise.resolve(true) : this.liveness.isAlive(instance);
   }
 
   /** Calls `onDead` once `instance` is found dead (checked every heartbeat); returns the unwatch. */
   watch(instance: string, onDead: () => void): () => void {
-    let set = this.watchers.get(instance);
-    if (!set) this.watchers.set(instance, (set = new Set()));
-    set.add(onDead);
-    return () => {
-      set.delete(onDead);
-      if (set.size === 0 && this.watchers.get(instance) === set) this.watchers.delete(instance);
-    };
+    return this.liveness.watch(instance, onDead);
   }
 
   async close(): Promise<void> {
@@ -251,30 +227,14 @@ export class McpClusterBus {
     try {
       await command.set(this.keys.alive(this.instance), '1', 'PX', ALIVE_TTL_MS);
       this.health.succeeded();
-      const watched = [...this.watchers.keys()];
       // Right after the store came back, a missing key may be an instance not yet back.
-      if (watched.length === 0 || this.health.settling || !this.health.reachable) return;
-      const alive = await command.mget(...watched.map((instance) => this.keys.alive(instance)));
-      watched.forEach((instance, index) => {
-        if (alive[index] !== null) return;
-        this.seenAlive.delete(instance);
-        this.remember(this.dead, instance, Date.now());
-        const set = this.watchers.get(instance);
-        this.watchers.delete(instance);
-        for (const onDead of set ?? []) onDead();
-      });
+      if (this.health.settling || !this.health.reachable) return;
+      await this.liveness.checkWatched();
     } catch (error) {
       // Logged once per outage, by the health.
       this.health.failed((error as Error).message);
       if (rethrow) throw error;
     }
-  }
-
-  /** Bounded memory of instances (the oldest forgotten first). */
-  private remember(map: Map<string, number>, instance: string, at: number): void {
-    map.delete(instance);
-    if (map.size >= MAX_REMEMBERED) map.delete(map.keys().next().value!);
-    map.set(instance, at);
   }
 
   private publish(channel: string, message: object): void {
