@@ -12,7 +12,7 @@ import type {
 } from './cluster-messages.js';
 import { openRedis, type McpRedisConnections } from './redis-connection.js';
 import { ALIVE_TTL_MS, HEARTBEAT_MS, InstanceLiveness } from './instance-liveness.js';
-import { ClusterStoreHealth } from './store-health.js';
+import { ClusterStoreHealth, STORE_UNREACHABLE } from './store-health.js';
 
 /** A forwarded operation the owner has not answered by then fails (503). */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -22,8 +22,6 @@ const MAX_PENDING = 10_000;
 const UNANSWERED = 'Service Unavailable: the instance holding the session did not answer';
 /** What a forwarded operation is told when the store dropped before its acknowledgement came. */
 const STORE_DROPPED = 'Service Unavailable: the cluster store dropped before the holder answered';
-/** What a forwarded operation is told while the store is away (it is not sent). */
-const STORE_UNREACHABLE = 'Service Unavailable: the cluster store cannot be reached';
 /** What a request for a session whose instance died is told. */
 export const INSTANCE_GONE = 'Session not found: the server instance that held it has stopped';
 
@@ -69,11 +67,7 @@ export class McpClusterBus {
     this.health.reassert(() => this.beat(true));
     // An acknowledgement published into the outage may be lost, or may arrive once the store is
     // back, after the relay already ended what it relayed: settled now, a late one is ignored.
-    this.health.onLost(() => {
-      for (const settle of [...this.replies.values()]) {
-        settle(refusal('', 503, STORE_DROPPED, true));
-      }
-    });
+    this.health.onLost(() => this.abandonPending(STORE_DROPPED));
   }
 
   static async connect(settings: ClusterBusSettings): Promise<McpClusterBus> {
@@ -211,10 +205,7 @@ export class McpClusterBus {
     this.closed = true;
     this.health.stop();
     clearInterval(this.heartbeat);
-    for (const resolve of [...this.replies.values()]) {
-      // Already sent: the owner may run it all the same.
-      resolve(refusal('', 503, 'Service Unavailable: shutting down', true));
-    }
+    this.abandonPending('Service Unavailable: shutting down');
     // Leaving at once tells the others now, not when the key expires.
     await this.redis.command.del(this.keys.alive(this.instance)).catch(() => undefined);
     await this.redis.close();
@@ -235,6 +226,11 @@ export class McpClusterBus {
       this.health.failed((error as Error).message);
       if (rethrow) throw error;
     }
+  }
+
+  /** Settles every forwarded operation still awaiting its reply: sent, it may run all the same. */
+  private abandonPending(message: string): void {
+    for (const settle of [...this.replies.values()]) settle(refusal('', 503, message, true));
   }
 
   private publish(channel: string, message: object): void {

@@ -9,6 +9,7 @@ import type {
 import type { McpClusterBus } from './cluster-bus.js';
 import { RedisEventLog } from './redis-event.log.js';
 import { ClusterSessionMirror } from './session-mirror.js';
+import { STORE_UNREACHABLE } from './store-health.js';
 
 /** A session as the directory stores it: its record and the instance holding it. */
 export interface DirectoryEntry extends McpSessionRecord {
@@ -200,5 +201,5 @@ export class RedisSessionDirectory implements McpSessionDirectory {
 
 /** Redis is out of reach: what needs it fails closed. */
 export function unavailable(): McpHttpError {
-  return new McpHttpError(503, 'Service Unavailable: the cluster store cannot be reached');
+  return new McpHttpError(503, STORE_UNREACHABLE);
 }

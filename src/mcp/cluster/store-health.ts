@@ -10,6 +10,9 @@ import type { McpRedisConnections } from './redis-connection.js';
  */
 export const RECOVERY_GRACE_MS = 5_000;
 
+/** What a request that needs the store is told while it cannot be reached. */
+export const STORE_UNREACHABLE = 'Service Unavailable: the cluster store cannot be reached';
+
 /** Work an instance does when the store is back, before it counts as reachable again. */
 type Reassertion = () => Promise<unknown>;
 
