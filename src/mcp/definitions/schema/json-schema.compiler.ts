@@ -13,10 +13,8 @@ export type OutputCheck = (value: unknown) => string | undefined | Promise<strin
 
 type Dialect = {
   create: (options: Options) => Ajv;
-  readonly meta: Ajv;
-  /** Validates a schema against the dialect's meta-schema; Ajv's errors on `errors`. */
-  readonly validateSchema: (schema: JsonSchemaObject) => boolean;
-  readonly errors: () => Parameters<Ajv['errorsText']>[0];
+  /** Why `schema` is not a valid schema of the dialect (Ajv's words), or undefined. */
+  readonly problemOf: (schema: JsonSchemaObject) => string | undefined;
 };
 
 /*
@@ -40,44 +38,46 @@ const perDefinition = {
 
 const withFormats = (ajv: Ajv): Ajv => addFormats.default(ajv);
 
+/* A meta-schema check as Ajv's standalone code is: the verdict, and Ajv's errors on `errors`. */
+type MetaCheck = ((schema: JsonSchemaObject) => unknown) & { errors?: unknown };
+
 /*
  * Each dialect's shared instance is built on first use: most servers never see a draft-07 schema.
- * `check` validates against the meta-schema without it, when given.
+ * `check`, when given, checks the schemas naming no other meta-schema than `metaSchema` without
+ * it; the instance is then built only to word a refusal.
  */
 function dialect(
   create: (options: Options) => Ajv,
-  check?: ((schema: JsonSchemaObject) => unknown) & { errors?: unknown },
+  check?: { metaSchema: string; validate: MetaCheck },
 ): Dialect {
   let meta: Ajv | undefined;
-  /** What checked the last schema: `check`, or the Ajv instance (undefined). */
-  let checked: typeof check;
+  const instance = () => (meta ??= create(shared));
+  const words = (errors: unknown) =>
+    instance().errorsText(errors as Parameters<Ajv['errorsText']>[0]);
   return {
     create,
-    get meta() {
-      return (meta ??= create(shared));
-    },
-    validateSchema(schema) {
-      checked = check && !namesOtherMeta(schema) ? check : undefined;
-      return checked ? checked(schema) === true : this.meta.validateSchema(schema) === true;
-    },
-    errors() {
-      return (checked ? checked.errors : this.meta.errors) as Parameters<Ajv['errorsText']>[0];
+    problemOf(schema) {
+      const named = schema.$schema;
+      const own =
+        named === undefined ||
+        (typeof named === 'string' && named.replace(/#$/, '') === check?.metaSchema);
+      if (check && own) {
+        return check.validate(schema) === true ? undefined : words(check.validate.errors);
+      }
+      const ajv = instance();
+      return ajv.validateSchema(schema) === true ? undefined : words(ajv.errors);
     },
   };
 }
 /*
  * 2020-12's meta-schema is checked by Ajv's standalone code for it, generated at build time
  * from the `shared` options (scripts/json-schema-meta/): compiling it here cost a start some
- * 50 ms. Its Ajv instance is then built only to word a refusal.
+ * 50 ms. A `$schema` naming any other goes to Ajv, which refuses one it does not know.
  */
-const draft2020 = dialect((options) => withFormats(new Ajv2020(options)), validate2020Meta);
-
-const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
-/* A `$schema` other than 2020-12's goes to Ajv, which refuses one it does not know, as before. */
-const namesOtherMeta = (schema: JsonSchemaObject): boolean =>
-  schema.$schema !== undefined &&
-  schema.$schema !== META_2020 &&
-  schema.$schema !== `${META_2020}#`;
+const draft2020 = dialect((options) => withFormats(new Ajv2020(options)), {
+  metaSchema: 'https://json-schema.org/draft/2020-12/schema',
+  validate: validate2020Meta,
+});
 const draft07 = dialect((options) => withFormats(new Ajv(options)));
 
 function dialectOf(schema: JsonSchemaObject): Dialect {
@@ -87,10 +87,8 @@ function dialectOf(schema: JsonSchemaObject): Dialect {
 
 /** Throws (with Ajv's message) unless `schema` is a valid JSON Schema of its dialect. */
 export function assertJsonSchema(schema: JsonSchemaObject): void {
-  const dialect = dialectOf(schema);
-  if (!dialect.validateSchema(schema)) {
-    throw new Error(`schema is invalid: ${dialect.meta.errorsText(dialect.errors())}`);
-  }
+  const problem = dialectOf(schema).problemOf(schema);
+  if (problem !== undefined) throw new Error(`schema is invalid: ${problem}`);
 }
 
 /**
