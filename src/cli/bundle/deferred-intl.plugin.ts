@@ -1,5 +1,5 @@
 import type { Plugin } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { rewriteOnLoad } from './source-rewrite.js';
 
 /*
  * Nest's ConsoleLogger and Logger each build an `Intl.DateTimeFormat` when @nestjs/common is
@@ -23,17 +23,12 @@ export function deferredIntlPlugin(): Plugin {
   return {
     name: 'mcp-warden-deferred-intl',
     setup(build) {
-      build.onLoad({ filter: LOGGERS }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        if (!source.includes(EAGER)) {
-          return {
-            contents: source,
-            loader: 'js',
-            warnings: [{ text: `${args.path}: Nest's eager Intl.DateTimeFormat not found` }],
-          };
-        }
-        return { contents: source.replace(EAGER, LAZY), loader: 'js' };
-      });
+      rewriteOnLoad(
+        build,
+        LOGGERS,
+        (source) => (source.includes(EAGER) ? source.replace(EAGER, LAZY) : undefined),
+        "Nest's eager Intl.DateTimeFormat not found",
+      );
     },
   };
 }

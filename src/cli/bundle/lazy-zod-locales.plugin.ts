@@ -1,5 +1,5 @@
 import type { Plugin } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { rewriteOnLoad } from './source-rewrite.js';
 
 /*
  * zod's `z` namespace carries every locale zod ships (`z.locales.de()`, about 50 of them), and
@@ -42,18 +42,7 @@ export function lazyZodLocalesPlugin(): Plugin {
   return {
     name: 'mcp-warden-lazy-zod-locales',
     setup(build) {
-      build.onLoad({ filter: LOCALE_INDEX }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        const lazy = lazyLocaleIndex(source);
-        if (lazy === undefined) {
-          return {
-            contents: source,
-            loader: 'js',
-            warnings: [{ text: `${args.path}: zod's locale index not recognised` }],
-          };
-        }
-        return { contents: lazy, loader: 'js' };
-      });
+      rewriteOnLoad(build, LOCALE_INDEX, lazyLocaleIndex, "zod's locale index not recognised");
     },
   };
 }
