@@ -54,3 +54,8 @@ export class NotesSearchStatement {
     return compiled;
   }
 }
+
+/* `%`, `_` and the escape character itself match literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

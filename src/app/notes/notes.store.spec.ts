@@ -12,7 +12,8 @@ import { sql, type Kysely } from 'kysely';
 import { sqliteFile } from '../database/notes-database.options.js';
 import { openSqlite } from '../database/sqlite.connection.js';
 import type { Note } from './note.interface.js';
-import { NotesStore, NoteTextError } from './notes.store.js';
+import { NotesStore } from './notes.store.js';
+import { NoteTextError } from './note-text.js';
 
 /* The store's contract, on SQLite and on a real PostgreSQL, through a second connection too. */
 

@@ -12,19 +12,8 @@ import {
 } from '../database/notes-database.options.js';
 import type { NotesTables } from '../database/notes.schema.js';
 import type { Note } from './note.interface.js';
-import { NOTE_COLUMNS, NotesSearchStatement } from './notes-search.statement.js';
-
-/**
- * A note's text that no database can keep as given: PostgreSQL's text holds
- * no NUL character. Refused on SQLite too, so the same note is storable on
- * both (and a store can move from one to the other).
- */
-export class NoteTextError extends Error {
-  constructor(field: string) {
-    super(`The note's ${field} cannot contain NUL characters`);
-    this.name = 'NoteTextError';
-  }
-}
+import { escapeLike, NOTE_COLUMNS, NotesSearchStatement } from './notes-search.statement.js';
+import { hasNul, refuseNul } from './note-text.js';
 
 /* A fresh 8-character id that is taken already is drawn again, this many times at most. */
 const ID_ATTEMPTS = 5;
@@ -307,19 +296,4 @@ export class NotesStore implements OnModuleInit, OnApplicationShutdown {
     for (const { note_id, tag } of rows) tags.get(note_id)?.push(tag);
     return tags;
   }
-}
-
-function hasNul(text: string): boolean {
-  return text.includes('\0');
-}
-
-function refuseNul(fields: Record<string, string>): void {
-  for (const [field, text] of Object.entries(fields)) {
-    if (hasNul(text)) throw new NoteTextError(field);
-  }
-}
-
-/* `%`, `_` and the escape character itself match literally. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -6,7 +6,8 @@ import { NoteIdDto } from './dto/note-id.dto.js';
 import { SearchNotesDto } from './dto/search-notes.dto.js';
 import { TagNoteDto } from './dto/tag-note.dto.js';
 import { exportNotes, NotesExportError } from './notes.export.js';
-import { NotesStore, NoteTextError } from './notes.store.js';
+import { NotesStore } from './notes.store.js';
+import { NoteTextError } from './note-text.js';
 import { NOTES_INDEX_URI, noteUri } from './notes.uris.js';
 
 /**
