@@ -1,9 +1,7 @@
 import { ApplicationConfig } from '@nestjs/core';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { McpPolicyTrace, TracedDecision } from '../../authorization/seam-policy.interface.js';
 import { randomBytes } from 'node:crypto';
 import { operatorAskUrl } from './operator-ask.url.js';
-import { samePrincipal } from '../../authentication/principal-identity.js';
 import { quotaKeyOf } from '../../authentication/quota-key.js';
 import { McpAuditService } from '../../authorization/audit/mcp-audit.service.js';
 import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
@@ -26,6 +24,7 @@ import type {
   McpOperatorDecision,
 } from './operator-ask.interface.js';
 import { waitForOperator } from './operator-wait.js';
+import { progressTokenOf, sameCaller, traceOf, policiesOf } from './operator-ask.request.js';
 
 /** What the caller is told while it waits (progress, and the URL-mode notice). */
 const WAITING = 'waiting for an operator to approve';
@@ -271,32 +270,3 @@ export class McpOperatorApprovals {
     return operatorAskUrl(id, { origin: settings?.oidc?.publicUrl, path, globalPrefix });
   }
 }
-
-function progressTokenOf(request: McpRequest): string | number | undefined {
-  const token = (request.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
-}
-
-/* The caller that made the ask (issuer and subject); an anonymous ask, by an anonymous caller. */
-function sameCaller(record: McpOperatorAskRecord, request: McpRequest): boolean {
-  const { principal } = request;
-  if (!principal) return record.caller.subject === undefined;
-  return samePrincipal(record.caller, principal);
-}
-
-/* The seam's policy trace, when a policy asked (an operator sees which rule sent the ask). */
-function traceOf(request: McpRequest): McpPolicyTrace | undefined {
-  return (request.toolSeam?.decision as TracedDecision | undefined)?.trace;
-}
-
-/* Bounded, like every field of an ask: a few ids, each cut. */
-function policiesOf(request: McpRequest): { policies?: readonly string[] } {
-  const policies = traceOf(request)?.policies;
-  if (!policies || policies.length === 0) return {};
-  return {
-    policies: policies.slice(0, MAX_POLICY_IDS).map((id) => id.slice(0, MAX_POLICY_ID_CHARS)),
-  };
-}
-
-const MAX_POLICY_IDS = 8;
-const MAX_POLICY_ID_CHARS = 200;
