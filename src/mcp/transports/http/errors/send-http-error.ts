@@ -3,6 +3,7 @@ import { HttpException } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import { sendJson } from '../../../core/http/send-json.js';
+import { endingInTurn } from '../../../core/http/end-in-turn.js';
 import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 
 /**
@@ -20,8 +21,10 @@ export function sendHttpError(res: ServerResponse, exception: unknown, logger: L
   } else if (error.status >= 500) {
     logger.error((exception as Error)?.stack ?? String(exception));
   }
-  if (res.headersSent) res.end();
-  else sendJson(res, error.status, error.toBody(), error.headers);
+  // Already answered (an SSE stream, or a reply waiting for the end of the turn): end it as is.
+  if (res.headersSent) {
+    if (!endingInTurn(res)) res.end();
+  } else sendJson(res, error.status, error.toBody(), error.headers);
 }
 
 function toHttpError(exception: unknown): McpHttpError {

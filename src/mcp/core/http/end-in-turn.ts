@@ -1,0 +1,50 @@
+import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/*
+ * Responses finished during one turn of the event loop are written together, at its end (the
+ * check phase). Each is still one write of its own; only the moment moves. Written the moment it
+ * was finished, each response woke the client's side on its own: under load, with the client on
+ * the other core, those wake-ups cost the server more CPU per call than the framework's own work
+ * did, and calls that arrive together are answered in one turn anyway. A response waits at most
+ * for the rest of the turn it finished in (docs/performance.md, "Writing responses").
+ */
+let due: ServerResponse[] = [];
+let bodies: string[] = [];
+const ending = new WeakSet<ServerResponse>();
+
+/** Ends `res` with `body` at the end of this turn of the event loop. */
+export function endInTurn(res: ServerResponse, body: string): void {
+  if (due.length === 0) setImmediate(flush);
+  due.push(res);
+  bodies.push(body);
+  ending.add(res);
+}
+
+/**
+ * Whether `res` is already answered and only waits for the end of the turn: a failure after
+ * the answer must not end it again, which would cut the body off.
+ */
+export function endingInTurn(res: ServerResponse): boolean {
+  return ending.has(res);
+}
+
+function flush(): void {
+  const responses = due;
+  const texts = bodies;
+  due = [];
+  bodies = [];
+  for (let index = 0; index < responses.length; index++) {
+    const res = responses[index]!;
+    ending.delete(res);
+    // The client left meanwhile: there is nothing to write to.
+    if (res.destroyed) continue;
+    // The server began closing during the turn (an app's shutdown ends the calls in flight,
+    // then closes the server): it closed the idle connections then, and would wait out this
+    // one's keep-alive once the answer is written. The connection ends after the answer instead
+    // (the response lets go of its socket when it finishes, so the socket is taken first).
+    const socket = res.socket as (Socket & { server?: Server }) | null;
+    if (socket?.server?.listening === false) res.once('finish', () => socket.destroySoon());
+    res.end(texts[index]);
+  }
+}
