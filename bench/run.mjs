@@ -3,7 +3,7 @@
 // Markdown table per workload with medians and ratios to the baselines measured in this same
 // invocation. Writes bench/results/<date>.md. Needs `npm run build` first.
 //
-//   node bench/run.mjs [--quick] [--runs N] [--only latency,throughput,...] [--out FILE]
+//   node bench/run.mjs [--quick] [--runs N] [--only latency,throughput,=throughput-http,...] [--out FILE]
 //
 // --quick: tiny counts and one run, for CI; every server and workload still runs, and any error
 // (a failed call, a crashed server) exits non-zero. It writes no results file unless --out.
@@ -135,7 +135,14 @@ const WORKLOADS = [
   policyReloadStall,
   // Last: its monitor stays on in quick mode's shared servers once started.
   hostileBodyHttp,
-].filter((w) => !flags.only || flags.only.split(',').some((name) => w.id.startsWith(name)));
+].filter(
+  (w) =>
+    !flags.only ||
+    // A name matches ids by prefix; `=name` matches that id alone.
+    flags.only
+      .split(',')
+      .some((name) => (name.startsWith('=') ? w.id === name.slice(1) : w.id.startsWith(name))),
+);
 
 const SERVICE_NOTE =
   '_notes service_ rows: the real service entry point (`dist/app/main.js` / `main-stdio.js`) with ' +

@@ -40,6 +40,11 @@ export function catalog(dataDir, auth) {
   });
   return [
     server('bare-http', 'bare node:http', 'bare', 'bench/servers/bare-http.mjs'),
+    // Fastify's own ceiling (a plain JSON route), for the Warden Fastify row: calls only.
+    server('bare-fastify-http', 'bare Fastify', undefined, 'bench/servers/bare-fastify.mjs', {
+      ...echo,
+      dedicated: true,
+    }),
     server('sdk1-http', 'sdk-1.x', 'sdk-1.x', 'bench/servers/sdk1-http.mjs'),
     server('sdk2-http', 'sdk-2.x', 'sdk-2.x', 'bench/servers/sdk2-http.mjs'),
     server('warden-http', 'mcp-warden', undefined, 'bench/servers/warden-http.mjs'),
@@ -324,7 +329,8 @@ function clusterPrefix(row) {
 }
 
 /**
- * The servers a workload runs against: the ones it names, in that order, or every fitting one;
+ * The servers a workload runs against: the ones it names, in that order, or every fitting one
+ * (a dedicated row only where the workload's `alsoRuns` names it);
  * with `--against`, each named row's twin follows it (bench/lib/against.mjs).
  */
 export function serversFor(workload, servers) {
@@ -343,7 +349,7 @@ export function serversFor(workload, servers) {
   return servers.filter(
     (server) =>
       server.transport === workload.transport &&
-      !server.dedicated &&
+      (!server.dedicated || workload.alsoRuns?.includes(server.id)) &&
       !(workload.needsSessions && server.sessionBound) &&
       !(workload.needsElicitation && !server.guarded),
   );

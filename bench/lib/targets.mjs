@@ -35,6 +35,27 @@ export function checkTargets(medians, labels) {
         `server CPU per call ${us(tp[id].serverCpu)} vs sdk-2.x ${us(tp['sdk2-http'].serverCpu)}, bare ${us(tp['bare-http'].serverCpu)}`,
     );
   }
+  // Toward each host's ceiling: the default mount against bare node:http, and Fastify against a
+  // plain Fastify route and at least the default mount's rate (Fastify is the faster host).
+  if (tp?.['warden-http'] && tp['bare-http']) {
+    const vsBare = tp['warden-http'].rate / tp['bare-http'].rate;
+    add(
+      vsBare >= 0.75,
+      `HTTP tools/call, 32 in flight, ${labels['warden-http']}: ${times(vsBare)} bare node:http (≥ 0.75×); ` +
+        `server CPU per call ${us(tp['warden-http'].serverCpu)} vs ${us(tp['bare-http'].serverCpu)}`,
+    );
+  }
+  if (tp?.['warden-fastify-http'] && tp['bare-fastify-http'] && tp['warden-http']) {
+    const fastify = tp['warden-fastify-http'];
+    const vsBare = fastify.rate / tp['bare-fastify-http'].rate;
+    const vsDefault = fastify.rate / tp['warden-http'].rate;
+    add(
+      vsBare >= 0.8 && vsDefault >= 1,
+      `HTTP tools/call, 32 in flight, ${labels['warden-fastify-http']}: ${times(vsBare)} bare Fastify (≥ 0.8×), ` +
+        `${times(vsDefault)} the default mount (≥ 1×); server CPU per call ${us(fastify.serverCpu)} vs ` +
+        `bare Fastify ${us(tp['bare-fastify-http'].serverCpu)}`,
+    );
+  }
   // Bearer auth with a cached (here: local) key costs at most a fifth of the throughput.
   const auth = medians['throughput-http-auth'];
   if (auth?.['warden-auth-http'] && auth['warden-http']) {

@@ -40,6 +40,8 @@ export const throughputHttp = {
   id: 'throughput-http',
   title: `tools/call throughput, ${IN_FLIGHT} in flight, Streamable HTTP (${IN_FLIGHT} keep-alive connections, one session)`,
   transport: 'http',
+  // Every HTTP row, and Fastify's own ceiling beside them.
+  alsoRuns: ['bare-fastify-http'],
   metrics,
   run: runHttp,
 };
