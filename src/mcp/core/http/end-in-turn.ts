@@ -37,8 +37,9 @@ function flush(): void {
   for (let index = 0; index < responses.length; index++) {
     const res = responses[index]!;
     ending.delete(res);
-    // The client left meanwhile: there is nothing to write to.
-    if (res.destroyed) continue;
+    // The client left meanwhile, or the response was ended some other way: a second end
+    // would only raise an error on it.
+    if (res.destroyed || res.writableEnded) continue;
     // The server began closing during the turn (an app's shutdown ends the calls in flight,
     // then closes the server): it closed the idle connections then, and would wait out this
     // one's keep-alive once the answer is written. The connection ends after the answer instead
