@@ -31,7 +31,7 @@ async function holdingServer(): Promise<{
 function get(
   port: number,
   agent: Agent | false = false,
-): { answer: Promise<{ status: number; body: string }>; abort(): void } {
+): { answer: Promise<{ status: number; body: string }> } {
   const req = request({ host: '127.0.0.1', port, path: '/', agent });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -43,7 +43,7 @@ function get(
     req.on('error', reject);
   });
   req.end();
-  return { answer, abort: () => req.destroy() };
+  return { answer };
 }
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));

@@ -9,16 +9,14 @@ import type { Socket } from 'node:net';
  * did, and calls that arrive together are answered in one turn anyway. A response waits at most
  * for the rest of the turn it finished in (docs/performance.md, "Writing responses").
  */
-let due: ServerResponse[] = [];
-let bodies: string[] = [];
-const ending = new WeakSet<ServerResponse>();
+
+/* The answers waiting for the end of this turn, with their bodies, in the order they finished. */
+let due = new Map<ServerResponse, string>();
 
 /** Ends `res` with `body` at the end of this turn of the event loop. */
 export function endInTurn(res: ServerResponse, body: string): void {
-  if (due.length === 0) setImmediate(flush);
-  due.push(res);
-  bodies.push(body);
-  ending.add(res);
+  if (due.size === 0) setImmediate(flush);
+  due.set(res, body);
 }
 
 /**
@@ -26,17 +24,13 @@ export function endInTurn(res: ServerResponse, body: string): void {
  * the answer must not end it again, which would cut the body off.
  */
 export function endingInTurn(res: ServerResponse): boolean {
-  return ending.has(res);
+  return due.has(res);
 }
 
 function flush(): void {
   const responses = due;
-  const texts = bodies;
-  due = [];
-  bodies = [];
-  for (let index = 0; index < responses.length; index++) {
-    const res = responses[index]!;
-    ending.delete(res);
+  due = new Map();
+  for (const [res, body] of responses) {
     // The client left meanwhile, or the response was ended some other way: a second end
     // would only raise an error on it.
     if (res.destroyed || res.writableEnded) continue;
@@ -46,6 +40,6 @@ function flush(): void {
     // (the response lets go of its socket when it finishes, so the socket is taken first).
     const socket = res.socket as (Socket & { server?: Server }) | null;
     if (socket?.server?.listening === false) res.once('finish', () => socket.destroySoon());
-    res.end(texts[index]);
+    res.end(body);
   }
 }
