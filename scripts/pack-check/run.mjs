@@ -6,8 +6,8 @@
  *
  *   node scripts/pack-check/run.mjs [--out <results.json>] [--keep] [--only <app>]
  *
- * 1. `npm pack` builds the tarball (prepack: a clean build, ESM and CommonJS) into a temp dir
- *    and checks its file list: library files only (no src/, test/, bench/, scripts/, .ci/,
+ * 1. `npm pack` builds the tarball (prepack: a clean build, ESM and CommonJS) in a copy of the
+ *    package's sources, so the checkout's dist/ is left as it is, into a temp dir and checks its file list: library files only (no src/, test/, bench/, scripts/, .ci/,
  *    dist/app/, no source maps or spec files), with every `exports` and `bin` target present.
  * 2. The consumer matrix (matrix.mjs): Nest 11 (CommonJS, Jest + ts-jest) and Nest 12 (ESM,
  *    Vitest), each on Express and Fastify, laid out from their CLI's files (apps/) with the
@@ -32,12 +32,14 @@
  * temp dir is removed unless --keep. NODE_OPTIONS and npm's npm_* variables are not passed on.
  */
 import {
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,10 +77,39 @@ function say(line) {
   process.stdout.write(`${line}\n`);
 }
 
+/** What the package's prepack build reads, besides node_modules (linked, not copied). */
+const PACKAGE_SOURCES = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'README.md',
+  'LICENSE',
+  'CHANGELOG.md',
+  'src',
+  'scripts/commonjs',
+];
+
+/**
+ * A copy of the package's sources in `dir`, where `npm pack` runs: its prepack's clean build
+ * then writes the copy's dist/, not the checkout's, which the bench and the other CI stages
+ * running beside this check use.
+ */
+function stagePackage(dir) {
+  for (const entry of PACKAGE_SOURCES) {
+    cpSync(join(ROOT, entry), join(dir, entry), {
+      recursive: true,
+      filter: (source) => !source.endsWith('.spec.ts'),
+    });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
 /** `npm pack` into `dir`; returns the tarball's path and its file list (without `package/`). */
 async function packTarball(dir) {
+  const stage = stagePackage(join(dir, 'package-source'));
   await run('npm', ['pack', '--silent', '--pack-destination', dir], {
-    cwd: ROOT,
+    cwd: stage,
     timeoutMs: 180_000,
   });
   const name = readdirSync(dir).find((file) => file.endsWith('.tgz'));
