@@ -10,9 +10,10 @@ import { AuditFileSink, auditFileFromEnv } from './audit-file.sink.js';
 /**
  * Writes every audit event as one JSON line to stderr: the service's log,
  * never stdout (which belongs to the protocol in stdio mode). Lines of one
- * tick leave in one write: stderr writes to a pipe are synchronous, and a
- * write per call would cost more than the call. With AUDIT_LOG_FILE the same
- * lines also go to a size-rotated JSON Lines file (`AuditFileSink`).
+ * turn of the event loop leave in one write, at its end (the check phase):
+ * stderr writes to a pipe are synchronous, and a write per call (as at the
+ * end of each tick) cost more than the call's own work. With AUDIT_LOG_FILE
+ * the same lines also go to a size-rotated JSON Lines file (`AuditFileSink`).
  */
 @Injectable()
 export class AuditLogService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -27,7 +28,7 @@ export class AuditLogService implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap(): void {
     this.subscription = this.server.audit$.subscribe((event) => {
-      if (this.pending === '') process.nextTick(() => this.flush());
+      if (this.pending === '') setImmediate(() => this.flush());
       this.pending += JSON.stringify({ audit: event }) + '\n';
     });
   }
