@@ -210,6 +210,11 @@ function describeMachine(startLoad) {
   let commit = '?';
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+    // Measured before a commit (as `--against HEAD` is), the rows are the working tree's, not HEAD's.
+    const changed = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: root,
+    }).toString();
+    if (changed.trim()) commit += ' with uncommitted changes';
   } catch {
     // not a git checkout
   }
