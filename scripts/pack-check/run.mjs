@@ -7,8 +7,9 @@
  *   node scripts/pack-check/run.mjs [--out <results.json>] [--keep] [--only <app>]
  *
  * 1. `npm pack` builds the tarball (prepack: a clean build, ESM and CommonJS) in a copy of the
- *    package's sources, so the checkout's dist/ is left as it is, into a temp dir and checks its file list: library files only (no src/, test/, bench/, scripts/, .ci/,
- *    dist/app/, no source maps or spec files), with every `exports` and `bin` target present.
+ *    package's sources, so the checkout's dist/ is left as it is, into a temp dir, and checks its
+ *    file list: library files only (no src/, test/, bench/, scripts/, .ci/, dist/app/, no source
+ *    maps or spec files), with every `exports` and `bin` target present.
  * 2. The consumer matrix (matrix.mjs): Nest 11 (CommonJS, Jest + ts-jest) and Nest 12 (ESM,
  *    Vitest), each on Express and Fastify, laid out from their CLI's files (apps/) with the
  *    shared sources (app-src/: an `@McpTool()` provider with a DTO, an app middleware, the
@@ -96,10 +97,7 @@ const PACKAGE_SOURCES = [
  */
 function stagePackage(dir) {
   for (const entry of PACKAGE_SOURCES) {
-    cpSync(join(ROOT, entry), join(dir, entry), {
-      recursive: true,
-      filter: (source) => !source.endsWith('.spec.ts'),
-    });
+    cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;

@@ -12,8 +12,10 @@ describe('AuditLogService (the audit lines on stderr)', () => {
   let audit$: Subject<McpAuditEvent>;
   let service: AuditLogService;
   let writes: string[];
+  const auditLogFile = process.env.AUDIT_LOG_FILE;
 
   beforeEach(() => {
+    // The stream alone: no file beside it.
     delete process.env.AUDIT_LOG_FILE;
     audit$ = new Subject<McpAuditEvent>();
     writes = [];
@@ -28,6 +30,7 @@ describe('AuditLogService (the audit lines on stderr)', () => {
   afterEach(async () => {
     await service.onApplicationShutdown();
     jest.restoreAllMocks();
+    if (auditLogFile !== undefined) process.env.AUDIT_LOG_FILE = auditLogFile;
   });
 
   it("writes a turn's events in one write at its end, one JSON line each, in order", async () => {
