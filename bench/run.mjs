@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AGAINST, prepareAgainst, twinsOf } from './lib/against.mjs';
 import { createBenchAuth } from './lib/bench-auth.mjs';
-import { catalog, serversFor } from './lib/catalog.mjs';
+import { auditRootOf, catalog, serversFor } from './lib/catalog.mjs';
 import { withTimeout } from './lib/measure.mjs';
 import { redisReachable } from './lib/redis-check.mjs';
 import { format, summarize, table } from './lib/report.mjs';
@@ -234,6 +234,7 @@ async function main() {
     throw new Error('dist/ is missing: run `npm run build` first');
   const startLoad = os.loadavg();
   const dataDir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-'));
+  mkdirSync(auditRootOf(dataDir));
   const auth = await createBenchAuth();
   const servers = catalog(dataDir, auth);
   const against = flags.against ? prepareAgainst(flags.against, root, log) : undefined;
@@ -288,6 +289,7 @@ async function main() {
     await auth.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(`${dataDir}${AGAINST}`, { recursive: true, force: true });
+    rmSync(auditRootOf(dataDir), { recursive: true, force: true });
     against?.cleanup();
   }
   const targets = checkTargets(medians, labels);

@@ -13,6 +13,9 @@ const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.met
 
 export const BASELINES = ['bare', 'sdk-1.x', 'sdk-2.x'];
 
+/** Where the audit rows keep their JSON Lines files: beside `dataDir`, removed with it. */
+export const auditRootOf = (dataDir) => `${dataDir}-audit`;
+
 /**
  * `dataDir`: an empty notes directory for the service; `auth`: the identity of the authenticated
  * row (`{ env, headers }` from bench-auth.mjs).
@@ -193,14 +196,22 @@ export function catalog(dataDir, auth) {
       'mcp-warden (audit: JSON Lines sink, chained)',
       undefined,
       'bench/servers/warden-http.mjs',
-      { ...echo, env: { WARDEN_AUDIT: 'jsonl' }, dedicated: true },
+      {
+        ...echo,
+        env: { WARDEN_AUDIT: 'jsonl', WARDEN_AUDIT_ROOT: auditRootOf(dataDir) },
+        dedicated: true,
+      },
     ),
     server(
       'warden-audit-fail-closed-http',
       'mcp-warden (audit: JSON Lines sink, failClosed)',
       undefined,
       'bench/servers/warden-http.mjs',
-      { ...echo, env: { WARDEN_AUDIT: 'jsonl-fail-closed' }, dedicated: true },
+      {
+        ...echo,
+        env: { WARDEN_AUDIT: 'jsonl-fail-closed', WARDEN_AUDIT_ROOT: auditRootOf(dataDir) },
+        dedicated: true,
+      },
     ),
     // The policy on its own, in process (workloads/policy.mjs): the scripts are the rows.
     server(

@@ -7,7 +7,7 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { z } from 'zod';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpAuditSinks, McpModule, getMcpRegistryToken } from '../../dist/index.js';
@@ -124,7 +124,12 @@ function auditOptions(mode) {
   if (mode !== 'jsonl' && mode !== 'jsonl-fail-closed') {
     throw new Error(`WARDEN_AUDIT=${mode}: expected jsonl or jsonl-fail-closed`);
   }
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-warden-bench-audit-'));
+  // Some 50 MB per 5-second measurement: removed when this server exits, and the bench removes
+  // WARDEN_AUDIT_ROOT (its own folder) at the end of a run, should a server be killed.
+  const dir = mkdtempSync(
+    join(process.env.WARDEN_AUDIT_ROOT ?? tmpdir(), 'mcp-warden-bench-audit-'),
+  );
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return {
     sinks: [McpAuditSinks.jsonl({ dir })],
     failClosed: mode === 'jsonl-fail-closed',
@@ -141,7 +146,8 @@ Module({})(WardenBenchModule);
  * built-in bearer auth with those local keys: every request must carry a token they verify.
  * WARDEN_REDIS_URL (with WARDEN_CLUSTER_PREFIX) turns on cluster mode on that Redis.
  * WARDEN_POLICY=cedar decides both seams with the Cedar twin of the closures.
- * WARDEN_AUDIT=jsonl keeps every record in a chained JSON Lines file (a fresh temporary folder);
+ * WARDEN_AUDIT=jsonl keeps every record in a chained JSON Lines file (a fresh folder under
+ * WARDEN_AUDIT_ROOT, else the OS temp directory, removed at exit);
  * `jsonl-fail-closed` also makes each call wait for its decision record's fsync.
  * WARDEN_SERVERS=2 serves a second, identical server in the same app (docs/several-servers.md),
  * `warden-echo-2` at /second/mcp: the first keeps /mcp.
