@@ -96,6 +96,7 @@ export class McpHttpSession {
   ): PostExchange {
     // Stream ids only need to be unique within the session (event ids carry them).
     const streamId = (++this.streams).toString(36);
+    const keys = ids.map(requestKey);
     const exchange = new PostExchange(
       streamId,
       res,
@@ -104,11 +105,11 @@ export class McpHttpSession {
       this.events,
       this.sseOptions(),
       { 'mcp-session-id': this.id },
-      (done) => this.closeExchange(done),
+      (done) => this.closeExchange(done, keys),
       stream,
     );
     this.exchanges.set(streamId, exchange);
-    for (const id of ids) this.byRequest.set(requestKey(id), exchange);
+    for (const key of keys) this.byRequest.set(key, exchange);
     this.mirror?.opened(streamId, ids);
     return exchange;
   }
@@ -181,9 +182,14 @@ export class McpHttpSession {
     this.mirror?.ended('*');
   }
 
-  private closeExchange(exchange: PostExchange): void {
+  /*
+   * Only the exchange's own keys are visited: a scan of every request in flight on the session
+   * made each answer cost as many steps as there were calls in flight (bench: throughput-http).
+   * A key a later POST reused (the same id again) belongs to that POST now, and stays.
+   */
+  private closeExchange(exchange: PostExchange, keys: readonly string[]): void {
     this.exchanges.delete(exchange.streamId);
-    for (const [key, owner] of this.byRequest) if (owner === exchange) this.byRequest.delete(key);
+    for (const key of keys) if (this.byRequest.get(key) === exchange) this.byRequest.delete(key);
     this.mirror?.ended(exchange.streamId);
   }
 
