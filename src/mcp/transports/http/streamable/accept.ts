@@ -5,11 +5,15 @@ import { McpHttpError } from '../../../core/http/mcp-http.error.js';
 export function requireAccept(req: IncomingMessage, types: string[]): void {
   const accept = (req.headers.accept ?? '').toLowerCase();
   if (accept.includes('*/*')) return;
-  const missing = types.filter((type) => !accept.includes(type));
-  if (missing.length > 0) {
-    throw new McpHttpError(406, `Not Acceptable: Accept must include ${types.join(' and ')}`);
+  for (const type of types) {
+    if (!accept.includes(type)) {
+      throw new McpHttpError(406, `Not Acceptable: Accept must include ${types.join(' and ')}`);
+    }
   }
 }
+
+/* The first media range's type (before any `;` or `,`) is text/event-stream, in any case. */
+const EVENT_STREAM_FIRST = /^\s*text\/event-stream\s*(?:[;,]|$)/i;
 
 /**
  * Whether the client lists `text/event-stream` first in `Accept`: it would
@@ -18,6 +22,6 @@ export function requireAccept(req: IncomingMessage, types: string[]): void {
  * has to be streamed.
  */
 export function prefersEventStream(req: IncomingMessage): boolean {
-  const first = (req.headers.accept ?? '').split(',')[0] ?? '';
-  return first.split(';')[0].trim().toLowerCase() === 'text/event-stream';
+  // One regular expression, not a split of the header twice: this runs on every POST.
+  return EVENT_STREAM_FIRST.test(req.headers.accept ?? '');
 }
