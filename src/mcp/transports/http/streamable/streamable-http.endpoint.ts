@@ -4,7 +4,11 @@ import { McpHttpAuthenticator } from '../../../authentication/http-authenticator
 import type { McpPrincipal } from '../../../authentication/principal.interface.js';
 import { McpInsufficientScopeError } from '../../../authentication/scopes.js';
 import { isPromiseLike } from '../../../core/common/maybe-promise.js';
-import { jsonRpcError, type JsonRpcMessage } from '../../../core/protocol/jsonrpc.js';
+import {
+  jsonRpcError,
+  type JsonRpcMessage,
+  type RequestId,
+} from '../../../core/protocol/jsonrpc.js';
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import { BATCHING_PROTOCOL_VERSION } from '../../../core/protocol/protocol-version.js';
 import type { McpMessageOrigin } from '../../../engine/dispatch/message-origin.interface.js';
@@ -145,8 +149,11 @@ export class McpStreamableHttpEndpoint {
     const first = kinds[0];
     const initialize = !batch && first.kind === 'request' && first.method === 'initialize';
     const quotaKey = quotaKeyOf(principal, req, '');
-    const ids = kinds.flatMap((kind) => (kind.kind === 'request' ? [kind.id] : []));
-    await this.rate.take(quotaKey, ids.length);
+    const ids: RequestId[] = [];
+    for (const kind of kinds) if (kind.kind === 'request') ids.push(kind.id);
+    // Awaited only in cluster mode (a shared bucket): a local bucket answers at once.
+    const taking = this.rate.take(quotaKey, ids.length);
+    if (taking) await taking;
     if (remote && !initialize) {
       return this.relay!.post(res, remote, body, ids, principal, prefersEventStream(req));
     }
@@ -157,7 +164,7 @@ export class McpStreamableHttpEndpoint {
       throw new McpHttpError(400, 'Invalid Request: batches are not supported by this session');
     }
     // An id still being answered (or repeated in the batch) would cross-wire the answers.
-    if (new Set(ids.map(requestKey)).size < ids.length || ids.some((id) => session.inFlight(id))) {
+    if (repeats(ids) || ids.some((id) => session.inFlight(id))) {
       throw new McpHttpError(400, 'Invalid Request: a request with this id is already in flight');
     }
     const origin: McpMessageOrigin = {
@@ -269,4 +276,9 @@ export class McpStreamableHttpEndpoint {
     // A failed initialize leaves no session behind.
     else this.sessions.delete(session.id);
   }
+}
+
+/** Whether a batch names one request id twice. */
+function repeats(ids: readonly RequestId[]): boolean {
+  return ids.length > 1 && new Set(ids.map(requestKey)).size < ids.length;
 }
