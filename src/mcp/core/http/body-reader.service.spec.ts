@@ -96,7 +96,14 @@ describe('McpBodyReader, a body that arrived whole', () => {
       method: 'ping',
       params: { x: 'y'.repeat(1_100) },
     });
-    handle = (req) => reader.read(req, 'caller');
+    handle = async (req) => {
+      try {
+        return await reader.read(req, 'caller');
+      } finally {
+        // Drained rather than left unread: a socket Node paused for it would hold the connection.
+        expect(req.readableFlowing).toBe(true);
+      }
+    };
     expect(await send('Transfer-Encoding: chunked\r\n', chunked(body))).toEqual({ status: 413 });
   });
 

@@ -182,7 +182,11 @@ function takeArrived(req: IncomingMessage, maxBytes: number): Buffer {
   for (let chunk: unknown; (chunk = req.read()) !== null;) {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += bytes.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
+    if (size > maxBytes) {
+      // The rest is drained, not left to hold a socket Node paused for it.
+      req.resume();
+      throw tooLarge(maxBytes);
+    }
     chunks.push(bytes);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
