@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { prepareAgainst } from './lib/against.mjs';
 import { callTool, openSession } from './lib/mcp-http.mjs';
 import { echoCall } from './lib/mcp.mjs';
-import { median } from './lib/measure.mjs';
+import { drive, median } from './lib/measure.mjs';
 import { RawHttpConnection } from './lib/raw-http.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -73,17 +73,12 @@ async function total(repo, calls) {
     const headers = await openSession(connections[0]);
     const call = echoCall();
     let id = 0;
-    const run = async (count) => {
-      let started = 0;
-      await Promise.all(
-        connections.map(async (connection) => {
-          while (started < count) {
-            started++;
-            await callTool(connection, headers, call, ++id);
-          }
-        }),
-      );
-    };
+    const run = (count) =>
+      drive({
+        workers: IN_FLIGHT,
+        count,
+        step: (worker) => callTool(connections[worker], headers, call, ++id),
+      });
     await run(WARM_UP);
     // Counted from here: start-up and warm-up vary by more than a call costs.
     execFileSync('callgrind_control', ['--zero', String(child.pid)], { stdio: 'ignore' });

@@ -33,6 +33,12 @@ export function catalog(dataDir, auth) {
     guarded: deleteNoteCall(),
     sessionBound: 1_000,
   };
+  // The audit rows: the echo server keeping its records (`mode`: WARDEN_AUDIT) beside dataDir.
+  const audited = (mode) => ({
+    ...echo,
+    env: { WARDEN_AUDIT: mode, WARDEN_AUDIT_ROOT: auditRootOf(dataDir) },
+    dedicated: true,
+  });
   const server = (id, label, role, script, extra = echo) => ({
     id,
     label,
@@ -196,22 +202,14 @@ export function catalog(dataDir, auth) {
       'mcp-warden (audit: JSON Lines sink, chained)',
       undefined,
       'bench/servers/warden-http.mjs',
-      {
-        ...echo,
-        env: { WARDEN_AUDIT: 'jsonl', WARDEN_AUDIT_ROOT: auditRootOf(dataDir) },
-        dedicated: true,
-      },
+      audited('jsonl'),
     ),
     server(
       'warden-audit-fail-closed-http',
       'mcp-warden (audit: JSON Lines sink, failClosed)',
       undefined,
       'bench/servers/warden-http.mjs',
-      {
-        ...echo,
-        env: { WARDEN_AUDIT: 'jsonl-fail-closed', WARDEN_AUDIT_ROOT: auditRootOf(dataDir) },
-        dedicated: true,
-      },
+      audited('jsonl-fail-closed'),
     ),
     // The policy on its own, in process (workloads/policy.mjs): the scripts are the rows.
     server(

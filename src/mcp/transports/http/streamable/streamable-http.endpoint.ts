@@ -107,13 +107,14 @@ export class McpStreamableHttpEndpoint {
     // Cluster mode: a session another instance holds is no stranger; its messages go there.
     const remote = stranger ? await this.remoteOf(named as string, principal) : undefined;
     if (remote) stranger = false;
+    const quotaKey = quotaKeyOf(principal, req, '');
     const body = await this.bodies.read(
       req,
-      quotaKeyOf(principal, req, ''),
+      quotaKey,
       stranger ? UNKNOWN_SESSION_BODY_BYTES : undefined,
     );
     try {
-      await this.serveBody(req, res, body, adapterRequest, principal, remote);
+      await this.serveBody(req, res, body, adapterRequest, principal, quotaKey, remote);
     } catch (error) {
       // Once the body is read, a refusal names the request it refuses.
       const id = classify(body);
@@ -128,6 +129,8 @@ export class McpStreamableHttpEndpoint {
     body: unknown,
     adapterRequest: object,
     principal: McpPrincipal | undefined,
+    /** The caller's budgets' key, as its body was read under. */
+    quotaKey: string,
     remote?: McpRemoteSession,
   ): Promise<void> {
     if (McpModernHttpPost.claims(req, body)) {
@@ -148,7 +151,6 @@ export class McpStreamableHttpEndpoint {
     }
     const first = kinds[0];
     const initialize = !batch && first.kind === 'request' && first.method === 'initialize';
-    const quotaKey = quotaKeyOf(principal, req, '');
     const ids: RequestId[] = [];
     for (const kind of kinds) if (kind.kind === 'request') ids.push(kind.id);
     // Awaited only in cluster mode (a shared bucket): a local bucket answers at once.
