@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type InferResult, type Kysely } from 'kysely';
 import type { NotesTables } from '../database/notes.schema.js';
+import { likePattern, rowLimit } from '../database/plan-stable.js';
 
 /** The columns a note is read from. */
 export const NOTE_COLUMNS = ['id', 'title', 'body', 'created_at', 'author'] as const;
@@ -11,19 +12,19 @@ function build(db: Kysely<NotesTables>, pattern: string, limit: number) {
     .select(NOTE_COLUMNS.map((column) => `n.${column}` as const))
     .where((eb) =>
       eb.or([
-        eb(sql`n.title_lc`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`n.body_lc`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`n.title_lc`, 'like', sql`${likePattern(pattern)} escape '\\'`),
+        eb(sql`n.body_lc`, 'like', sql`${likePattern(pattern)} escape '\\'`),
         eb.exists(
           eb
             .selectFrom('note_tags as t')
             .select('t.seq')
             .whereRef('t.note_id', '=', 'n.id')
-            .where(sql`t.tag_lc`, 'like', sql`${pattern} escape '\\'`),
+            .where(sql`t.tag_lc`, 'like', sql`${likePattern(pattern)} escape '\\'`),
         ),
       ]),
     )
     .orderBy('n.seq')
-    .limit(limit);
+    .limit(rowLimit(limit));
 }
 
 /** A row of a search: the note's columns. */

@@ -11,6 +11,7 @@ import {
   type NotesDatabaseOptions,
 } from '../database/notes-database.options.js';
 import type { NotesTables } from '../database/notes.schema.js';
+import { rowLimit } from '../database/plan-stable.js';
 import type { Note } from './note.interface.js';
 import { escapeLike, NOTE_COLUMNS, NotesSearchStatement } from './notes-search.statement.js';
 import { hasNul, refuseNul } from './note-text.js';
@@ -121,7 +122,7 @@ export class NotesStore implements OnModuleInit, OnApplicationShutdown {
       .where('seq', '>', afterSeq)
       .where('seq', '<=', lastSeq)
       .orderBy('seq')
-      .limit(limit)
+      .limit(rowLimit(limit))
       .execute();
     const tags = await this.tagsOf(rows.map((row) => row.id));
     const next = rows.length === 0 ? afterSeq : Number(rows[rows.length - 1].seq);
