@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -89,9 +89,17 @@ export const auditAuthorizer: Authorizer = (name) =>
       ? { kind: 'ask', prompt: 'Run guarded?' }
       : { kind: 'allow' };
 
-/** A fresh folder for one test's log. */
+/* The folders logDir() made in this test file, removed when it ends. */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh folder for one test's log, removed when the test file ends. */
 export function logDir(): string {
-  return mkdtempSync(join(tmpdir(), 'mcp-warden-audit-'));
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-warden-audit-'));
+  made.push(dir);
+  return dir;
 }
 
 export function signingKeys(): { privateKey: KeyObject; publicKey: KeyObject } {

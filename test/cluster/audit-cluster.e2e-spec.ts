@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -60,6 +60,8 @@ describeWithService(await findService(TEST_REDIS_URL), 'audit in cluster mode', 
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.kill()));
     await deleteKeys(redisUrl, prefix);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(keyFile, { force: true });
   });
 
   const checkpointsUrl = () =>

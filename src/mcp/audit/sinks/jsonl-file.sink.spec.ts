@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { McpAuditEntry } from '../audit-sink.interface.js';
@@ -21,8 +21,13 @@ function linesIn(dir: string): string[] {
 }
 
 describe('JsonlFileSink', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mcp-warden-jsonl-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
   it('keeps batches of any size whole and in order, one line each', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-warden-jsonl-'));
     const sink = new JsonlFileSink({ dir });
     await sink.open('i');
     let next = 1;
@@ -36,7 +41,6 @@ describe('JsonlFileSink', () => {
   });
 
   it('past maxBytes, the batch continues in the next file, no line split', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-warden-jsonl-'));
     const sink = new JsonlFileSink({ dir, maxBytes: 1_000 });
     await sink.open('i');
     await sink.write(entries(1, 150));
