@@ -8,7 +8,8 @@
 // a temporary worktree, lib/against.mjs), measured one right after the other with the
 // throughput-http load (32 in flight, after 3,000 calls of warm-up), the order alternating from
 // pair to pair. A slow minute slows both halves of a pair alike, so the ratio of each pair moves
-// far less than either figure. Prints each pair and the median ratio (this checkout ÷ the ref).
+// far less than either figure. Prints each pair and the median ratios (this checkout ÷ the ref)
+// of server CPU per call and of calls/s.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -46,14 +47,14 @@ if (!ours || ours.transport !== 'http') {
 const against = prepareAgainst(flags.against, ROOT, log);
 const [theirs] = twinsOf([ours], ROOT, against.dir, flags.against);
 
-/* One fresh server of `row`, measured as throughput-http measures it: server µs per call. */
-async function serverCpu(row) {
+/* One fresh server of `row`, measured as throughput-http measures it: calls/s, server µs/call. */
+async function measure(row) {
   const handle = await startServer(row);
   try {
     const sizes = { warmup: { count: 3_000 }, throughput: { seconds: Number(flags.seconds) } };
     const target = { ...row, url: handle.url, cpu: handle.cpu };
     const result = await Promise.race([throughputHttp.run(target, sizes), handle.crashed]);
-    return result.serverCpu;
+    return result;
   } finally {
     await handle.stop();
   }
@@ -62,19 +63,22 @@ async function serverCpu(row) {
 const ratios = [];
 const here = [];
 const there = [];
+const rates = [];
 let code = 0;
 try {
   for (let pair = 1; pair <= Number(flags.pairs); pair++) {
     const first = pair % 2 === 1 ? ours : theirs;
-    const a = await serverCpu(first);
-    const b = await serverCpu(first === ours ? theirs : ours);
+    const a = await measure(first);
+    const b = await measure(first === ours ? theirs : ours);
     const [mine, ref] = first === ours ? [a, b] : [b, a];
-    ratios.push(mine / ref);
-    here.push(mine);
-    there.push(ref);
+    ratios.push(mine.serverCpu / ref.serverCpu);
+    here.push(mine.serverCpu);
+    there.push(ref.serverCpu);
+    rates.push(mine.rate / ref.rate);
     console.log(
-      `pair ${pair}: ${mine.toFixed(0)} µs here, ${ref.toFixed(0)} µs at ${against.commit}: ` +
-        `${(mine / ref).toFixed(2)}×`,
+      `pair ${pair}: ${mine.serverCpu.toFixed(0)} µs here, ${ref.serverCpu.toFixed(0)} µs at ` +
+        `${against.commit}: ${(mine.serverCpu / ref.serverCpu).toFixed(2)}×; calls/s ` +
+        `${mine.rate.toFixed(0)} here, ${ref.rate.toFixed(0)} there: ${(mine.rate / ref.rate).toFixed(2)}×`,
     );
   }
   const sorted = [...ratios].sort((x, y) => x - y);
@@ -84,6 +88,7 @@ try {
       `(${sorted[0].toFixed(2)}–${sorted.at(-1).toFixed(2)}×); medians ` +
       `${median(here).toFixed(0)} µs here, ${median(there).toFixed(0)} µs at ${against.commit}`,
   );
+  console.log(`calls/s, this checkout ÷ ${against.commit}: median ${median(rates).toFixed(2)}×`);
 } catch (error) {
   log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   code = 1;
