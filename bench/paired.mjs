@@ -1,15 +1,18 @@
-// Server CPU per tools/call of one row, this checkout against a git ref, in back-to-back pairs:
-// for a row callgrind cannot run (the notes service: Cedar's WebAssembly does not start under
-// valgrind in minutes), on a machine whose speed swings within minutes.
+// One HTTP row against another in back-to-back pairs, on a machine whose speed swings within
+// minutes: the same row built from a git ref (--against), or another row of this checkout
+// (--versus), such as the server without an audit sink or bare Node. For rows callgrind cannot
+// run (the notes service: Cedar's WebAssembly does not start under valgrind in minutes), and for
+// ratios between rows that a whole `npm run bench` measures minutes apart.
 //
-//   node bench/paired.mjs --against <git ref> [--row service-http] [--pairs N] [--seconds S]
+//   node bench/paired.mjs (--against <git ref> | --versus <row id>) [--row service-http]
+//                         [--pairs N] [--seconds S]
 //
-// Each pair is two fresh servers of the row, one from this checkout and one from the ref (built in
-// a temporary worktree, lib/against.mjs), measured one right after the other with the
-// throughput-http load (32 in flight, after 3,000 calls of warm-up), the order alternating from
-// pair to pair. A slow minute slows both halves of a pair alike, so the ratio of each pair moves
-// far less than either figure. Prints each pair and the median ratios (this checkout ÷ the ref)
-// of server CPU per call and of calls/s.
+// Each pair is two fresh servers, the row and its counterpart (a ref is built in a temporary
+// worktree, lib/against.mjs), measured one right after the other with the throughput-http load
+// (32 in flight, after 3,000 calls of warm-up), the order alternating from pair to pair. A slow
+// minute slows both halves of a pair alike, so the ratio of each pair moves far less than either
+// figure. Prints each pair and the median ratios (the row ÷ its counterpart) of server CPU per
+// call and of calls/s.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -26,26 +29,36 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
   options: {
     against: { type: 'string' },
+    versus: { type: 'string' },
     row: { type: 'string', default: 'service-http' },
     pairs: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '3' },
   },
 });
 const log = (line) => process.stderr.write(`${line}\n`);
-if (!flags.against) {
-  log('usage: node bench/paired.mjs --against <git ref> [--row id] [--pairs N] [--seconds S]');
+if (!flags.against === !flags.versus) {
+  log(
+    'usage: node bench/paired.mjs (--against <git ref> | --versus <row id>) [--row id] ' +
+      '[--pairs N] [--seconds S]',
+  );
   process.exit(2);
 }
 
 const dataDir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-paired-'));
 mkdirSync(auditRootOf(dataDir));
-const ours = catalog(dataDir, await createBenchAuth()).find((server) => server.id === flags.row);
-if (!ours || ours.transport !== 'http') {
-  log(`--row ${flags.row}: not an HTTP row of bench/lib/catalog.mjs`);
+const rows = catalog(dataDir, await createBenchAuth());
+const httpRow = (id) => {
+  const row = rows.find((server) => server.id === id);
+  if (row?.transport === 'http') return row;
+  log(`${id}: not an HTTP row of bench/lib/catalog.mjs`);
   process.exit(2);
-}
-const against = prepareAgainst(flags.against, ROOT, log);
-const [theirs] = twinsOf([ours], ROOT, against.dir, flags.against);
+};
+const ours = httpRow(flags.row);
+const against = flags.against ? prepareAgainst(flags.against, ROOT, log) : undefined;
+const theirs = against
+  ? twinsOf([ours], ROOT, against.dir, flags.against)[0]
+  : httpRow(flags.versus);
+const counterpart = against ? against.commit : flags.versus;
 
 /* One fresh server of `row`, measured as throughput-http measures it: calls/s, server µs/call. */
 async function measure(row) {
@@ -53,16 +66,13 @@ async function measure(row) {
   try {
     const sizes = { warmup: { count: 3_000 }, throughput: { seconds: Number(flags.seconds) } };
     const target = { ...row, url: handle.url, cpu: handle.cpu };
-    const result = await Promise.race([throughputHttp.run(target, sizes), handle.crashed]);
-    return result;
+    return await Promise.race([throughputHttp.run(target, sizes), handle.crashed]);
   } finally {
     await handle.stop();
   }
 }
 
-const ratios = [];
-const here = [];
-const there = [];
+const cpu = { ratios: [], ours: [], theirs: [] };
 const rates = [];
 let code = 0;
 try {
@@ -71,29 +81,31 @@ try {
     const a = await measure(first);
     const b = await measure(first === ours ? theirs : ours);
     const [mine, ref] = first === ours ? [a, b] : [b, a];
-    ratios.push(mine.serverCpu / ref.serverCpu);
-    here.push(mine.serverCpu);
-    there.push(ref.serverCpu);
+    cpu.ratios.push(mine.serverCpu / ref.serverCpu);
+    cpu.ours.push(mine.serverCpu);
+    cpu.theirs.push(ref.serverCpu);
     rates.push(mine.rate / ref.rate);
     console.log(
-      `pair ${pair}: ${mine.serverCpu.toFixed(0)} µs here, ${ref.serverCpu.toFixed(0)} µs at ` +
-        `${against.commit}: ${(mine.serverCpu / ref.serverCpu).toFixed(2)}×; calls/s ` +
-        `${mine.rate.toFixed(0)} here, ${ref.rate.toFixed(0)} there: ${(mine.rate / ref.rate).toFixed(2)}×`,
+      `pair ${pair}: ${flags.row} ${mine.serverCpu.toFixed(0)} µs, ${mine.rate.toFixed(0)} calls/s; ` +
+        `${counterpart} ${ref.serverCpu.toFixed(0)} µs, ${ref.rate.toFixed(0)} calls/s; ` +
+        `CPU ${(mine.serverCpu / ref.serverCpu).toFixed(2)}×, calls/s ${(mine.rate / ref.rate).toFixed(2)}×`,
     );
   }
-  const sorted = [...ratios].sort((x, y) => x - y);
+  const range = (values) => {
+    const sorted = [...values].sort((x, y) => x - y);
+    return `${sorted[0].toFixed(2)}–${sorted.at(-1).toFixed(2)}×`;
+  };
   console.log(
-    `${flags.row}, server CPU per call, this checkout ÷ ${against.commit}: median ` +
-      `${median(ratios).toFixed(2)}× over ${ratios.length} pairs ` +
-      `(${sorted[0].toFixed(2)}–${sorted.at(-1).toFixed(2)}×); medians ` +
-      `${median(here).toFixed(0)} µs here, ${median(there).toFixed(0)} µs at ${against.commit}`,
+    `${flags.row} ÷ ${counterpart}, ${rates.length} pairs: server CPU per call median ` +
+      `${median(cpu.ratios).toFixed(2)}× (${range(cpu.ratios)}; ${median(cpu.ours).toFixed(0)} µs ` +
+      `against ${median(cpu.theirs).toFixed(0)}), calls/s median ${median(rates).toFixed(2)}× ` +
+      `(${range(rates)})`,
   );
-  console.log(`calls/s, this checkout ÷ ${against.commit}: median ${median(rates).toFixed(2)}×`);
 } catch (error) {
   log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   code = 1;
 } finally {
-  against.cleanup();
+  against?.cleanup();
   rmSync(dataDir, { recursive: true, force: true });
   // Exit explicitly, as run.mjs does: a socket a server left half-open must not keep this alive.
   await stopAll();
