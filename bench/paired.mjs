@@ -13,14 +13,11 @@
 // minute slows both halves of a pair alike, so the ratio of each pair moves far less than either
 // figure. Prints each pair and the median ratios (the row ÷ its counterpart) of server CPU per
 // call and of calls/s.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { prepareAgainst, twinsOf } from './lib/against.mjs';
 import { createBenchAuth } from './lib/bench-auth.mjs';
-import { auditRootOf, catalog } from './lib/catalog.mjs';
+import { benchDataDir, catalog } from './lib/catalog.mjs';
 import { median } from './lib/measure.mjs';
 import { startServer, stopAll } from './lib/spawn-server.mjs';
 import { throughputHttp } from './workloads/throughput.mjs';
@@ -44,9 +41,9 @@ if (!flags.against === !flags.versus) {
   process.exit(2);
 }
 
-const dataDir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-paired-'));
-mkdirSync(auditRootOf(dataDir));
-const rows = catalog(dataDir, await createBenchAuth());
+const { dataDir, remove: removeDataDir } = benchDataDir('mcp-warden-paired-');
+const auth = await createBenchAuth();
+const rows = catalog(dataDir, auth);
 const httpRow = (id) => {
   const row = rows.find((server) => server.id === id);
   if (row?.transport === 'http') return row;
@@ -106,7 +103,8 @@ try {
   code = 1;
 } finally {
   against?.cleanup();
-  rmSync(dataDir, { recursive: true, force: true });
+  await auth.close();
+  removeDataDir();
   // Exit explicitly, as run.mjs does: a socket a server left half-open must not keep this alive.
   await stopAll();
   process.exit(code);

@@ -12,14 +12,14 @@
 // --against REF: every Warden and notes-service row also runs as built from the git ref REF (in a
 // temporary worktree), interleaved in the same run; each table shows the ratio to it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AGAINST, prepareAgainst, twinsOf } from './lib/against.mjs';
+import { prepareAgainst, twinsOf } from './lib/against.mjs';
 import { createBenchAuth } from './lib/bench-auth.mjs';
-import { auditRootOf, catalog, serversFor } from './lib/catalog.mjs';
+import { benchDataDir, catalog, serversFor } from './lib/catalog.mjs';
 import { withTimeout } from './lib/measure.mjs';
 import { redisReachable } from './lib/redis-check.mjs';
 import { format, summarize, table } from './lib/report.mjs';
@@ -233,8 +233,7 @@ async function main() {
   if (!existsSync(join(root, 'dist/index.js')))
     throw new Error('dist/ is missing: run `npm run build` first');
   const startLoad = os.loadavg();
-  const dataDir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-'));
-  mkdirSync(auditRootOf(dataDir));
+  const { dataDir, remove: removeDataDir } = benchDataDir('mcp-warden-bench-');
   const auth = await createBenchAuth();
   const servers = catalog(dataDir, auth);
   const against = flags.against ? prepareAgainst(flags.against, root, log) : undefined;
@@ -287,9 +286,7 @@ async function main() {
     if (crashed().length) throw crashed()[0];
   } finally {
     await auth.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(`${dataDir}${AGAINST}`, { recursive: true, force: true });
-    rmSync(auditRootOf(dataDir), { recursive: true, force: true });
+    removeDataDir();
     against?.cleanup();
   }
   const targets = checkTargets(medians, labels);

@@ -5,7 +5,11 @@
 // `era: 'modern'` marks a row the modern-era workload drives in the 2026-07-28 era, and `tasks` one
 // the tasks workloads drive as tasks; `needsRedis`, a row that sits out (alone) when the bench's
 // Redis does not answer (bench/lib/redis-check.mjs).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AGAINST } from './against.mjs';
 import { deleteNoteCall, echoCall, searchNotesCall, variedEchoCall } from './mcp.mjs';
 import { BENCH_REDIS_URL } from './redis-check.mjs';
 
@@ -14,7 +18,23 @@ const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.met
 export const BASELINES = ['bare', 'sdk-1.x', 'sdk-2.x'];
 
 /** Where the audit rows keep their JSON Lines files: beside `dataDir`, removed with it. */
-export const auditRootOf = (dataDir) => `${dataDir}-audit`;
+const auditRootOf = (dataDir) => `${dataDir}-audit`;
+
+/**
+ * A fresh notes directory for catalog() (`dataDir`, named from `prefix`), with the audit rows'
+ * folder beside it. `remove()` deletes both, and the copy a twin of the notes service was given
+ * (lib/against.mjs), whichever exist.
+ */
+export function benchDataDir(prefix) {
+  const dataDir = mkdtempSync(join(os.tmpdir(), prefix));
+  mkdirSync(auditRootOf(dataDir));
+  const remove = () => {
+    for (const dir of [dataDir, auditRootOf(dataDir), `${dataDir}${AGAINST}`]) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  return { dataDir, remove };
+}
 
 /**
  * `dataDir`: an empty notes directory for the service; `auth`: the identity of the authenticated
