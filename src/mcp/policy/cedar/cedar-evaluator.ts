@@ -47,7 +47,10 @@ export class CedarEvaluator {
         errors: 0,
       };
     }
-    const sets = state.sets.forAction(request.action) ?? state.sets.unknown;
+    const sets = this.setsOf(state, request);
+    if (!sets) {
+      return { decision: { kind: 'deny', reason: POLICY_FAILED }, policies: [], errors: 0 };
+    }
     // A set no policy of which reads the context decides the same for any arguments: they are
     // neither converted nor sent.
     let context: Record<string, CedarValueJson> = {};
@@ -93,7 +96,8 @@ export class CedarEvaluator {
    */
   visible(state: PolicyState, request: CedarRequest): boolean {
     if (state.blocked.has(request.action)) return false;
-    const sets = state.sets.forAction(request.action) ?? state.sets.unknown;
+    const sets = this.setsOf(state, request);
+    if (!sets) return false;
     const entities = this.entitiesOf(request, sets);
     const key = `v\u0000${request.action}\u0000${request.entitiesKey}`;
     const cached = state.cache.get(key);
@@ -102,6 +106,19 @@ export class CedarEvaluator {
     const visible = response?.decision === 'allow';
     if (response) state.cache.set(key, visible);
     return visible;
+  }
+
+  /*
+   * The action's preparsed sets. A boot's sets are preparsed at their first decision
+   * (runtime-sets.ts), where Cedar could fail: the call then denies, as any engine failure does.
+   */
+  private setsOf(state: PolicyState, request: CedarRequest): ActionSets | undefined {
+    try {
+      return state.sets.forAction(request.action) ?? state.sets.unknown;
+    } catch (error) {
+      this.onFailure(String((error as Error)?.message ?? error));
+      return undefined;
+    }
   }
 
   private authorize(

@@ -10,7 +10,7 @@ import { DecisionCache } from './decision.cache.js';
 import type { CedarVerdict } from './decision.mapper.js';
 import { compilePolicySet, type SetTexts } from './policy-set.compiler.js';
 import { readSource } from './policy-sources.js';
-import { prepareRuntimeSets } from './runtime-sets.js';
+import { prepareRuntimeSets, runtimeSetsOnDemand } from './runtime-sets.js';
 import { generateSchema, type GeneratedSchema, type PolicyTool } from './schema.generator.js';
 import { MCP_READ, READ_ACTIONS, TOOLS_CALL } from './vocabulary.js';
 
@@ -78,13 +78,14 @@ export class CedarPolicyEngine {
     const engine = new CedarPolicyEngine(cedar, serverName, options, events);
     engine.schema = engine.generate(tools);
     engine.texts = await textsOf(options);
-    const enforced = await engine.build(engine.texts, 'e');
+    // Nothing serves yet: the first sets are preparsed as decisions need them.
+    const enforced = await engine.build(engine.texts, 'e', true);
     if ('errors' in enforced)
       throw new McpPolicyError('The Cedar policies are invalid', enforced.errors);
     engine.enforced = enforced.state;
     if (options.shadow) {
       engine.shadowTexts = { policies: await readSource(options.shadow, 'shadow') };
-      const shadow = await engine.build(engine.shadowTexts, 's');
+      const shadow = await engine.build(engine.shadowTexts, 's', true);
       if ('errors' in shadow) {
         throw new McpPolicyError('The Cedar shadow policies are invalid', shadow.errors);
       }
@@ -247,9 +248,15 @@ export class CedarPolicyEngine {
     return schema;
   }
 
+  /**
+   * Compiles `texts` and preparses the result: all of it before returning (a reload, a change of
+   * tools: the applied sets serve meanwhile), or each action's sets at its first decision
+   * (`onDemand`, the boot's first sets).
+   */
   private async build(
     texts: SetTexts,
     kind: 'e' | 's',
+    onDemand = false,
   ): Promise<{ state: PolicyState } | { errors: string[] }> {
     const compiled = await compilePolicySet(this.cedar, texts, this.schema.json, pause);
     if (!compiled.ok) return { errors: compiled.errors };
@@ -261,7 +268,9 @@ export class CedarPolicyEngine {
     const live = kind === 'e' ? this.enforced : this.shadowState;
     const index = live?.slot === 0 ? 1 : 0;
     const slot = `mcp-warden:${this.instance}:${kind}:${index}`;
-    const sets = await prepareRuntimeSets(this.cedar, compiled.set, groups, slot, pause);
+    const sets = onDemand
+      ? runtimeSetsOnDemand(this.cedar, compiled.set, groups, slot)
+      : await prepareRuntimeSets(this.cedar, compiled.set, groups, slot, pause);
     const state: PolicyState = {
       sets,
       inputs: this.schema.inputs,

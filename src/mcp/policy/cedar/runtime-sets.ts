@@ -33,9 +33,11 @@ export interface RuntimeSets {
 
 /**
  * Preparses `set` in Cedar, one set per known action (`groups`: action → its group) under
- * `slot`, plus one for unknown actions. Preparsed sets live inside the engine; a slot is
- * reused by every other reload, which is safe because a decision is one synchronous call
- * and the swap to new sets happens only once all of them are ready.
+ * `slot`, plus one for unknown actions, before it returns: what a reload or a change of tools
+ * builds while the applied sets keep serving, yielding (`pause`) between actions so a large set
+ * never stalls the server. Preparsed sets live inside the engine; a slot is reused by every
+ * other reload, which is safe because a decision is one synchronous call and the swap to new
+ * sets happens only once all of them are ready.
  */
 export async function prepareRuntimeSets(
   cedar: CedarWasm,
@@ -44,24 +46,114 @@ export async function prepareRuntimeSets(
   slot: string,
   pause: () => Promise<void> = async () => {},
 ): Promise<RuntimeSets> {
-  const members = new Map<string, Set<string> | 'all'>();
-  for (const policy of set.policies.values())
-    members.set(policy.id, actionsOf(policy.json.action, groups));
-  const annotations = new Map<string, Annotations>();
-  for (const policy of set.policies.values())
-    annotations.set(policy.id, policy.json.annotations ?? {});
-  for (const link of set.links) annotations.set(link.newId, annotations.get(link.templateId) ?? {});
+  const preparer = new SetPreparer(cedar, set, groups, slot);
+  const sets = new Map<string, ActionSets>();
+  for (const action of groups.keys()) {
+    const reads = preparer.decide(action);
+    await pause();
+    sets.set(action, preparer.visible(action, reads));
+    await pause();
+  }
+  const unknown = preparer.visible(undefined, preparer.decide(undefined));
+  return {
+    version: set.version,
+    annotations: preparer.annotations,
+    forAction: (action) => sets.get(action),
+    unknown,
+  };
+}
 
-  const preparse = (
+/**
+ * The same sets, each preparsed the first time a decision asks for it: what the first set of a
+ * boot applies, before the server serves anything. A boot then preparses only the actions its
+ * first calls meet (the sets of some 30 actions cost a Cedar start more than validating the
+ * policies did: docs/policy.md, "Performance"). One action's sets are what a reload preparses
+ * between two pauses, so the first call of an action waits no longer than a reload stalls.
+ */
+export function runtimeSetsOnDemand(
+  cedar: CedarWasm,
+  set: CompiledSet,
+  groups: ReadonlyMap<string, string>,
+  slot: string,
+): RuntimeSets {
+  const preparer = new SetPreparer(cedar, set, groups, slot);
+  const sets = new Map<string, ActionSets>();
+  let unknown: ActionSets | undefined;
+  return {
+    version: set.version,
+    annotations: preparer.annotations,
+    forAction(action) {
+      if (!groups.has(action)) return undefined;
+      let found = sets.get(action);
+      if (!found) {
+        found = preparer.visible(action, preparer.decide(action));
+        sets.set(action, found);
+      }
+      return found;
+    },
+    get unknown() {
+      return (unknown ??= preparer.visible(undefined, preparer.decide(undefined)));
+    },
+  };
+}
+
+/** What a decide set's policies read. */
+interface Reads {
+  action: boolean;
+  context: boolean;
+}
+
+/** Preparses the sets of one action (undefined: the actions the schema does not have). */
+class SetPreparer {
+  private readonly members = new Map<string, Set<string> | 'all'>();
+  readonly annotations = new Map<string, Annotations>();
+
+  constructor(
+    private readonly cedar: CedarWasm,
+    private readonly set: CompiledSet,
+    groups: ReadonlyMap<string, string>,
+    private readonly slot: string,
+  ) {
+    for (const policy of set.policies.values()) {
+      this.members.set(policy.id, actionsOf(policy.json.action, groups));
+      this.annotations.set(policy.id, policy.json.annotations ?? {});
+    }
+    for (const link of set.links) {
+      this.annotations.set(link.newId, this.annotations.get(link.templateId) ?? {});
+    }
+  }
+
+  /** The set that decides a call of `action`. */
+  decide(action: string | undefined): Reads {
+    return this.preparse(this.id('decide', action), (policy) => policy, action);
+  }
+
+  /** The scope-only set that decides whether `action` is visible; completes its ActionSets. */
+  visible(action: string | undefined, reads: Reads): ActionSets {
+    this.preparse(this.id('visible', action), scopeOnly, action);
+    return {
+      decide: this.id('decide', action),
+      visible: this.id('visible', action),
+      actionEntity: reads.action,
+      context: reads.context,
+      known: action !== undefined,
+    };
+  }
+
+  private id(kind: 'decide' | 'visible', action: string | undefined): string {
+    return `${this.slot}:${kind}:${action ?? '*'}`;
+  }
+
+  private preparse(
     id: string,
     pick: (policy: PolicyJson) => PolicyJson | undefined,
     action?: string,
-  ) => {
+  ): Reads {
     const staticPolicies: Record<string, PolicyJson> = {};
     const templates: Record<string, PolicyJson> = {};
     const reads = { action: false, context: false };
-    for (const policy of set.policies.values()) {
-      const matches = members.get(policy.id)!;
+    for (const policy of this.set.policies.values()) {
+      const matches = this.members.get(policy.id)!;
       if (matches !== 'all' && (action === undefined || !matches.has(action))) continue;
       const picked = pick(action === undefined ? policy.json : withoutActionScope(policy.json));
       if (!picked) continue;
@@ -70,40 +162,15 @@ export async function prepareRuntimeSets(
         readsVar(picked, 'context') || /\{input\./.test(picked.annotations?.ask ?? '');
       (policy.template ? templates : staticPolicies)[policy.id] = picked;
     }
-    const templateLinks: TemplateLink[] = set.links.filter((link) => templates[link.templateId]);
-    const answer = cedar.preparsePolicySet(id, { staticPolicies, templates, templateLinks });
+    const templateLinks: TemplateLink[] = this.set.links.filter(
+      (link) => templates[link.templateId],
+    );
+    const answer = this.cedar.preparsePolicySet(id, { staticPolicies, templates, templateLinks });
     if (answer.type === 'failure') {
       throw new Error(
         `Cedar refused a checked set: ${answer.errors.map((e) => e.message).join('; ')}`,
       );
     }
     return reads;
-  };
-
-  const sets = new Map<string, ActionSets>();
-  for (const action of groups.keys()) {
-    const decide = `${slot}:decide:${action}`;
-    const visible = `${slot}:visible:${action}`;
-    const reads = preparse(decide, (policy) => policy, action);
-    await pause();
-    preparse(visible, scopeOnly, action);
-    sets.set(action, {
-      decide,
-      visible,
-      actionEntity: reads.action,
-      context: reads.context,
-      known: true,
-    });
-    await pause();
   }
-  const unknownReads = preparse(`${slot}:decide:*`, (policy) => policy);
-  const unknown: ActionSets = {
-    decide: `${slot}:decide:*`,
-    visible: `${slot}:visible:*`,
-    actionEntity: unknownReads.action,
-    context: unknownReads.context,
-    known: false,
-  };
-  preparse(unknown.visible, scopeOnly);
-  return { version: set.version, annotations, forAction: (action) => sets.get(action), unknown };
 }
