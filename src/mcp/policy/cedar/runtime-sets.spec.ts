@@ -18,13 +18,8 @@ const TEXT = `
 @id("open") permit (principal, action == Mcp::Action::"open", resource);
 @id("shut") @ask("Shut?") permit (principal, action == Mcp::Action::"shut", resource);`;
 
-const context: AuthorizerContext = {
-  connId: 'c',
-  transport: 'http',
-  era: 'legacy',
-  purpose: 'call',
-  principal: { subject: 'alice', scopes: [] },
-};
+/* An anonymous caller over stdio: the policies permit anyone. */
+const context: AuthorizerContext = { connId: 'sets', transport: 'stdio' };
 
 let cedar: CedarWasm;
 beforeAll(async () => {
