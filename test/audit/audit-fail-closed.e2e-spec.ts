@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { McpAuditSinks, type McpAuditEntry, type McpAuditSink } from '../../src/index.js';
+import { MCP_AUDIT_VIEW, type McpAuditView } from '../../src/mcp/audit/audit-view.interface.js';
 import { CuttableProxy } from '../support/cuttable-proxy.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import { createTestSchema, type TestSchema } from '../support/postgres-schema.js';
@@ -102,7 +103,23 @@ describeWithService(postgres, 'audit.failClosed on PostgreSQL', (databaseUrl) =>
     expect(tools.ran).toHaveLength(4);
   });
 
+  /*
+   * Every record appended so far is kept. A call answers once its decision record is kept; its
+   * outcome record is queued before the answer and written after it.
+   */
+  async function allKept(): Promise<void> {
+    const view = t.app.get<McpAuditView>(MCP_AUDIT_VIEW);
+    for (;;) {
+      // Asked for before the check: a write that ends between the two still wakes this loop.
+      const written = sink.nextWrite();
+      const state = view.chainState();
+      if (state.sinks.every((kept) => kept.keptSeq >= state.seq)) return;
+      await written;
+    }
+  }
+
   it('every call that ran has its decision record; the chain has no hole', async () => {
+    await allKept();
     const { rows } = await schema.query('select line from mcp_audit_records order by seq');
     const records = rows.map((row: { line: string }) => JSON.parse(row.line));
     const ran = records.filter((r) => r.kind === 'outcome');
