@@ -102,12 +102,15 @@ describe('the sets a policy engine preparses', () => {
   });
 
   it('a first decision whose preparse Cedar refuses denies (policy_failed), and others decide', async () => {
-    const { engine, errors, decide } = await engineSeeingPreparses((id) =>
+    const { engine, preparsed, errors, decide } = await engineSeeingPreparses((id) =>
       id.endsWith(':decide:open'),
     );
     expect(decide('open')).toEqual({ kind: 'deny', reason: 'policy_failed' });
     expect(await engine.visible('open', context)).toBe(false);
+    expect(decide('open')).toEqual({ kind: 'deny', reason: 'policy_failed' });
     expect(errors.join('\n')).toContain('Cedar refused a checked set: refused');
+    // Its answer would not change: Cedar is asked once.
+    expect(preparsed).toEqual(['decide:open']);
     expect(decide('shut')).toEqual({ kind: 'ask', prompt: 'Shut?' });
   });
 });

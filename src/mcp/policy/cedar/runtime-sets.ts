@@ -54,7 +54,7 @@ export async function prepareRuntimeSets(
     sets.set(action, preparer.visible(action, reads));
     await pause();
   }
-  const unknown = preparer.visible(undefined, preparer.decide(undefined));
+  const unknown = preparer.both(undefined);
   return {
     version: set.version,
     annotations: preparer.annotations,
@@ -66,9 +66,10 @@ export async function prepareRuntimeSets(
 /**
  * The same sets, each preparsed the first time a decision asks for it: what the first set of a
  * boot applies, before the server serves anything. A boot then preparses only the actions its
- * first calls meet (the sets of some 30 actions cost a Cedar start more than validating the
- * policies did: docs/policy.md, "Performance"). One action's sets are what a reload preparses
- * between two pauses, so the first call of an action waits no longer than a reload stalls.
+ * first calls meet (all 30-odd actions' sets cost a small server's start 10–17 ms on Node 24:
+ * docs/policy.md, "Performance"). One action's sets are what a reload preparses between two
+ * pauses, so the first call of an action waits no longer than a reload stalls. Cedar's answer
+ * for a set does not change, so a refusal is kept and thrown again without asking it twice.
  */
 export function runtimeSetsOnDemand(
   cedar: CedarWasm,
@@ -77,22 +78,26 @@ export function runtimeSetsOnDemand(
   slot: string,
 ): RuntimeSets {
   const preparer = new SetPreparer(cedar, set, groups, slot);
-  const sets = new Map<string, ActionSets>();
-  let unknown: ActionSets | undefined;
+  const made = new Map<string | undefined, ActionSets | Error>();
+  const setsOf = (action: string | undefined): ActionSets => {
+    let found = made.get(action);
+    if (!found) {
+      try {
+        found = preparer.both(action);
+      } catch (error) {
+        found = error as Error;
+      }
+      made.set(action, found);
+    }
+    if (found instanceof Error) throw found;
+    return found;
+  };
   return {
     version: set.version,
     annotations: preparer.annotations,
-    forAction(action) {
-      if (!groups.has(action)) return undefined;
-      let found = sets.get(action);
-      if (!found) {
-        found = preparer.visible(action, preparer.decide(action));
-        sets.set(action, found);
-      }
-      return found;
-    },
+    forAction: (action) => (groups.has(action) ? setsOf(action) : undefined),
     get unknown() {
-      return (unknown ??= preparer.visible(undefined, preparer.decide(undefined)));
+      return setsOf(undefined);
     },
   };
 }
@@ -121,6 +126,11 @@ class SetPreparer {
     for (const link of set.links) {
       this.annotations.set(link.newId, this.annotations.get(link.templateId) ?? {});
     }
+  }
+
+  /** Both sets of `action`, one right after the other. */
+  both(action: string | undefined): ActionSets {
+    return this.visible(action, this.decide(action));
   }
 
   /** The set that decides a call of `action`. */
