@@ -27,18 +27,26 @@ async function holdingServer(): Promise<{
   };
 }
 
-/** A GET whose answer (status and body) resolves; an error rejects. */
-function get(
-  port: number,
-  agent: Agent | false = false,
-): { answer: Promise<{ status: number; body: string }> } {
+interface Answer {
+  status: number;
+  body: string;
+  /** The header fields as sent, names lowercased, in order. */
+  fields: string[][];
+}
+
+/** A GET whose answer (status, body and header fields) resolves; an error rejects. */
+function get(port: number, agent: Agent | false = false): { answer: Promise<Answer> } {
   const req = request({ host: '127.0.0.1', port, path: '/', agent });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+  const answer = new Promise<Answer>((resolve, reject) => {
     req.on('response', (res) => {
       let body = '';
+      const fields: string[][] = [];
+      for (let i = 0; i < res.rawHeaders.length; i += 2) {
+        fields.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+      }
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
+      res.on('end', () => resolve({ status: res.statusCode!, body, fields }));
     });
     req.on('error', reject);
   });
@@ -71,8 +79,8 @@ describe('endInTurn', () => {
     await endOfTurn();
     expect([a.writableEnded, b.writableEnded]).toEqual([true, true]);
     expect([endingInTurn(a), endingInTurn(b)]).toEqual([false, false]);
-    expect(await first.answer).toEqual({ status: 200, body: '{"n":1}' });
-    expect(await second.answer).toEqual({ status: 201, body: '{"n":2}' });
+    expect(await first.answer).toMatchObject({ status: 200, body: '{"n":1}' });
+    expect(await second.answer).toMatchObject({ status: 201, body: '{"n":2}' });
   });
 
   it('skips a response whose client left before the end of the turn, and ends the others', async () => {
@@ -85,7 +93,7 @@ describe('endInTurn', () => {
     a.destroy();
     await endOfTurn();
     expect(a.writableEnded).toBe(false);
-    expect(await stays.answer).toEqual({ status: 200, body: 'read' });
+    expect(await stays.answer).toMatchObject({ status: 200, body: 'read' });
   });
 
   it('leaves as it is a response that something else ended before the end of the turn', async () => {
@@ -114,11 +122,44 @@ describe('endInTurn', () => {
       const res = await held.next();
       endInTurn(res, 'last answer');
       const closed = new Promise((resolve) => held.server.close(resolve));
-      expect(await call.answer).toEqual({ status: 200, body: 'last answer' });
+      expect(await call.answer).toMatchObject({ status: 200, body: 'last answer' });
       await closed;
       expect(held.server.listening).toBe(false);
     } finally {
       agent.destroy();
     }
+  });
+});
+
+describe('sendJson', () => {
+  let held: Awaited<ReturnType<typeof holdingServer>>;
+  beforeEach(async () => {
+    held = await holdingServer();
+  });
+  afterEach(async () => {
+    held.server.closeAllConnections();
+    await new Promise((resolve) => held.server.close(resolve));
+  });
+
+  it("sends the caller's header fields with its own, and its own type and length win", async () => {
+    const call = get(held.port);
+    const res = await held.next();
+    sendJson(
+      res,
+      200,
+      { text: 'é€😀' },
+      {
+        'mcp-session-id': 's1',
+        'content-type': 'text/plain',
+        'Content-Length': '1',
+      },
+    );
+    const { status, body, fields } = await call.answer;
+    expect(status).toBe(200);
+    expect(JSON.parse(body)).toEqual({ text: 'é€😀' });
+    const named = (name: string) => fields.filter(([field]) => field === name);
+    expect(named('content-type')).toEqual([['content-type', 'application/json']]);
+    expect(named('content-length')).toEqual([['content-length', String(Buffer.byteLength(body))]]);
+    expect(named('mcp-session-id')).toEqual([['mcp-session-id', 's1']]);
   });
 });

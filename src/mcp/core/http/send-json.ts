@@ -1,6 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { endInTurn } from './end-in-turn.js';
 
+/** The fields `sendJson` sets itself; a caller's own of the same name give way. */
+const OWN_FIELDS = new Set(['content-type', 'content-length']);
+
 /**
  * Writes a JSON body with its length (one write, no chunked encoding), at the end of this turn
  * of the event loop with the other responses finished in it (end-in-turn.ts). The status and
@@ -13,10 +16,23 @@ export function sendJson(
   headers?: Record<string, string>,
 ): void {
   const data = JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(data),
-  });
+  /*
+   * The header fields go as one flat list, not as an object spread from `headers` with the two
+   * fields added after: V8 11 (Node 20) gives every object built that way a hidden class of its
+   * own, about 1.3 µs a response, and Node's header writer then meets a new shape on every
+   * call (docs/performance.md, "Writing responses").
+   */
+  const fields: (string | number)[] = [
+    'Content-Type',
+    'application/json',
+    'Content-Length',
+    Buffer.byteLength(data),
+  ];
+  if (headers) {
+    for (const name in headers) {
+      if (!OWN_FIELDS.has(name.toLowerCase())) fields.push(name, headers[name]!);
+    }
+  }
+  res.writeHead(status, fields);
   endInTurn(res, data);
 }
