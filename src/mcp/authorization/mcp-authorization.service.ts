@@ -123,8 +123,11 @@ export class McpAuthorizationService {
     context: AuthorizerContext,
   ): MaybePromise<AuthorizerDecision> {
     if (!authorizer) return ALLOW;
-    const key = this.breaker.key(seam, name, context);
-    if (this.breaker.tripped(key)) return TIMED_OUT;
+    // The key is built only while some decision is open, or once this one proves asynchronous:
+    // a synchronous decision with nothing open never needs it (most calls).
+    if (this.breaker.anyOpen && this.breaker.tripped(this.breaker.key(seam, name, context))) {
+      return TIMED_OUT;
+    }
     let decision: ReturnType<NonNullable<McpAuthorizationSettings['authorizer']>>;
     try {
       decision = authorizer(name, args, context);
@@ -132,7 +135,7 @@ export class McpAuthorizationService {
       return this.failed(seam, name, error);
     }
     return isPromiseLike(decision)
-      ? this.settle(seam, name, decision, key)
+      ? this.settle(seam, name, decision, this.breaker.key(seam, name, context))
       : this.normalize(decision);
   }
 

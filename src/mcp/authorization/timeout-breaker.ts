@@ -26,6 +26,11 @@ export class AuthorizerTimeoutBreaker {
     return `${seam}\u0000${name}\u0000${context.purpose ?? 'call'}\u0000${caller}`;
   }
 
+  /** Whether any decision timed out recently (until `tripped` next finds it expired). */
+  get anyOpen(): boolean {
+    return this.open.size > 0;
+  }
+
   /** Whether this decision timed out less than one window ago. */
   tripped(key: string, now = Date.now()): boolean {
     const until = this.open.get(key);
