@@ -5,7 +5,7 @@ import { relatedRequestOf } from '../../../core/protocol/related-request.js';
 import type { McpHttpSettings } from '../http-settings.js';
 import { EventBuffer } from '../sse/event-buffer.js';
 import type { McpEventMirror } from '../sse/event-mirror.interface.js';
-import { SseStream } from '../sse/sse-stream.js';
+import { SseStream, type SseStreamOptions } from '../sse/sse-stream.js';
 import { PostExchange, requestKey } from '../streamable/post-exchange.js';
 
 /** The stream id of a session's standalone (GET) stream. */
@@ -28,6 +28,9 @@ export class McpHttpSession {
   private subscription?: Subscription;
   private closed = false;
   private streams = 0;
+  /* The same for every stream of the session: made once, not per POST. */
+  private readonly sessionHeaders: Readonly<Record<string, string>>;
+  private readonly streamOptions: SseStreamOptions;
 
   constructor(
     readonly id: string,
@@ -41,6 +44,9 @@ export class McpHttpSession {
     private readonly mirror?: McpEventMirror,
   ) {
     this.events = new EventBuffer(options.eventBufferSize, mirror);
+    this.sessionHeaders = Object.freeze({ 'mcp-session-id': id });
+    const { keepAliveMs, retryMs, maxQueuedEvents } = options;
+    this.streamOptions = Object.freeze({ keepAliveMs, retryMs, maxQueued: maxQueuedEvents });
   }
 
   /**
@@ -103,8 +109,8 @@ export class McpHttpSession {
       ids,
       batch,
       this.events,
-      this.sseOptions(),
-      { 'mcp-session-id': this.id },
+      this.streamOptions,
+      this.sessionHeaders,
       (done) => this.closeExchange(done, keys),
       stream,
     );
@@ -137,7 +143,7 @@ export class McpHttpSession {
   /** Opens the standalone stream; false if one is already open. */
   openStandalone(res: ServerResponse): boolean {
     if (this.standalone?.open) return false;
-    const stream = new SseStream(res, this.sseOptions(), { 'mcp-session-id': this.id });
+    const stream = new SseStream(res, this.streamOptions, this.sessionHeaders);
     this.standalone = stream;
     stream.prime(this.events.mark(STANDALONE));
     for (const message of this.waiting.splice(0)) this.route(message);
@@ -154,7 +160,7 @@ export class McpHttpSession {
     if (!found) return false;
     const exchange = this.exchanges.get(found.streamId);
     if (found.streamId !== STANDALONE && !exchange && found.events.length === 0) return false;
-    const stream = new SseStream(res, this.sseOptions(), { 'mcp-session-id': this.id });
+    const stream = new SseStream(res, this.streamOptions, this.sessionHeaders);
     for (const event of found.events) stream.send(event.data, event.id);
     if (found.streamId === STANDALONE) {
       this.standalone?.close();
@@ -191,10 +197,5 @@ export class McpHttpSession {
     this.exchanges.delete(exchange.streamId);
     for (const key of keys) if (this.byRequest.get(key) === exchange) this.byRequest.delete(key);
     this.mirror?.ended(exchange.streamId);
-  }
-
-  private sseOptions() {
-    const { keepAliveMs, retryMs, maxQueuedEvents } = this.options;
-    return { keepAliveMs, retryMs, maxQueued: maxQueuedEvents };
   }
 }
