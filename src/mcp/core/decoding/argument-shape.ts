@@ -18,11 +18,18 @@ export function argumentShapeProblem(
   args: unknown,
   limits: ArgumentShapeLimits,
 ): string | undefined {
-  const stack: [unknown, number][] = [[args, 1]];
+  // Two parallel stacks rather than a [value, depth] pair per value, and only objects go on
+  // them: a call's arguments are checked on every call, and most hold no nested value at all.
+  const values: object[] = [];
+  const depths: number[] = [];
+  if (typeof args === 'object' && args !== null) {
+    values.push(args);
+    depths.push(1);
+  }
   let keys = 0;
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
+  while (values.length > 0) {
+    const value = values.pop()!;
+    const depth = depths.pop()!;
     // Measured (and cut out) while the body was decoded.
     if (value instanceof McpOversizedValue) return value.problem;
     if (depth > limits.maxArgumentDepth) return shapeProblemText('depth', limits);
@@ -30,11 +37,20 @@ export function argumentShapeProblem(
       if (value.length > limits.maxArgumentArrayLength) return shapeProblemText('array', limits);
       keys += value.length;
       if (keys > limits.maxArgumentKeys) return shapeProblemText('keys', limits);
-      for (const item of value) stack.push([item, depth + 1]);
+      for (const item of value as unknown[]) {
+        if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
     } else {
       for (const key in value) {
         if (++keys > limits.maxArgumentKeys) return shapeProblemText('keys', limits);
-        stack.push([(value as Record<string, unknown>)[key], depth + 1]);
+        const item = (value as Record<string, unknown>)[key];
+        if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
       }
     }
   }

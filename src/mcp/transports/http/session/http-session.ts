@@ -106,7 +106,7 @@ export class McpHttpSession {
     const exchange = new PostExchange(
       streamId,
       res,
-      ids,
+      keys,
       batch,
       this.events,
       this.streamOptions,

@@ -19,7 +19,11 @@ export function requestKey(id: RequestId): string {
  * cancellation) and their events stay in the session's buffer for replay.
  */
 export class PostExchange {
-  private readonly pending = new Set<string>();
+  /*
+   * The keys of the requests still awaiting their response: a list, not a set (a POST carries
+   * one request, or a small batch), so an answer allocates nothing and nothing rehashes.
+   */
+  private readonly pending: string[];
   private readonly replies: JsonRpcMessage[] = [];
   private stream?: SseStream;
   private done = false;
@@ -27,7 +31,8 @@ export class PostExchange {
   constructor(
     readonly streamId: string,
     private res: ServerResponse | undefined,
-    ids: RequestId[],
+    /** The keys (`requestKey`) of the POST's requests. */
+    keys: readonly string[],
     /** A batch POST's JSON answer is always an array. */
     private readonly batch: boolean,
     private readonly events: EventBuffer,
@@ -37,7 +42,7 @@ export class PostExchange {
     /** Answer as a stream even when nothing else precedes the responses (the client prefers it). */
     private readonly streamAlways = false,
   ) {
-    for (const id of ids) this.pending.add(requestKey(id));
+    this.pending = keys.slice();
   }
 
   /* The client's response, while it is still connected (checked lazily: no listener per POST). */
@@ -46,21 +51,16 @@ export class PostExchange {
     return this.res;
   }
 
-  /** Ids still awaiting their response. */
-  get pendingKeys(): ReadonlySet<string> {
-    return this.pending;
-  }
-
   /** A message related to one of this POST's requests: its response, or something before it. */
   deliver(message: JsonRpcMessage): void {
     if (this.done) return;
     const key = isResponse(message) ? requestKey(message.id as RequestId) : undefined;
-    const answers = key !== undefined && this.pending.has(key);
+    const answers = key !== undefined && this.pending.includes(key);
     if (answers && !this.stream && this.live && !this.streamAlways) {
       // Plain JSON while no event had to be streamed: the fast, common path.
       this.replies.push(message);
-      this.pending.delete(key!);
-      if (this.pending.size === 0) this.finishJson();
+      this.settle(key!);
+      if (this.pending.length === 0) this.finishJson();
       return;
     }
     // Open the stream first: its priming event must be numbered before this event.
@@ -70,8 +70,8 @@ export class PostExchange {
     const eventId = this.events.add(this.streamId, data);
     stream?.send(data, eventId);
     if (answers) {
-      this.pending.delete(key!);
-      if (this.pending.size === 0) this.finish();
+      this.settle(key!);
+      if (this.pending.length === 0) this.finish();
     }
   }
 
@@ -84,7 +84,7 @@ export class PostExchange {
   close(): void {
     if (this.done) return;
     this.done = true;
-    this.pending.clear();
+    this.pending.length = 0;
     if (this.stream) this.stream.close();
     else if (this.live && !this.res!.headersSent) {
       const body = new McpHttpError(404, 'Session terminated').toBody();
@@ -103,14 +103,14 @@ export class PostExchange {
       return this.deliver(reply);
     }
     this.done = true;
-    this.pending.clear();
+    this.pending.length = 0;
     sendJson(res, refusal.status, reply, { ...this.headers, ...refusal.headers });
     this.onDone(this);
   }
 
   /** A request that will get no response (cancelled): stop waiting for it. */
   abandon(id: RequestId): void {
-    if (this.pending.delete(requestKey(id)) && this.pending.size === 0) this.finish();
+    if (this.settle(requestKey(id)) && this.pending.length === 0) this.finish();
   }
 
   /** Re-attaches a client that resumed this stream with `Last-Event-ID`. */
@@ -118,6 +118,15 @@ export class PostExchange {
     this.stream?.close();
     this.stream = stream;
     this.res = undefined;
+  }
+
+  /* Whether `key` was still awaiting its response; it no longer is. */
+  private settle(key: string): boolean {
+    const at = this.pending.indexOf(key);
+    if (at < 0) return false;
+    this.pending[at] = this.pending[this.pending.length - 1]!;
+    this.pending.pop();
+    return true;
   }
 
   private ensureStream(): SseStream | undefined {
