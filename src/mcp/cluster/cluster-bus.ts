@@ -156,7 +156,13 @@ export class McpClusterBus {
         settle({ t: 'r', c: corr, ok: false, status: 404, message: INSTANCE_GONE, gone: true }),
       );
       this.replies.set(corr, settle);
-      const request: ClusterRequest = { ...operation, t: 'q', c: corr, f: this.instance };
+      // Object.assign, not a spread with the fields after it: a hidden class per message on
+      // Node 20 (docs/performance.md, "Hidden classes").
+      const request: ClusterRequest = Object.assign({}, operation, {
+        t: 'q',
+        c: corr,
+        f: this.instance,
+      } as const);
       this.publish(this.keys.inbox(instance), request);
     });
     if (!reply.ok) this.tails.delete(corr);
@@ -165,7 +171,11 @@ export class McpClusterBus {
 
   /** Sends `operation` to `instance` expecting no reply. */
   send(instance: string, operation: ClusterOperation): void {
-    const request: ClusterRequest = { ...operation, t: 'q', c: '', f: this.instance };
+    const request: ClusterRequest = Object.assign({}, operation, {
+      t: 'q',
+      c: '',
+      f: this.instance,
+    } as const);
     this.publish(this.keys.inbox(instance), request);
   }
 
@@ -176,7 +186,10 @@ export class McpClusterBus {
 
   /** Answers a forwarded operation. */
   reply(request: ClusterRequest, reply: ClusterAnswer): void {
-    this.publish(this.keys.inbox(request.f), { ...reply, t: 'r', c: request.c } as ClusterReply);
+    this.publish(
+      this.keys.inbox(request.f),
+      Object.assign({}, reply, { t: 'r', c: request.c } as const) as ClusterReply,
+    );
   }
 
   /** Pushes one event (or the end) of a stream another instance relays. */

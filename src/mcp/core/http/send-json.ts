@@ -20,7 +20,7 @@ export function sendJson(
    * The header fields go as one flat list, not as an object spread from `headers` with the two
    * fields added after: V8 11 (Node 20) gives every object built that way a hidden class of its
    * own, about 1.3 µs a response, and Node's header writer then meets a new shape on every
-   * call (docs/performance.md, "Writing responses").
+   * call (docs/performance.md, "Hidden classes").
    */
   const fields: (string | number)[] = [
     'Content-Type',
