@@ -10,13 +10,22 @@ import type { Socket } from 'node:net';
  * for the rest of the turn it finished in (docs/performance.md, "Writing responses").
  */
 
-/* The answers waiting for the end of this turn, with their bodies, in the order they finished. */
-let due = new Map<ServerResponse, string>();
+/*
+ * The answers waiting for the end of this turn, with their bodies, in the order they finished:
+ * two lists rather than a map keyed by response, so an answer neither grows a hash table nor
+ * gives its response an identity hash.
+ */
+let dueResponses: ServerResponse[] = [];
+let dueBodies: string[] = [];
+/* The lists of the turn being flushed, kept for the next turn once emptied. */
+let spareResponses: ServerResponse[] = [];
+let spareBodies: string[] = [];
 
 /** Ends `res` with `body` at the end of this turn of the event loop. */
 export function endInTurn(res: ServerResponse, body: string): void {
-  if (due.size === 0) setImmediate(flush);
-  due.set(res, body);
+  if (dueResponses.length === 0) setImmediate(flush);
+  dueResponses.push(res);
+  dueBodies.push(body);
 }
 
 /**
@@ -24,13 +33,16 @@ export function endInTurn(res: ServerResponse, body: string): void {
  * the answer must not end it again, which would cut the body off.
  */
 export function endingInTurn(res: ServerResponse): boolean {
-  return due.has(res);
+  return dueResponses.includes(res);
 }
 
 function flush(): void {
-  const responses = due;
-  due = new Map();
-  for (const [res, body] of responses) {
+  const responses = dueResponses;
+  const bodies = dueBodies;
+  dueResponses = spareResponses;
+  dueBodies = spareBodies;
+  for (let i = 0; i < responses.length; i++) {
+    const res = responses[i]!;
     // The client left meanwhile, or the response was ended some other way: a second end
     // would only raise an error on it.
     if (res.destroyed || res.writableEnded) continue;
@@ -40,6 +52,10 @@ function flush(): void {
     // (the response lets go of its socket when it finishes, so the socket is taken first).
     const socket = res.socket as (Socket & { server?: Server }) | null;
     if (socket?.server?.listening === false) res.once('finish', () => socket.destroySoon());
-    res.end(body);
+    res.end(bodies[i]);
   }
+  responses.length = 0;
+  bodies.length = 0;
+  spareResponses = responses;
+  spareBodies = bodies;
 }
