@@ -56,16 +56,17 @@ function get(port: number, agent: Agent | false = false): { answer: Promise<Answ
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('endInTurn', () => {
-  let held: Awaited<ReturnType<typeof holdingServer>>;
-  beforeEach(async () => {
-    held = await holdingServer();
-  });
-  afterEach(async () => {
-    held.server.closeAllConnections();
-    await new Promise((resolve) => held.server.close(resolve));
-  });
+/* Every test answers through its own holding server. */
+let held: Awaited<ReturnType<typeof holdingServer>>;
+beforeEach(async () => {
+  held = await holdingServer();
+});
+afterEach(async () => {
+  held.server.closeAllConnections();
+  await new Promise((resolve) => held.server.close(resolve));
+});
 
+describe('endInTurn', () => {
   it('ends the responses finished in one turn together, at its end, each with its own body', async () => {
     const first = get(held.port);
     const second = get(held.port);
@@ -132,15 +133,6 @@ describe('endInTurn', () => {
 });
 
 describe('sendJson', () => {
-  let held: Awaited<ReturnType<typeof holdingServer>>;
-  beforeEach(async () => {
-    held = await holdingServer();
-  });
-  afterEach(async () => {
-    held.server.closeAllConnections();
-    await new Promise((resolve) => held.server.close(resolve));
-  });
-
   it("sends the caller's header fields with its own, and its own type and length win", async () => {
     const call = get(held.port);
     const res = await held.next();
