@@ -20,10 +20,11 @@ export function requestKey(id: RequestId): string {
  */
 export class PostExchange {
   /*
-   * The keys of the requests still awaiting their response: a list, not a set (a POST carries
-   * one request, or a small batch), so an answer allocates nothing and nothing rehashes.
+   * The keys of the requests still awaiting their response. Most POSTs carry one request: its
+   * key alone, so that no hash table is made per POST and rehashed when its one entry leaves. A
+   * batch keeps a set, so that answering n requests costs n steps, not n².
    */
-  private readonly pending: string[];
+  private pending: string | Set<string> | undefined;
   private readonly replies: JsonRpcMessage[] = [];
   private stream?: SseStream;
   private done = false;
@@ -42,7 +43,7 @@ export class PostExchange {
     /** Answer as a stream even when nothing else precedes the responses (the client prefers it). */
     private readonly streamAlways = false,
   ) {
-    this.pending = keys.slice();
+    this.pending = keys.length === 1 ? keys[0] : new Set(keys);
   }
 
   /* The client's response, while it is still connected (checked lazily: no listener per POST). */
@@ -55,12 +56,12 @@ export class PostExchange {
   deliver(message: JsonRpcMessage): void {
     if (this.done) return;
     const key = isResponse(message) ? requestKey(message.id as RequestId) : undefined;
-    const answers = key !== undefined && this.pending.includes(key);
+    const answers = key !== undefined && this.awaits(key);
     if (answers && !this.stream && this.live && !this.streamAlways) {
       // Plain JSON while no event had to be streamed: the fast, common path.
       this.replies.push(message);
       this.settle(key!);
-      if (this.pending.length === 0) this.finishJson();
+      if (!this.awaiting) this.finishJson();
       return;
     }
     // Open the stream first: its priming event must be numbered before this event.
@@ -71,7 +72,7 @@ export class PostExchange {
     stream?.send(data, eventId);
     if (answers) {
       this.settle(key!);
-      if (this.pending.length === 0) this.finish();
+      if (!this.awaiting) this.finish();
     }
   }
 
@@ -84,7 +85,7 @@ export class PostExchange {
   close(): void {
     if (this.done) return;
     this.done = true;
-    this.pending.length = 0;
+    this.pending = undefined;
     if (this.stream) this.stream.close();
     else if (this.live && !this.res!.headersSent) {
       const body = new McpHttpError(404, 'Session terminated').toBody();
@@ -103,14 +104,14 @@ export class PostExchange {
       return this.deliver(reply);
     }
     this.done = true;
-    this.pending.length = 0;
+    this.pending = undefined;
     sendJson(res, refusal.status, reply, { ...this.headers, ...refusal.headers });
     this.onDone(this);
   }
 
   /** A request that will get no response (cancelled): stop waiting for it. */
   abandon(id: RequestId): void {
-    if (this.settle(requestKey(id)) && this.pending.length === 0) this.finish();
+    if (this.settle(requestKey(id)) && !this.awaiting) this.finish();
   }
 
   /** Re-attaches a client that resumed this stream with `Last-Event-ID`. */
@@ -120,12 +121,20 @@ export class PostExchange {
     this.res = undefined;
   }
 
+  /* Whether any request still awaits its response. */
+  private get awaiting(): boolean {
+    return typeof this.pending === 'string' || (this.pending?.size ?? 0) > 0;
+  }
+
+  private awaits(key: string): boolean {
+    return typeof this.pending === 'string' ? this.pending === key : !!this.pending?.has(key);
+  }
+
   /* Whether `key` was still awaiting its response; it no longer is. */
   private settle(key: string): boolean {
-    const at = this.pending.indexOf(key);
-    if (at < 0) return false;
-    this.pending[at] = this.pending[this.pending.length - 1]!;
-    this.pending.pop();
+    if (typeof this.pending !== 'string') return !!this.pending?.delete(key);
+    if (this.pending !== key) return false;
+    this.pending = undefined;
     return true;
   }
 
