@@ -7,6 +7,7 @@ import { withTimeout } from '../core/common/with-timeout.js';
 import { ALLOW, AUTHORIZER_FAILED, normalizeDecision } from './decision.normalizer.js';
 import { AuthorizerTimeoutBreaker } from './timeout-breaker.js';
 import { MCP_SEAM_POLICY, type McpSeamPolicy } from './seam-policy.interface.js';
+import { withFields } from '../core/common/with-fields.js';
 
 /** Detail of the deny given to a sensitive tool registered after boot with no authorizer. */
 export const SENSITIVE_TOOL_UNGUARDED = 'sensitive_tool_unguarded';
@@ -84,12 +85,7 @@ export class McpAuthorizationService {
     context: AuthorizerContext,
   ): MaybePromise<boolean> {
     // Set here, not by each caller: no visibility check can reach a policy looking like a call.
-    // Not `{ ...context, purpose }`: V8 11 (Node 20) gives each object built by a spread
-    // followed by more properties a hidden class of its own (docs/performance.md, "Hidden
-    // classes").
-    const visibility: AuthorizerContext = Object.assign({}, context, {
-      purpose: 'visibility',
-    } as const);
+    const visibility: AuthorizerContext = withFields(context, { purpose: 'visibility' } as const);
     if (this.policy) return this.visibleByPolicy(name, visibility);
     const decision = this.decideTool(name, {}, visibility, sensitive);
     return isPromiseLike(decision)
@@ -130,9 +126,8 @@ export class McpAuthorizationService {
     if (!authorizer) return ALLOW;
     // The key is built only while some decision is open, or once this one proves asynchronous:
     // a synchronous decision with nothing open never needs it (most calls).
-    if (this.breaker.anyOpen && this.breaker.tripped(this.breaker.key(seam, name, context))) {
-      return TIMED_OUT;
-    }
+    const key = this.breaker.anyOpen ? this.breaker.key(seam, name, context) : undefined;
+    if (key !== undefined && this.breaker.tripped(key)) return TIMED_OUT;
     let decision: ReturnType<NonNullable<McpAuthorizationSettings['authorizer']>>;
     try {
       decision = authorizer(name, args, context);
@@ -140,7 +135,7 @@ export class McpAuthorizationService {
       return this.failed(seam, name, error);
     }
     return isPromiseLike(decision)
-      ? this.settle(seam, name, decision, this.breaker.key(seam, name, context))
+      ? this.settle(seam, name, decision, key ?? this.breaker.key(seam, name, context))
       : this.normalize(decision);
   }
 

@@ -13,6 +13,7 @@ import type {
 import { openRedis, type McpRedisConnections } from './redis-connection.js';
 import { ALIVE_TTL_MS, HEARTBEAT_MS, InstanceLiveness } from './instance-liveness.js';
 import { ClusterStoreHealth, STORE_UNREACHABLE } from './store-health.js';
+import { withFields } from '../core/common/with-fields.js';
 
 /** A forwarded operation the owner has not answered by then fails (503). */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -156,9 +157,7 @@ export class McpClusterBus {
         settle({ t: 'r', c: corr, ok: false, status: 404, message: INSTANCE_GONE, gone: true }),
       );
       this.replies.set(corr, settle);
-      // Object.assign, not a spread with the fields after it: a hidden class per message on
-      // Node 20 (docs/performance.md, "Hidden classes").
-      const request: ClusterRequest = Object.assign({}, operation, {
+      const request: ClusterRequest = withFields(operation, {
         t: 'q',
         c: corr,
         f: this.instance,
@@ -171,7 +170,7 @@ export class McpClusterBus {
 
   /** Sends `operation` to `instance` expecting no reply. */
   send(instance: string, operation: ClusterOperation): void {
-    const request: ClusterRequest = Object.assign({}, operation, {
+    const request: ClusterRequest = withFields(operation, {
       t: 'q',
       c: '',
       f: this.instance,
@@ -188,7 +187,7 @@ export class McpClusterBus {
   reply(request: ClusterRequest, reply: ClusterAnswer): void {
     this.publish(
       this.keys.inbox(request.f),
-      Object.assign({}, reply, { t: 'r', c: request.c } as const) as ClusterReply,
+      withFields(reply, { t: 'r', c: request.c } as const) as ClusterReply,
     );
   }
 

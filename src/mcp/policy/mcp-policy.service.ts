@@ -22,6 +22,7 @@ import { runCases } from './cases/policy-cases.js';
 import type { McpPolicyCase, McpPolicyCaseResult } from './cases/policy-case.interface.js';
 import type { McpPolicyConfig } from './policy-options.interface.js';
 import { serverAttributes } from '../core/servers/server-attribute.js';
+import { withFields } from '../core/common/with-fields.js';
 
 /* Editors write a file in several steps; one reload follows the last of them. */
 const WATCH_SETTLE_MS = 100;
@@ -169,11 +170,9 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
 
   private trace(name: string, { verdict, version, shadow }: EngineVerdict): TracedDecision {
     this.metrics.evaluationErrors(verdict.errors);
-    // Object.assign, not `{ ...decision, trace }`: a hidden class per decision on Node 20
-    // (docs/performance.md, "Hidden classes").
     if (!shadow) {
       const trace = { policies: verdict.policies, policyVersion: version };
-      return Object.assign({}, verdict.decision, { trace });
+      return withFields(verdict.decision, { trace });
     }
     const enforced = verdict.decision.kind;
     if (shadow.decision.kind !== enforced)
@@ -186,7 +185,7 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
         policies: shadow.policies,
       },
     };
-    return Object.assign({}, verdict.decision, { trace });
+    return withFields(verdict.decision, { trace });
   }
 
   /* A request before bootstrap finished waits for it rather than pass unjudged. */

@@ -13,6 +13,7 @@ import { readSource } from './policy-sources.js';
 import { prepareRuntimeSets, runtimeSetsOnDemand } from './runtime-sets.js';
 import { generateSchema, type GeneratedSchema, type PolicyTool } from './schema.generator.js';
 import { MCP_READ, READ_ACTIONS, TOOLS_CALL } from './vocabulary.js';
+import { withFields } from '../../core/common/with-fields.js';
 
 /** What the engine tells its host (the Nest service logs and counts; the CLI prints). */
 export interface EngineEvents {
@@ -126,10 +127,7 @@ export class CedarPolicyEngine {
 
   /** Whether the caller may see the tool (DESIGN §6.3). */
   visible(name: string, context: AuthorizerContext): MaybePromise<boolean> {
-    // Not `{ ...context, purpose }`: V8 11 (Node 20) gives each object built by a spread
-    // followed by more properties a hidden class of its own (docs/performance.md, "Hidden
-    // classes").
-    const visibility = Object.assign({}, context, { purpose: 'visibility' } as const);
+    const visibility = withFields(context, { purpose: 'visibility' } as const);
     const request = this.request('tool', name, {}, visibility);
     const state = this.enforced;
     return request instanceof Promise
