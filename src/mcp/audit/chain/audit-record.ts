@@ -34,12 +34,3 @@ export const GENESIS = '0'.repeat(64);
 export function lineDigest(line: string): string {
   return sha256Hex(line);
 }
-
-/**
- * The record's line: the event's JSON with its place in the chain appended, built without
- * copying the event (this runs twice per call).
- */
-export function chainedLine(event: object, instance: string, seq: number, prev: string): string {
-  const json = JSON.stringify(event);
-  return `${json.slice(0, -1)},"instance":${JSON.stringify(instance)},"seq":${seq},"prev":"${prev}"}`;
-}

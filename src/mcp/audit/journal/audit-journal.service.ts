@@ -17,12 +17,8 @@ import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.in
 import type { McpAuditOptions, McpCheckpointPublisher } from '../audit-options.interface.js';
 import type { McpAuditEntry } from '../audit-sink.interface.js';
 import { McpAuditMetrics } from '../audit-metrics.js';
-import {
-  chainedLine,
-  GENESIS,
-  lineDigest,
-  type McpAuditCheckpointRecord,
-} from '../chain/audit-record.js';
+import { GENESIS, lineDigest, type McpAuditCheckpointRecord } from '../chain/audit-record.js';
+import { recordLine } from '../chain/record-line.js';
 import { signCheckpoint } from '../chain/checkpoint-note.js';
 import { SinkWriter } from './sink-writer.js';
 import { RecordWaiters } from './record-waiters.js';
@@ -190,7 +186,7 @@ export class McpAuditJournalService
     queued: boolean;
   } {
     const seq = ++this.seq;
-    const line = chainedLine(event, this.instance, seq, this.head);
+    const line = recordLine(event, this.instance, seq, this.head);
     this.head = lineDigest(line);
     const entry: McpAuditEntry = { line, record: event, instance: this.instance, seq };
     // A window for the console, only once it asked: every record in it outlives the young

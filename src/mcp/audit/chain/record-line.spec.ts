@@ -1,0 +1,125 @@
+import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
+import type { McpAuditCheckpointRecord } from './audit-record.js';
+import { recordLine } from './record-line.js';
+
+const PREV = 'ab'.repeat(32);
+
+/* What the line must hold: the record as JSON sees it, with its place in the chain. */
+const expected = (record: object, instance = 'host-1', seq = 7) =>
+  JSON.parse(JSON.stringify({ ...record, instance, seq, prev: PREV })) as unknown;
+
+/** Every field of an event set: a field added to the interface fails to compile here. */
+const everyField: Required<McpAuditEvent> = {
+  id: '0b5c2f14-1f6b-4f0e-9d39-3f8c6f0c9a11',
+  kind: 'decision',
+  time: '2026-12-05T06:00:00.000Z',
+  connId: 'conn-1',
+  requestId: 'req-1',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  transport: 'http',
+  principal: 'alice',
+  issuer: 'https://issuer.example',
+  clientId: 'client-1',
+  era: 'modern',
+  seam: 'tool',
+  name: 'send_mail',
+  decision: 'ask',
+  detail: 'Send it?',
+  operator: 'bob',
+  policies: ['policy0', 'ask-mail'],
+  policyVersion: 'sha256:00ff',
+  shadow: { decision: 'deny', policies: ['forbid-mail'] },
+  argumentsDigest: 'cd'.repeat(32),
+  arguments: { to: ['a@example.com'], body: { text: 'hi', n: 1, ok: true, none: null } },
+  of: 'f00d',
+  audience: 'https://api.example',
+  scope: 'mail.send',
+  outcome: 'ok',
+  durationMs: 12.345,
+};
+
+describe('recordLine', () => {
+  it('writes every field of an event, then instance, seq and prev', () => {
+    const line = recordLine(everyField, 'host-1', 7, PREV);
+    expect(JSON.parse(line)).toEqual(expected(everyField));
+    expect(Object.keys(JSON.parse(line) as object).slice(-3)).toEqual(['instance', 'seq', 'prev']);
+  });
+
+  it('leaves out what is undefined, as JSON.stringify does', () => {
+    const event: McpAuditEvent = {
+      id: 'id-1',
+      kind: 'outcome',
+      time: '2026-12-05T06:00:00.000Z',
+      connId: 'c',
+      requestId: 3,
+      transport: 'stdio',
+      seam: 'tool',
+      name: 'echo',
+      decision: 'allow',
+      principal: undefined,
+      outcome: 'isError',
+      durationMs: 0.5,
+    };
+    const line = recordLine(event, 'host-1', 7, PREV);
+    expect(line).not.toContain('principal');
+    expect(JSON.parse(line)).toEqual(expected(event));
+  });
+
+  it.each([
+    ['a quote and a backslash', 'say "hi" \\ bye'],
+    ['control characters', 'line\nbreak\ttab\u0000nul\u001fus\r'],
+    ['a lone surrogate', 'half \ud800 of a pair'],
+    ['a whole pair and U+2028', 'emoji 😀 sep \u2028 end'],
+    ['a JSON look-alike', '","decision":"allow'],
+  ])('escapes %s in whatever a caller or an app shapes', (_, text) => {
+    const event: McpAuditEvent = {
+      ...everyField,
+      connId: text,
+      requestId: text,
+      principal: text,
+      issuer: text,
+      clientId: text,
+      traceId: text,
+      name: text,
+      detail: text,
+      operator: text,
+      policyVersion: text,
+      of: text,
+      audience: text,
+      scope: text,
+      policies: [text],
+      arguments: { [text]: text },
+    };
+    const line = recordLine(event, text, 7, PREV);
+    // One record, one line: JSON Lines.
+    expect(line).not.toMatch(/[\n\r\u0000]/);
+    expect(JSON.parse(line)).toEqual(expected(event, text));
+    // The same text JSON.stringify writes for each such value.
+    expect(line).toContain(`"name":${JSON.stringify(text)}`);
+  });
+
+  it('writes a non-finite duration as JSON.stringify does (null)', () => {
+    const event = { ...everyField, durationMs: Number.NaN };
+    expect((JSON.parse(recordLine(event, 'h', 1, PREV)) as McpAuditEvent).durationMs).toBeNull();
+  });
+
+  it('keeps an argument named __proto__ as a plain key', () => {
+    const args = JSON.parse('{"__proto__":{"admin":true},"x":1}') as unknown;
+    const line = recordLine({ ...everyField, arguments: args }, 'h', 1, PREV);
+    const parsed = JSON.parse(line) as { arguments: object };
+    expect(Object.keys(parsed.arguments)).toEqual(['__proto__', 'x']);
+    expect(line).toContain(JSON.stringify(args));
+  });
+
+  it('writes a checkpoint, its multi-line note escaped', () => {
+    const checkpoint: McpAuditCheckpointRecord = {
+      id: 'cp-1',
+      kind: 'checkpoint',
+      time: '2026-12-05T06:00:00.000Z',
+      checkpoint: 'mcp-warden/echo/host-1\n42\nq83vEjRFZ4k=\n\n— mcp-warden-audit AAAA\n',
+    };
+    const line = recordLine(checkpoint, 'host-1', 7, PREV);
+    expect(line).not.toContain('\n');
+    expect(JSON.parse(line)).toEqual(expected(checkpoint));
+  });
+});
