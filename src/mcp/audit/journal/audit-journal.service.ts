@@ -96,7 +96,7 @@ export class McpAuditJournalService
           maxPending,
           this.failClosed ? 0 : (sink.batchWindowMs ?? 0),
           {
-            kept: (seq) => this.kept(sink.name, seq),
+            kept: (seq, count) => this.kept(sink.name, seq, count),
             failed: (seq, error) => this.failed(sink.name, seq, error),
             dropped: (count) => this.metrics.dropped(sink.name, count),
           },
@@ -267,8 +267,8 @@ export class McpAuditJournalService
     };
   }
 
-  private kept(sink: string, seq: number): void {
-    this.metrics.recordsKept(sink, 1);
+  private kept(sink: string, seq: number, count: number): void {
+    this.metrics.recordsKept(sink, count);
     if (this.waiters.size === 0) return;
     let keptByAll = seq;
     for (const writer of this.writers) keptByAll = Math.min(keptByAll, writer.keptSeq);

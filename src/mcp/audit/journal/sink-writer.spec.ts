@@ -1,3 +1,4 @@
+import { registerMetrics } from '../../../../test/telemetry/otel-harness.js';
 import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
 import { McpAuditJournalService } from './audit-journal.service.js';
 import { SinkWriter } from './sink-writer.js';
@@ -79,23 +80,46 @@ describe('SinkWriter: minWriteIntervalMs', () => {
   });
 });
 
+const event = (id: string) =>
+  ({
+    id,
+    kind: 'decision',
+    time: new Date().toISOString(),
+    connId: 'c',
+    requestId: 1,
+    transport: 'stdio',
+    seam: 'tool',
+    name: 'fine',
+    decision: 'allow',
+  }) as const;
+
+describe('McpAuditJournalService: mcp_warden.audit.records', () => {
+  it('counts every record a sink kept, not every write', async () => {
+    const otel = registerMetrics();
+    const sink = new NotingSink();
+    const journal = new McpAuditJournalService('test', { sinks: [sink] });
+    try {
+      await journal.onApplicationBootstrap();
+      const written = sink.nextWrite();
+      for (const id of ['a', 'b', 'c', 'd', 'e']) journal.append(event(id), false);
+      await written;
+      expect(sink.writes.map((write) => write.seqs)).toEqual([[1, 2, 3, 4, 5]]);
+      const kept = (await otel.collect()).get('mcp_warden.audit.records');
+      expect(kept?.dataPoints.map((point) => [point.attributes, point.value])).toEqual([
+        [{ 'mcp.server.name': 'test', sink: 'noting' }, 5],
+      ]);
+    } finally {
+      await journal.onApplicationShutdown();
+      await otel.dispose();
+    }
+  });
+});
+
 describe('McpAuditJournalService: the recent window', () => {
   it('is kept only once a reader asks for it', async () => {
     const sink = new NotingSink();
     const journal = new McpAuditJournalService('test', { sinks: [sink] });
     await journal.onApplicationBootstrap();
-    const event = (id: string) =>
-      ({
-        id,
-        kind: 'decision',
-        time: new Date().toISOString(),
-        connId: 'c',
-        requestId: 1,
-        transport: 'stdio',
-        seam: 'tool',
-        name: 'fine',
-        decision: 'allow',
-      }) as const;
     journal.append(event('a'), false);
     expect(journal.recentRecords()).toEqual([]);
     journal.keepRecent();

@@ -2,8 +2,8 @@ import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
 
 /** What a writer tells the journal. */
 export interface SinkWriterEvents {
-  /** Every record up to `seq` is kept by this sink. */
-  kept(seq: number): void;
+  /** Every record up to `seq` is kept by this sink; `count` of them in this write. */
+  kept(seq: number, count: number): void;
   /** A batch up to `seq` failed; it will be retried. */
   failed(seq: number, error: Error): void;
   /** `count` records were dropped: the sink fell `maxPending` behind. */
@@ -135,7 +135,7 @@ export class SinkWriter {
       this.healthy = true;
       this.retryMs = 0;
       this.keptSeq = last;
-      this.events.kept(last);
+      this.events.kept(last, batch.length);
     } catch (error) {
       this.healthy = false;
       this.events.failed(last, error as Error);
