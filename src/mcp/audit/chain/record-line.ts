@@ -13,6 +13,7 @@ import type { McpAuditCheckpointRecord } from './audit-record.js';
  */
 
 /** A character `JSON.stringify` would escape, or a surrogate it may. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 function quoted(text: string): string {
