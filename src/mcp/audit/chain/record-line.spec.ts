@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
 import type { McpAuditCheckpointRecord } from './audit-record.js';
 import { recordLine } from './record-line.js';
@@ -96,6 +97,40 @@ describe('recordLine', () => {
     expect(JSON.parse(line)).toEqual(expected(event, text));
     // The same text JSON.stringify writes for each such value.
     expect(line).toContain(`"name":${JSON.stringify(text)}`);
+  });
+
+  it('writes any UTF-16 text and any JSON value so that it parses back, as one line', () => {
+    // Every code unit, surrogates alone or in pairs included.
+    const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+    const text = fc.string({ unit: codeUnit, maxLength: 24 });
+    const value = fc.jsonValue({ maxDepth: 3 });
+    const id = fc.oneof(text, fc.integer());
+    fc.assert(
+      fc.property(
+        text,
+        id,
+        text,
+        value,
+        fc.option(text, { nil: undefined }),
+        (name, requestId, who, args, detail) => {
+          const event: McpAuditEvent = {
+            ...everyField,
+            name,
+            requestId,
+            principal: who,
+            connId: who,
+            detail,
+            arguments: args,
+          };
+          const line = recordLine(event, who, 7, PREV);
+          expect(line.includes('\n')).toBe(false);
+          expect(JSON.parse(line)).toEqual(expected(event, who));
+          // Escaped as JSON.stringify escapes it: a lone surrogate stays itself, not U+FFFD.
+          expect(line).toContain(`"name":${JSON.stringify(name)}`);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('writes a non-finite duration as JSON.stringify does (null)', () => {
