@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import module from 'node:module';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +32,16 @@ afterEach(async () => {
   if (out) await rm(out, { recursive: true, force: true });
   await removeDataDir(dataDir);
 });
+
+/** The messages of the Cedar warnings a start logged (its log lines are JSON). */
+function cedarWarnings(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => (JSON.parse(line) as { message?: string }).message ?? '')
+    .filter((message) => message.startsWith('Cedar: '))
+    .join('\n');
+}
 
 describe('mcp-warden bundle', () => {
   it('bundles a built stdio entry into a launcher and one file, and the bundle serves a call', async () => {
@@ -96,15 +107,39 @@ describe('mcp-warden bundle', () => {
     );
     expect(JSON.parse(probe.stdout)).toEqual({ shared: true, compiled: true });
 
-    // The service decides with Cedar: its calls go through the preloaded engine.
+    // The service decides with Cedar: its calls go through the preloaded engine. Two starts
+    // share one compile cache: where Node has one (22.8+), the first keeps strict validation's
+    // verdict there and the second takes it, logging the same Cedar warning.
     dataDir = await makeDataDir();
-    child = new StdioScript(join(out, 'main-stdio.mjs'), { DATA_DIR: dataDir });
-    await child.initialize();
-    const called = await child.request('tools/call', {
-      name: 'search_notes',
-      arguments: { query: 'anything' },
-    });
-    expect(called.result.structuredContent).toEqual({ count: 0, notes: [] });
+    const cacheDir = join(out, 'compile-cache');
+    const env = { DATA_DIR: dataDir, NODE_COMPILE_CACHE: cacheDir };
+    /** Each verdict file under the cache, with its inode: a verdict written again is a new file. */
+    const verdicts = () =>
+      (existsSync(cacheDir) ? readdirSync(cacheDir, { recursive: true }) : [])
+        .map(String)
+        .filter((file) => /mcp-warden-cedar-validation\/[0-9a-f]{64}\.json$/.test(file))
+        .map((file) => `${file}@${statSync(join(cacheDir, file)).ino}`);
+    const warnings: string[] = [];
+    const kept: string[][] = [];
+    for (let start = 0; start < 2; start += 1) {
+      child = new StdioScript(join(out, 'main-stdio.mjs'), env);
+      await child.initialize();
+      const called = await child.request('tools/call', {
+        name: 'search_notes',
+        arguments: { query: 'anything' },
+      });
+      expect(called.result.structuredContent).toEqual({ count: 0, notes: [] });
+      warnings.push(cedarWarnings(child.stderr.text));
+      await child.dispose();
+      child = undefined;
+      kept.push(verdicts());
+    }
+    expect(warnings[0]).toContain('unknown-action-denies');
+    expect(warnings[1]).toBe(warnings[0]);
+    const hasCache = typeof (module as { getCompileCacheDir?: unknown }).getCompileCacheDir;
+    expect(kept[0]).toHaveLength(hasCache === 'function' ? 1 : 0);
+    // The second start took the first one's verdict: it wrote none.
+    expect(kept[1]).toEqual(kept[0]);
   });
 
   it('names its options when one is missing or wrong, with exit status 2', () => {

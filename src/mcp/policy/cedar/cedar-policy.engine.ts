@@ -12,6 +12,7 @@ import { compilePolicySet, type SetTexts } from './policy-set.compiler.js';
 import { readSource } from './policy-sources.js';
 import { prepareRuntimeSets, runtimeSetsOnDemand } from './runtime-sets.js';
 import { generateSchema, type GeneratedSchema, type PolicyTool } from './schema.generator.js';
+import { compileCacheValidation } from './validation.cache.js';
 import { MCP_READ, READ_ACTIONS, TOOLS_CALL } from './vocabulary.js';
 import { withFields } from '../../core/common/with-fields.js';
 
@@ -56,6 +57,8 @@ export class CedarPolicyEngine {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly evaluator: CedarEvaluator;
   private readonly warned = new Set<string>();
+  /* Verdicts of strict validation kept between starts, where Node keeps compiled code. */
+  private readonly validationCache = compileCacheValidation();
 
   private constructor(
     private readonly cedar: CedarWasm,
@@ -260,7 +263,13 @@ export class CedarPolicyEngine {
     kind: 'e' | 's',
     onDemand = false,
   ): Promise<{ state: PolicyState } | { errors: string[] }> {
-    const compiled = await compilePolicySet(this.cedar, texts, this.schema.json, pause);
+    const compiled = await compilePolicySet(
+      this.cedar,
+      texts,
+      this.schema.json,
+      pause,
+      this.validationCache,
+    );
     if (!compiled.ok) return { errors: compiled.errors };
     for (const warning of compiled.warnings) this.events.warn(`Cedar: ${warning}`);
     const groups = new Map<string, string>();

@@ -3,6 +3,7 @@ import type { PolicyJson, SchemaJson, TemplateLink } from '@cedar-policy/cedar-w
 import type { CedarWasm } from './cedar.loader.js';
 import type { PolicyText } from './policy-sources.js';
 import { describeError, type PolicyOrigin } from './source-location.js';
+import { validationKey, type ValidationCache } from './validation.cache.js';
 
 /** One parsed policy or template, with where it came from. */
 export interface CompiledPolicy {
@@ -40,13 +41,15 @@ const PARSE_CHUNK = 50;
 /**
  * Parses every text, names each policy (`@id("…")`, else `<file>:<index>`), and validates the
  * whole set against `schema` in strict mode. `pause` is awaited between chunks of work, so a
- * reload of a large set never stalls the server for long.
+ * reload of a large set never stalls the server for long. With `cache`, a set that validated
+ * before with exactly these inputs takes that verdict (validation.cache.ts).
  */
 export async function compilePolicySet(
   cedar: CedarWasm,
   texts: SetTexts,
   schema: SchemaJson<string>,
   pause: () => Promise<void> = async () => {},
+  cache?: ValidationCache,
 ): Promise<CompileResult> {
   const errors: string[] = [];
   const policies = new Map<string, CompiledPolicy>();
@@ -58,6 +61,10 @@ export async function compilePolicySet(
   }
   if (errors.length > 0) return { ok: false, errors };
   const links = [...(texts.links ?? [])];
+  const set = (): CompiledSet => ({ policies, links, version: digestOf(policies, links) });
+  const key = cache && validationKey(cedar.getCedarSDKVersion(), schema, texts, links);
+  const kept = key === undefined ? undefined : cache?.read(key);
+  if (kept) return { ok: true, set: set(), warnings: kept };
   const warnings: string[] = [];
   const all = [...policies.values()];
   for (let start = 0; start < all.length; start += VALIDATE_CHUNK) {
@@ -78,7 +85,8 @@ export async function compilePolicySet(
     validateChunk(cedar, templates, links, policies, schema, errors, warnings, true);
   }
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, set: { policies, links, version: digestOf(policies, links) }, warnings };
+  if (key !== undefined) cache?.write(key, warnings);
+  return { ok: true, set: set(), warnings };
 }
 
 async function parseText(

@@ -1,0 +1,169 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadCedar, type CedarWasm } from './cedar.loader.js';
+import { compilePolicySet, type SetTexts } from './policy-set.compiler.js';
+import { generateSchema } from './schema.generator.js';
+import { FolderValidationCache, validationKey } from './validation.cache.js';
+
+/*
+ * Strict validation's verdicts kept between starts, on real Cedar. Cedar is wrapped only to
+ * count the validations it is asked for.
+ */
+
+const input = (property: string) => ({
+  type: 'object',
+  properties: { [property]: { type: 'string' } },
+  required: [property],
+});
+const TOOLS = [{ name: 'open', inputSchema: input('q') }];
+const schema = generateSchema(TOOLS, []).json;
+const otherSchema = generateSchema([{ name: 'open', inputSchema: input('r') }], []).json;
+const valid: SetTexts = {
+  policies: [
+    {
+      name: 'open.cedar',
+      text: `@id("open") permit (principal, action == Mcp::Action::"open", resource)
+  when { context.input.q == "x" };
+@id("never") forbid (principal, action == Mcp::Action::"open", resource) when { false };`,
+    },
+  ],
+};
+/* `q` is no attribute of `open`'s input under otherSchema. */
+const invalidUnderOther = valid;
+const invalid: SetTexts = {
+  policies: [
+    {
+      name: 'bad.cedar',
+      text: `@id("bad") permit (principal, action == Mcp::Action::"open", resource)
+  when { context.input.nope == 1 };`,
+    },
+  ],
+};
+
+let cedar: CedarWasm;
+let dir: string;
+beforeAll(async () => {
+  cedar = await loadCedar();
+});
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-warden-validation-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Real Cedar, counting its validations. */
+function counting() {
+  const counted = { validations: 0 };
+  const wrapped: CedarWasm = {
+    ...cedar,
+    validate: (call) => {
+      counted.validations += 1;
+      return cedar.validate(call);
+    },
+  };
+  return { cedar: wrapped, counted };
+}
+
+describe('compilePolicySet with a validation cache', () => {
+  it('validates a set once, then takes the kept verdict, warnings included', async () => {
+    const cache = new FolderValidationCache(join(dir, 'cache'));
+    const { cedar: seen, counted } = counting();
+    const first = await compilePolicySet(seen, valid, schema, undefined, cache);
+    const second = await compilePolicySet(seen, valid, schema, undefined, cache);
+    expect(counted.validations).toBe(1);
+    expect(first.ok && second.ok).toBe(true);
+    if (!first.ok || !second.ok) return;
+    // The forbid that can never apply is Cedar's warning, logged again from the kept verdict.
+    expect(first.warnings.join('\n')).toContain('never');
+    expect(second.warnings).toEqual(first.warnings);
+    expect(second.set.version).toBe(first.set.version);
+    expect([...second.set.policies.keys()]).toEqual(['open', 'never']);
+  });
+
+  it('validates again when the schema, a text or a source name differs', async () => {
+    const cache = new FolderValidationCache(join(dir, 'cache'));
+    const { cedar: seen, counted } = counting();
+    await compilePolicySet(seen, valid, schema, undefined, cache);
+    const renamed = { policies: [{ ...valid.policies[0]!, name: 'renamed.cedar' }] };
+    await compilePolicySet(seen, renamed, schema, undefined, cache);
+    const edited = { policies: [{ ...valid.policies[0]!, text: `${valid.policies[0]!.text}\n` }] };
+    await compilePolicySet(seen, edited, schema, undefined, cache);
+    const underOther = await compilePolicySet(
+      seen,
+      invalidUnderOther,
+      otherSchema,
+      undefined,
+      cache,
+    );
+    expect(counted.validations).toBe(4);
+    // The tools changed: the same text no longer validates, whatever was kept for the old ones.
+    expect(underOther.ok).toBe(false);
+  });
+
+  it('never keeps a verdict for a set that failed: it fails at every start', async () => {
+    const cache = new FolderValidationCache(join(dir, 'cache'));
+    const { cedar: seen, counted } = counting();
+    for (let start = 0; start < 2; start += 1) {
+      const result = await compilePolicySet(seen, invalid, schema, undefined, cache);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.errors.join('\n')).toMatch(/bad\.cedar:2:\d+/);
+    }
+    expect(counted.validations).toBe(2);
+    expect(existsSync(join(dir, 'cache'))).toBe(false);
+  });
+});
+
+describe('FolderValidationCache', () => {
+  const key = validationKey('4.0.0', schema, valid, []);
+
+  it('keeps a verdict in a file only its user may read or write, in a folder only it may write', () => {
+    const cache = new FolderValidationCache(join(dir, 'cache'));
+    cache.write(key, ['a warning']);
+    expect(cache.read(key)).toEqual(['a warning']);
+    expect(statSync(join(dir, 'cache')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'cache', `${key}.json`)).mode & 0o777).toBe(0o600);
+    expect(cache.read(validationKey('4.0.1', schema, valid, []))).toBeUndefined();
+  });
+
+  it('reads nothing another user could have written or redirected', () => {
+    const folder = join(dir, 'cache');
+    const cache = new FolderValidationCache(folder);
+    cache.write(key, []);
+    const file = join(folder, `${key}.json`);
+
+    chmodSync(file, 0o666);
+    expect(cache.read(key)).toBeUndefined();
+    chmodSync(file, 0o600);
+    expect(cache.read(key)).toEqual([]);
+
+    chmodSync(folder, 0o777);
+    expect(cache.read(key)).toBeUndefined();
+    chmodSync(folder, 0o700);
+
+    // A verdict filed under another key's name, or a link to one, is not this key's.
+    const other = validationKey('4.0.1', schema, valid, []);
+    rmSync(file);
+    writeFileSync(file, JSON.stringify({ key: other, warnings: [] }), { mode: 0o600 });
+    expect(cache.read(key)).toBeUndefined();
+    rmSync(file);
+    cache.write(other, []);
+    symlinkSync(join(folder, `${other}.json`), file);
+    expect(cache.read(key)).toBeUndefined();
+  });
+
+  it('is a miss, never an error, when its folder cannot be made', () => {
+    const blocked = join(dir, 'a-file');
+    writeFileSync(blocked, '');
+    const cache = new FolderValidationCache(join(blocked, 'cache'));
+    cache.write(key, []);
+    expect(cache.read(key)).toBeUndefined();
+  });
+});
