@@ -49,27 +49,27 @@ export function recordLine(
 
 /* McpAuditEvent's fields after id, kind and time. */
 function eventFields(event: McpAuditEvent): string {
-  let line = ',"connId":' + json(event.connId) + ',"requestId":' + json(event.requestId);
-  if (event.traceId !== undefined) line += ',"traceId":' + json(event.traceId);
+  let line = ',"connId":' + quoted(event.connId) + ',"requestId":' + json(event.requestId);
+  if (event.traceId !== undefined) line += ',"traceId":' + quoted(event.traceId);
   line += ',"transport":"' + event.transport + '"';
-  if (event.principal !== undefined) line += ',"principal":' + json(event.principal);
-  if (event.issuer !== undefined) line += ',"issuer":' + json(event.issuer);
-  if (event.clientId !== undefined) line += ',"clientId":' + json(event.clientId);
+  if (event.principal !== undefined) line += ',"principal":' + quoted(event.principal);
+  if (event.issuer !== undefined) line += ',"issuer":' + quoted(event.issuer);
+  if (event.clientId !== undefined) line += ',"clientId":' + quoted(event.clientId);
   if (event.era !== undefined) line += ',"era":"' + event.era + '"';
-  line += ',"seam":"' + event.seam + '","name":' + json(event.name);
+  line += ',"seam":"' + event.seam + '","name":' + quoted(event.name);
   line += ',"decision":"' + event.decision + '"';
-  if (event.detail !== undefined) line += ',"detail":' + json(event.detail);
-  if (event.operator !== undefined) line += ',"operator":' + json(event.operator);
+  if (event.detail !== undefined) line += ',"detail":' + quoted(event.detail);
+  if (event.operator !== undefined) line += ',"operator":' + quoted(event.operator);
   if (event.policies !== undefined) line += ',"policies":' + json(event.policies);
-  if (event.policyVersion !== undefined) line += ',"policyVersion":' + json(event.policyVersion);
+  if (event.policyVersion !== undefined) line += ',"policyVersion":' + quoted(event.policyVersion);
   if (event.shadow !== undefined) line += ',"shadow":' + json(event.shadow);
   if (event.argumentsDigest !== undefined) {
     line += ',"argumentsDigest":"' + event.argumentsDigest + '"';
   }
   if (event.arguments !== undefined) line += ',"arguments":' + json(event.arguments);
-  if (event.of !== undefined) line += ',"of":' + json(event.of);
-  if (event.audience !== undefined) line += ',"audience":' + json(event.audience);
-  if (event.scope !== undefined) line += ',"scope":' + json(event.scope);
+  if (event.of !== undefined) line += ',"of":' + quoted(event.of);
+  if (event.audience !== undefined) line += ',"audience":' + quoted(event.audience);
+  if (event.scope !== undefined) line += ',"scope":' + quoted(event.scope);
   if (event.outcome !== undefined) line += ',"outcome":"' + event.outcome + '"';
   if (event.durationMs !== undefined) line += ',"durationMs":' + json(event.durationMs);
   return line;
