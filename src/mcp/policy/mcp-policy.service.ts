@@ -23,6 +23,7 @@ import type { McpPolicyCase, McpPolicyCaseResult } from './cases/policy-case.int
 import type { McpPolicyConfig } from './policy-options.interface.js';
 import { serverAttributes } from '../core/servers/server-attribute.js';
 import { withFields } from '../core/common/with-fields.js';
+import { compileCacheValidation } from './cedar/validation.cache.js';
 
 /* Editors write a file in several steps; one reload follows the last of them. */
 const WATCH_SETTLE_MS = 100;
@@ -91,6 +92,8 @@ export class McpPolicy implements McpSeamPolicy, OnApplicationBootstrap, OnModul
         warn: (message) => this.logger.warn(message),
         error: (message) => this.logger.error(message),
       },
+      // A start with the same policies and tools as the last takes its validation verdict.
+      compileCacheValidation(),
     );
     this.engine = await this.ready;
     this.toolChanges = this.registry.changes$.subscribe((kind) => {

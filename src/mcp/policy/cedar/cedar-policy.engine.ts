@@ -8,11 +8,11 @@ import { CedarEvaluator, type PolicyState } from './cedar-evaluator.js';
 import { buildRequest, type CedarRequest } from './cedar-request.js';
 import { DecisionCache } from './decision.cache.js';
 import type { CedarVerdict } from './decision.mapper.js';
-import { compilePolicySet, type SetTexts } from './policy-set.compiler.js';
-import { readSource } from './policy-sources.js';
+import { compilePolicySet } from './policy-set.compiler.js';
+import { readSetTexts, readSource, type SetTexts } from './policy-sources.js';
 import { prepareRuntimeSets, runtimeSetsOnDemand } from './runtime-sets.js';
 import { generateSchema, type GeneratedSchema, type PolicyTool } from './schema.generator.js';
-import { compileCacheValidation } from './validation.cache.js';
+import type { ValidationCache } from './validation.cache.js';
 import { MCP_READ, READ_ACTIONS, TOOLS_CALL } from './vocabulary.js';
 import { withFields } from '../../core/common/with-fields.js';
 
@@ -57,31 +57,35 @@ export class CedarPolicyEngine {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly evaluator: CedarEvaluator;
   private readonly warned = new Set<string>();
-  /* Verdicts of strict validation kept between starts, where Node keeps compiled code. */
-  private readonly validationCache = compileCacheValidation();
 
   private constructor(
     private readonly cedar: CedarWasm,
     private readonly serverName: string,
     private readonly options: McpCedarPolicyOptions,
     private readonly events: EngineEvents,
+    private readonly validationCache?: ValidationCache,
   ) {
     this.evaluator = new CedarEvaluator(cedar, (message) =>
       events.error(`Cedar failed to decide: ${message}`),
     );
   }
 
-  /** Reads, validates and applies the sources; throws `McpPolicyError` when they are invalid. */
+  /**
+   * Reads, validates and applies the sources; throws `McpPolicyError` when they are invalid.
+   * `validationCache`: the server's verdicts kept between starts (validation.cache.ts); without
+   * it (the `mcp-warden` command) every set is validated.
+   */
   static async create(
     cedar: CedarWasm,
     serverName: string,
     options: McpCedarPolicyOptions,
     tools: readonly PolicyTool[],
     events: EngineEvents,
+    validationCache?: ValidationCache,
   ): Promise<CedarPolicyEngine> {
-    const engine = new CedarPolicyEngine(cedar, serverName, options, events);
+    const engine = new CedarPolicyEngine(cedar, serverName, options, events, validationCache);
     engine.schema = engine.generate(tools);
-    engine.texts = await textsOf(options);
+    engine.texts = await readSetTexts(options);
     // Nothing serves yet: the first sets are preparsed as decisions need them.
     const enforced = await engine.build(engine.texts, 'e', true);
     if ('errors' in enforced)
@@ -180,7 +184,7 @@ export class CedarPolicyEngine {
   private async reloadNow(): Promise<McpPolicyReloadResult> {
     let texts: SetTexts;
     try {
-      texts = await textsOf(this.options);
+      texts = await readSetTexts(this.options);
     } catch (error) {
       return { applied: false, version: this.version, errors: [String((error as Error).message)] };
     }
@@ -291,17 +295,4 @@ export class CedarPolicyEngine {
     };
     return { state };
   }
-}
-
-/* Boot, reload and the CLI read the sources the same way: without blocking. */
-async function textsOf(options: McpCedarPolicyOptions): Promise<SetTexts> {
-  return {
-    policies: await readSource(options.policies, 'policies'),
-    templates: options.templates ? await readSource(options.templates, 'templates') : undefined,
-    links: options.links?.map((link) => ({
-      templateId: link.templateId,
-      newId: link.newId,
-      values: { ...link.values },
-    })),
-  };
 }

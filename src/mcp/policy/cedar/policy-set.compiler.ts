@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PolicyJson, SchemaJson, TemplateLink } from '@cedar-policy/cedar-wasm/nodejs';
 import type { CedarWasm } from './cedar.loader.js';
-import type { PolicyText } from './policy-sources.js';
+import type { PolicyText, SetTexts } from './policy-sources.js';
 import { describeError, type PolicyOrigin } from './source-location.js';
 import { validationKey, type ValidationCache } from './validation.cache.js';
 
@@ -26,13 +26,6 @@ export interface CompiledSet {
 export type CompileResult =
   | { readonly ok: true; readonly set: CompiledSet; readonly warnings: string[] }
   | { readonly ok: false; readonly errors: string[] };
-
-/** The texts of one set: policies, and optionally templates and their links. */
-export interface SetTexts {
-  readonly policies: readonly PolicyText[];
-  readonly templates?: readonly PolicyText[];
-  readonly links?: readonly TemplateLink[];
-}
 
 /* Validation is per policy; chunks keep a large set from holding the event loop in one call. */
 const VALIDATE_CHUNK = 100;

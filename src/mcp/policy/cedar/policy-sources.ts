@@ -1,11 +1,36 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { McpPolicySource, McpPolicySources } from '../policy-options.interface.js';
+import type { TemplateLink } from '@cedar-policy/cedar-wasm/nodejs';
+import type {
+  McpCedarPolicyOptions,
+  McpPolicySource,
+  McpPolicySources,
+} from '../policy-options.interface.js';
 
 /** One text of Cedar: `name` names it in messages and in default policy ids. */
 export interface PolicyText {
   readonly name: string;
   readonly text: string;
+}
+
+/** The texts of one set: policies, and optionally templates and their links. */
+export interface SetTexts {
+  readonly policies: readonly PolicyText[];
+  readonly templates?: readonly PolicyText[];
+  readonly links?: readonly TemplateLink[];
+}
+
+/* Boot, reload and the CLI read a set's sources the same way: without blocking. */
+export async function readSetTexts(options: McpCedarPolicyOptions): Promise<SetTexts> {
+  return {
+    policies: await readSource(options.policies, 'policies'),
+    templates: options.templates ? await readSource(options.templates, 'templates') : undefined,
+    links: options.links?.map((link) => ({
+      templateId: link.templateId,
+      newId: link.newId,
+      values: { ...link.values },
+    })),
+  };
 }
 
 /** The texts of a source (or of several, in order), read without blocking (boot, a reload, the CLI). */

@@ -10,7 +10,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCedar, type CedarWasm } from './cedar.loader.js';
-import { compilePolicySet, type SetTexts } from './policy-set.compiler.js';
+import { compilePolicySet } from './policy-set.compiler.js';
+import type { SetTexts } from './policy-sources.js';
 import { generateSchema } from './schema.generator.js';
 import { FolderValidationCache, validationKey } from './validation.cache.js';
 
