@@ -1,4 +1,8 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as nodeModule from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 /*
@@ -106,6 +110,32 @@ loadCedar().then((cedar) => {
 });
 `;
 
+/*
+ * What the head start asks its worker to warm, in a process whose compile cache (a fresh folder)
+ * holds no verdict, or one (`kept`): the validator only where a boot will likely validate
+ * (validation.cache.ts, keepsVerdicts). Without a compile cache (Node before 22.8) every boot
+ * validates, so the validator is always warmed.
+ */
+const WARM_UP_PROBE = `
+import threads from 'node:worker_threads';
+import { syncBuiltinESMExports } from 'node:module';
+let validate;
+threads.Worker = class extends threads.Worker {
+  constructor(script, options) {
+    validate = options?.workerData?.validate;
+    super(script, options);
+  }
+};
+syncBuiltinESMExports();
+if (process.argv[1] === 'kept') {
+  const { compileCacheValidation } = await import('./dist/mcp/policy/cedar/validation.cache.js');
+  compileCacheValidation()?.write('0'.repeat(64), []);
+}
+const { precompileCedar } = await import('./dist/mcp/policy/cedar/cedar.precompiler.js');
+await precompileCedar();
+process.stdout.write(JSON.stringify({ validate }));
+`;
+
 async function probe(mode: 'policy' | 'closures'): Promise<{ loaded: boolean }> {
   const { stdout } = await run(process.execPath, ['-e', PROBE, mode], { cwd: process.cwd() });
   return JSON.parse(stdout);
@@ -132,6 +162,25 @@ describe('loading Cedar', () => {
       reads: [],
       decides: 'allow',
     });
+  });
+
+  it('the worker warms the validator only where no kept verdict spares a boot its validation', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'mcp-warden-warm-up-'));
+    const warmUp = async (mode: 'none' | 'kept') => {
+      const { stdout } = await run(
+        process.execPath,
+        ['--input-type=module', '-e', WARM_UP_PROBE, mode],
+        { cwd: process.cwd(), env: { ...process.env, NODE_COMPILE_CACHE: cache } },
+      );
+      return JSON.parse(stdout) as { validate: boolean };
+    };
+    try {
+      const caching = typeof (nodeModule as { getCompileCacheDir?: unknown }).getCompileCacheDir;
+      expect(await warmUp('none')).toEqual({ validate: true });
+      expect(await warmUp('kept')).toEqual({ validate: caching !== 'function' });
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 
   it('the CommonJS build loads Cedar through its CommonJS entry', async () => {

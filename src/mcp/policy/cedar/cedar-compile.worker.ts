@@ -9,8 +9,10 @@
  * (the parser, the schema, the strict validator, preparsing, a first decision): about 150 ms of
  * compiling on the main thread at the end of Nest's boot. So the worker goes on to run the same
  * calls on a small set of its own, and the main thread later finds most of that code compiled.
- * It decides nothing for the app and ends once done. The module is compiled under Cedar's
- * tiering budget (tiering-budget.ts). docs/policy.md, "Performance".
+ * It decides nothing for the app and ends once done. The validator is left out where the boot
+ * will most likely take a kept verdict instead of validating (validation.cache.ts): there it
+ * only took a core from the app's boot. The module is compiled under Cedar's tiering budget
+ * (tiering-budget.ts). docs/policy.md, "Performance".
  */
 
 export const CEDAR_COMPILE_WORKER = `
@@ -82,7 +84,9 @@ import(workerData.entry).then((cedar) => {
     texts['p' + index] = policy;
     json['p' + index] = cedar.policyToJson(policy).json;
   });
-  cedar.validate({ schema, policies: { staticPolicies: texts }, validationSettings: { mode: 'strict' } });
+  if (workerData.validate) {
+    cedar.validate({ schema, policies: { staticPolicies: texts }, validationSettings: { mode: 'strict' } });
+  }
   cedar.preparsePolicySet('warmup', { staticPolicies: json });
   cedar.statefulIsAuthorized({
     principal: { type: 'W::User', id: 'u' },

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { moduleRequire } from '../../definitions/schema/optional-libraries.js';
 import { CEDAR_COMPILE_WORKER } from './cedar-compile.worker.js';
 import { CEDAR_TIERING_BUDGET, processTieringBudget } from './tiering-budget.js';
+import { keepsVerdicts } from './validation.cache.js';
 
 /*
  * Cedar's engine is 4 MB of WebAssembly. Read and compiled when the policy layer first needs
@@ -52,6 +53,9 @@ export function precompileCedar(): Promise<CompiledCedar | undefined> {
           entry: pathToFileURL(join(dirname(nodejsEntry()), '..', 'web', 'cedar_wasm.js')).href,
           budget: CEDAR_TIERING_BUDGET,
           restore: processTieringBudget(),
+          // A boot that finds its verdict kept does not validate: warming the validator would
+          // only take a core from the app's own boot (validation.cache.ts).
+          validate: !keepsVerdicts(),
         },
       });
       worker.once('message', (module: CompiledCedar) => {

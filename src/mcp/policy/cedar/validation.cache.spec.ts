@@ -1,6 +1,7 @@
 import {
   chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   rmSync,
   statSync,
@@ -13,7 +14,12 @@ import { loadCedar, type CedarWasm } from './cedar.loader.js';
 import { compilePolicySet } from './policy-set.compiler.js';
 import type { SetTexts } from './policy-sources.js';
 import { generateSchema } from './schema.generator.js';
-import { FolderValidationCache, validationKey } from './validation.cache.js';
+import {
+  compileCacheValidation,
+  FolderValidationCache,
+  keepsVerdicts,
+  validationKey,
+} from './validation.cache.js';
 
 /*
  * Strict validation's verdicts kept between starts, on real Cedar. Cedar is wrapped only to
@@ -166,5 +172,25 @@ describe('FolderValidationCache', () => {
     const cache = new FolderValidationCache(join(blocked, 'cache'));
     cache.write(key, []);
     expect(cache.read(key)).toBeUndefined();
+  });
+});
+
+describe('keepsVerdicts', () => {
+  const key = validationKey('4.0.0', schema, valid, []);
+
+  it('is false for a compile cache folder with no verdict, and true once one is kept', () => {
+    expect(keepsVerdicts(dir)).toBe(false);
+    // A verdict still being written (its temporary name) is none.
+    mkdirSync(join(dir, 'mcp-warden-cedar-validation'));
+    writeFileSync(join(dir, 'mcp-warden-cedar-validation', `.${key}.abc`), '{}');
+    expect(keepsVerdicts(dir)).toBe(false);
+    compileCacheValidation(dir)!.write(key, []);
+    expect(keepsVerdicts(dir)).toBe(true);
+  });
+
+  it('is false where there is no compile cache folder', () => {
+    expect(keepsVerdicts(join(dir, 'missing'))).toBe(false);
+    expect(compileCacheValidation('')).toBeUndefined();
+    expect(keepsVerdicts('')).toBe(false);
   });
 });

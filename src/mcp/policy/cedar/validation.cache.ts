@@ -3,12 +3,14 @@ import {
   closeSync,
   fstatSync,
   mkdirSync,
+  opendirSync,
   openSync,
   readFileSync,
   renameSync,
   statSync,
   writeFileSync,
   constants as fs,
+  type Dir,
   type Stats,
 } from 'node:fs';
 import * as nodeModule from 'node:module';
@@ -57,15 +59,44 @@ export function validationKey(
   return hash.digest('hex');
 }
 
+/** Node's compile cache folder, when the process has one (Node 22.8+, turned on). */
+function compileCacheDir(): string | undefined {
+  return (nodeModule as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.();
+}
+
 /**
- * The cache in Node's compile cache folder, when the process has one (Node 22.8+, turned on);
- * else none, and every boot validates.
+ * The cache in the compile cache folder (`cacheDir`, by default this process's); without one,
+ * none, and every boot validates.
  */
-export function compileCacheValidation(): ValidationCache | undefined {
-  const dir = (
-    nodeModule as { getCompileCacheDir?: () => string | undefined }
-  ).getCompileCacheDir?.();
-  return dir ? new FolderValidationCache(join(dir, FOLDER)) : undefined;
+export function compileCacheValidation(cacheDir = compileCacheDir()): ValidationCache | undefined {
+  return cacheDir ? new FolderValidationCache(join(cacheDir, FOLDER)) : undefined;
+}
+
+/**
+ * Whether the compile cache folder (`cacheDir`, by default this process's) holds any verdict.
+ * Then a boot most likely finds its own (the same app, started again) and runs no validation,
+ * so the engine's warm-up leaves the validator out (cedar-compile.worker.ts). A guess that only
+ * moves work: a boot that does validate compiles the validator's code itself.
+ */
+export function keepsVerdicts(cacheDir = compileCacheDir()): boolean {
+  if (!cacheDir) return false;
+  let dir: Dir | undefined;
+  try {
+    // Up to the first verdict: the folder keeps one per set an app ever validated.
+    dir = opendirSync(join(cacheDir, FOLDER));
+    for (let entry = dir.readSync(); entry; entry = dir.readSync()) {
+      if (entry.name.endsWith('.json') && !entry.name.startsWith('.')) return true;
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    try {
+      dir?.closeSync();
+    } catch {
+      // Already closed: nothing is held.
+    }
+  }
 }
 
 /** Whether `stats` is this user's and no one else may write it. */
