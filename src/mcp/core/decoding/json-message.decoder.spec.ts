@@ -121,6 +121,21 @@ describe('decodeJsonMessage', () => {
     }
   });
 
+  it('decodes each body alike whatever was decoded before it (the scans share their arrays)', () => {
+    const bodies = [
+      `[${[call('{"a":[1,[2]]}'), call(wide(40)), call(deep(7))].join(',')}]`,
+      `{"jsonrpc":"2.0","id":6,"result":${deep(12)}}`,
+      call(`{"list":${long(9)}}`),
+      '1,"a"',
+      call('[[[1]],{"b":[2]}]'),
+      call('{"s":"x"}', ',"_meta":{"progressToken":"p"}'),
+    ];
+    const inOrder = bodies.map((text) => decodeJsonMessage(text, bounds));
+    const reversed = [...bodies].reverse().map((text) => decodeJsonMessage(text, bounds));
+    expect(reversed.reverse()).toEqual(inOrder);
+    expect(decoded(bodies[4]!)).toEqual(JSON.parse(bodies[4]!));
+  });
+
   it('never flags arguments the exact check lets through, and decodes the rest unchanged', () => {
     const json = fc.letrec((tie) => ({
       value: fc.oneof(

@@ -59,6 +59,25 @@ export function scanMessageShape(text: string, bounds: MessageShapeBounds): Mess
   return new ShapeScanner(text, bounds).run();
 }
 
+/*
+ * The per-level arrays every scan shares. A scan runs to its end synchronously, so one pair
+ * serves them all, and a level's entries are set as it opens. Allocated per scan, arrays of
+ * this size live outside V8's heap: their allocation and release cost ten times the scan of a
+ * small message (docs/performance.md, "Reading requests"). Grown only for a larger
+ * `maxArgumentDepth` (a server's option, never a caller's).
+ */
+let levels = { isArray: new Uint8Array(0), children: new Uint32Array(0) };
+
+function levelArrays(size: number): typeof levels {
+  if (levels.isArray.length < size) {
+    levels = { isArray: new Uint8Array(size), children: new Uint32Array(size) };
+  }
+  // Level 0, outside every container, is never opened: it starts empty.
+  levels.isArray[0] = 0;
+  levels.children[0] = 0;
+  return levels;
+}
+
 /** A `params` member being measured. */
 interface Unit {
   readonly start: number;
@@ -97,8 +116,7 @@ class ShapeScanner {
   ) {
     this.maxBodyValues = BODY_VALUES_FACTOR * bounds.maxArgumentKeys;
     this.maxLevel = ENVELOPE_LEVELS + bounds.maxArgumentDepth;
-    this.isArray = new Uint8Array(this.maxLevel + 2);
-    this.children = new Uint32Array(this.maxLevel + 2);
+    ({ isArray: this.isArray, children: this.children } = levelArrays(this.maxLevel + 2));
   }
 
   run(): MessageShapeScan {
