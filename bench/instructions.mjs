@@ -2,11 +2,12 @@
 // whatever else the machine runs, for comparing two commits where calls/s and CPU time swing by
 // a factor of two from one minute to the next (a shared virtual machine).
 //
-//   node bench/instructions.mjs [--server warden-http|warden-fastify] [--against <git ref>]
+//   node bench/instructions.mjs [--server warden-http|warden-fastify|warden-stdio] [--against <git ref>]
 //
 // The server (bench/servers/<server>.mjs, JSON Schema tools only) runs under callgrind; the
 // driver (this process, not counted) warms it up with 3,000 calls, zeroes the counts, then makes
-// N more, 32 in flight over raw keep-alive connections sharing one session, and stops it. Two
+// N more, 32 in flight over raw keep-alive connections sharing one session (warden-stdio: 32
+// pipelined on its pipes), and stops it. Two
 // such runs, with N = 2,000 and N = 8,000, differ only by 6,000 calls: the difference of their
 // instruction totals over 6,000 is the cost of one call, the shutdown cancelling out.
 // Each run repeats --repeat times (default 2) and the median total is taken. With --against, the
@@ -24,6 +25,7 @@ import { callTool, openSession } from './lib/mcp-http.mjs';
 import { echoCall } from './lib/mcp.mjs';
 import { drive, median } from './lib/measure.mjs';
 import { RawHttpConnection } from './lib/raw-http.mjs';
+import { StdioClient } from './lib/stdio-client.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const IN_FLIGHT = 32;
@@ -39,6 +41,7 @@ const { values: flags } = parseArgs({
   },
 });
 const log = (line) => process.stderr.write(`${line}\n`);
+const STDIO = flags.server.endsWith('-stdio');
 
 /** The instruction total of one server process that served WARM_UP + `calls` calls. */
 async function total(repo, calls) {
@@ -56,34 +59,11 @@ async function total(repo, calls) {
     {
       cwd: repo,
       env: { ...process.env, PORT: '0', NODE_ENV: 'production', WARDEN_DTO_TOOL: 'off' },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: [STDIO ? 'pipe' : 'ignore', 'pipe', 'ignore'],
     },
   );
   try {
-    const url = await new Promise((resolve, reject) => {
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        const found = URL_PATTERN.exec(line);
-        if (found) resolve(found[0]);
-      });
-      child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
-    });
-    const connections = await Promise.all(
-      Array.from({ length: IN_FLIGHT }, () => RawHttpConnection.open(url)),
-    );
-    const headers = await openSession(connections[0]);
-    const call = echoCall();
-    let id = 0;
-    const run = (count) =>
-      drive({
-        workers: IN_FLIGHT,
-        count,
-        step: (worker) => callTool(connections[worker], headers, call, ++id),
-      });
-    await run(WARM_UP);
-    // Counted from here: start-up and warm-up vary by more than a call costs.
-    execFileSync('callgrind_control', ['--zero', String(child.pid)], { stdio: 'ignore' });
-    await run(calls);
-    for (const connection of connections) connection.close();
+    await (STDIO ? driveStdio : driveHttp)(child, calls);
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -98,6 +78,47 @@ async function total(repo, calls) {
   rmSync(dir, { recursive: true, force: true });
   if (sum === 0) throw new Error('callgrind counted nothing');
   return sum;
+}
+
+/*
+ * Warms the server up with WARM_UP calls, zeroes its counts, then makes `calls` more: 32 in
+ * flight over raw keep-alive connections sharing one session.
+ */
+async function driveHttp(child, calls) {
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const found = URL_PATTERN.exec(line);
+      if (found) resolve(found[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
+  });
+  const connections = await Promise.all(
+    Array.from({ length: IN_FLIGHT }, () => RawHttpConnection.open(url)),
+  );
+  const headers = await openSession(connections[0]);
+  const call = echoCall();
+  let id = 0;
+  const run = (count) =>
+    drive({
+      workers: IN_FLIGHT,
+      count,
+      step: (worker) => callTool(connections[worker], headers, call, ++id),
+    });
+  await run(WARM_UP);
+  // Counted from here: start-up and warm-up vary by more than a call costs.
+  execFileSync('callgrind_control', ['--zero', String(child.pid)], { stdio: 'ignore' });
+  await run(calls);
+  for (const connection of connections) connection.close();
+}
+
+/* As driveHttp, 32 pipelined on the server's stdin and stdout. */
+async function driveStdio(child, calls) {
+  const client = await new StdioClient(child).ready();
+  const call = echoCall();
+  const run = (count) => drive({ workers: IN_FLIGHT, count, step: () => client.callTool(call) });
+  await run(WARM_UP);
+  execFileSync('callgrind_control', ['--zero', String(child.pid)], { stdio: 'ignore' });
+  await run(calls);
 }
 
 /** Instructions per call of the server in `repo`. */

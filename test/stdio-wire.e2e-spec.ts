@@ -159,10 +159,13 @@ describe('stdio wire (spawned service)', () => {
 /** A writable that records every line synchronously, as it is written. */
 class LineSink extends Writable {
   readonly lines: string[] = [];
+  /** How many writes reached the stream (each one a syscall on a real pipe). */
+  writes = 0;
   private partial = '';
   private waiters: { test: (m: any) => boolean; resolve: (m: any) => void }[] = [];
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error) => void): void {
+    this.writes += 1;
     const parts = (this.partial + chunk.toString('utf8')).split('\n');
     this.partial = parts.pop() ?? '';
     for (const text of parts) {
@@ -264,6 +267,25 @@ describe('McpStdioTransport (in-memory streams)', () => {
         result: { content: [{ type: 'text', text: 'slow done' }] },
       },
     ]);
+  });
+
+  it('answers a chunk of pipelined calls in one write, every reply on its own line', async () => {
+    void transport.run();
+    const calls = Array.from({ length: 40 }, (_, id) =>
+      line({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: `${id}` } },
+      }),
+    );
+    input.write(calls.join(''));
+    await output.waitFor((m) => m.id === 39);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(output.messages().map((m) => m.result.content[0].text)).toEqual(
+      calls.map((_, id) => `echo: ${id}`),
+    );
+    expect(output.writes).toBe(1);
   });
 
   it('decodes a request split across chunks, inside multi-byte UTF-8 characters', async () => {

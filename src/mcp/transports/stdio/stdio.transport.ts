@@ -40,8 +40,12 @@ export interface McpStdioTransportOptions {
   principal?: McpPrincipal;
 }
 
-/** Lines served per turn of the event loop, at most… */
-const LINES_PER_TURN = 16;
+/**
+ * Lines served per turn of the event loop, at most… Each turn's replies leave in one write, so
+ * a turn of 16 lines paid a write per 16 calls; 64 is a client's pipelined window and more
+ * (docs/performance.md, "stdio").
+ */
+const LINES_PER_TURN = 64;
 /** …and characters: a turn that decoded this much yields, so long lines cannot add up to a stall. */
 const CHARS_PER_TURN = 1024 * 1024;
 /** Lines waiting to be served past which stdin is paused. */
@@ -72,7 +76,8 @@ export class McpStdioTransport {
   private finish?: () => void;
   private stopped = false;
   private draining = false;
-  private corked = false;
+  /** Replies since the last write, sent together at the end of the tick. */
+  private pending = '';
   private backlog: LineEvent[] = [];
   private head = 0;
   private pumping = false;
@@ -106,11 +111,8 @@ export class McpStdioTransport {
       this.receive(this.decoder.end());
       await this.drain();
       this.outbound?.unsubscribe();
-      // Nothing may stay corked once run() resolves (the caller may exit right after).
-      if (this.corked) {
-        this.corked = false;
-        this.output.uncork();
-      }
+      // Nothing may stay unwritten once run() resolves (the caller may exit right after).
+      this.flush();
     });
   }
 
@@ -230,30 +232,30 @@ export class McpStdioTransport {
     }
   }
 
+  private write(message: object): void {
+    if (!this.output.writable) return;
+    // Replies finishing in the same tick leave in one write of one string: one syscall, and no
+    // per-reply chunk for the stream to gather (docs/performance.md, "stdio").
+    if (this.pending === '') process.nextTick(this.flush);
+    this.pending += JSON.stringify(message) + '\n';
+  }
+
   /*
    * When the client stops reading stdout, stop reading its stdin: memory
    * stays bounded by what is already in flight instead of growing with it.
    */
-  private write(message: object): void {
-    if (!this.output.writable) return;
-    // Replies finishing in the same tick leave in one write (one syscall, not one each).
-    if (!this.corked) {
-      this.corked = true;
-      this.output.cork();
-      process.nextTick(() => {
-        if (!this.corked) return;
-        this.corked = false;
-        this.output.uncork();
-      });
-    }
-    if (this.output.write(JSON.stringify(message) + '\n') || this.draining) return;
+  private readonly flush = (): void => {
+    const text = this.pending;
+    if (text === '') return;
+    this.pending = '';
+    if (!this.output.writable || this.output.write(text) || this.draining) return;
     this.draining = true;
     this.input.pause();
     this.output.once('drain', () => {
       this.draining = false;
       if (!this.stopped) this.input.resume();
     });
-  }
+  };
 }
 
 function isRequest(message: unknown): boolean {
