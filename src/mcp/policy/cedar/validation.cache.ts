@@ -39,6 +39,8 @@ export interface ValidationCache {
 /** Bumped when what a verdict holds, or how its key is made, changes. */
 const FORMAT = 'mcp-warden.cedar-validation.1';
 const FOLDER = 'mcp-warden-cedar-validation';
+/** A verdict's file name (fileOf); one being written has a temporary name starting with a dot. */
+const VERDICT = /^[0-9a-f]{64}\.json$/;
 
 /** The digest of everything strict validation of this set reads. */
 export function validationKey(
@@ -68,7 +70,9 @@ function compileCacheDir(): string | undefined {
  * The cache in the compile cache folder (`cacheDir`, by default this process's); without one,
  * none, and every boot validates.
  */
-export function compileCacheValidation(cacheDir = compileCacheDir()): ValidationCache | undefined {
+export function compileCacheValidation(
+  cacheDir = compileCacheDir(),
+): FolderValidationCache | undefined {
   return cacheDir ? new FolderValidationCache(join(cacheDir, FOLDER)) : undefined;
 }
 
@@ -79,24 +83,7 @@ export function compileCacheValidation(cacheDir = compileCacheDir()): Validation
  * moves work: a boot that does validate compiles the validator's code itself.
  */
 export function keepsVerdicts(cacheDir = compileCacheDir()): boolean {
-  if (!cacheDir) return false;
-  let dir: Dir | undefined;
-  try {
-    // Up to the first verdict: the folder keeps one per set an app ever validated.
-    dir = opendirSync(join(cacheDir, FOLDER));
-    for (let entry = dir.readSync(); entry; entry = dir.readSync()) {
-      if (entry.name.endsWith('.json') && !entry.name.startsWith('.')) return true;
-    }
-    return false;
-  } catch {
-    return false;
-  } finally {
-    try {
-      dir?.closeSync();
-    } catch {
-      // Already closed: nothing is held.
-    }
-  }
+  return compileCacheValidation(cacheDir)?.holdsAny() ?? false;
 }
 
 /** Whether `stats` is this user's and no one else may write it. */
@@ -113,7 +100,7 @@ export class FolderValidationCache implements ValidationCache {
     let fd: number | undefined;
     try {
       if (!ownedAlone(statSync(this.dir))) return undefined;
-      fd = openSync(join(this.dir, `${key}.json`), fs.O_RDONLY | fs.O_NOFOLLOW);
+      fd = openSync(this.fileOf(key), fs.O_RDONLY | fs.O_NOFOLLOW);
       if (!ownedAlone(fstatSync(fd))) return undefined;
       const kept = JSON.parse(readFileSync(fd, 'utf8')) as { key?: unknown; warnings?: unknown };
       const { warnings } = kept;
@@ -136,9 +123,33 @@ export class FolderValidationCache implements ValidationCache {
       if (!ownedAlone(statSync(this.dir))) return;
       const temporary = join(this.dir, `.${key}.${randomBytes(6).toString('hex')}`);
       writeFileSync(temporary, JSON.stringify({ key, warnings }), { mode: 0o600, flag: 'wx' });
-      renameSync(temporary, join(this.dir, `${key}.json`));
+      renameSync(temporary, this.fileOf(key));
     } catch {
       // A cache that cannot be written only costs the next start its validation.
     }
+  }
+
+  /** Whether any verdict is kept, reading the folder up to the first one. */
+  holdsAny(): boolean {
+    let dir: Dir;
+    try {
+      dir = opendirSync(this.dir);
+    } catch {
+      return false;
+    }
+    try {
+      for (let entry = dir.readSync(); entry; entry = dir.readSync()) {
+        if (VERDICT.test(entry.name)) return true;
+      }
+      return false;
+    } catch {
+      return false;
+    } finally {
+      dir.closeSync();
+    }
+  }
+
+  private fileOf(key: string): string {
+    return join(this.dir, `${key}.json`);
   }
 }
