@@ -41,11 +41,13 @@ export interface McpStdioTransportOptions {
 }
 
 /**
- * Lines served per turn of the event loop, at most… Each turn's replies leave in one write, so
- * a turn of 16 lines paid a write per 16 calls; 64 is a client's pipelined window and more
- * (docs/performance.md, "stdio").
+ * Lines served per turn of the event loop, at most… Each turn's replies leave in one write at its
+ * end, so a client with 32 calls pipelined reads the first half of its answers, and sends the
+ * next calls, while the second half is served: the two processes overlap. A turn of 64 lines
+ * answered such a window in one write, and the two then took turns (docs/performance.md,
+ * "stdio").
  */
-const LINES_PER_TURN = 64;
+const LINES_PER_TURN = 16;
 /** …and characters: a turn that decoded this much yields, so long lines cannot add up to a stall. */
 const CHARS_PER_TURN = 1024 * 1024;
 /** Lines waiting to be served past which stdin is paused. */
