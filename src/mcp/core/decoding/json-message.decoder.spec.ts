@@ -162,3 +162,52 @@ describe('decodeJsonMessage', () => {
     );
   });
 });
+
+/*
+ * A server's count bounds are in the thousands, so most bodies are shorter than any of them and
+ * only their brackets are counted before parsing; those bodies must come out as a full scan
+ * would leave them.
+ */
+describe('decodeJsonMessage, a body shorter than every count bound', () => {
+  const loose: MessageShapeBounds = {
+    maxArgumentKeys: 10_000,
+    maxArgumentDepth: 4,
+    maxArgumentArrayLength: 10_000,
+    maxBatchItems: 256,
+  };
+  const deep = (n: number) => `${'{"a":'.repeat(n - 1)}{}${'}'.repeat(n - 1)}`;
+
+  it('still cuts out arguments nested past the depth bound', () => {
+    const result = decodeJsonMessage(call(deep(5)), loose);
+    expect(result.kind).toBe('message');
+    const args = (result as { message: Record<string, any> }).message.params.arguments;
+    expect(args).toBeInstanceOf(McpOversizedValue);
+    expect(args.problem).toBe('arguments nest deeper than 4 levels');
+  });
+
+  it('decodes as JSON.parse does a body whose brackets sit inside strings', () => {
+    const text = call('{"s":"{{{{[[[[ ]]]]}}}}"}');
+    expect(decodeJsonMessage(text, loose)).toEqual({ kind: 'message', message: JSON.parse(text) });
+  });
+
+  it('flags arguments exactly when the exact check does', () => {
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null)),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(fc.string({ maxLength: 3 }), tie('value'), { maxKeys: 4 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(json, (args) => {
+        const result = decodeJsonMessage(call(JSON.stringify(args)), loose);
+        expect(result.kind).toBe('message');
+        const got = (result as { message: Record<string, any> }).message.params.arguments;
+        if (argumentShapeProblem(args, loose) === undefined) expect(got).toEqual(args);
+        else expect(got).toBeInstanceOf(McpOversizedValue);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
