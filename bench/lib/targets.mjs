@@ -230,6 +230,16 @@ export function checkTargets(medians, labels) {
         `server CPU per call ${us(stdio[id].serverCpu)} vs sdk-1.x ${us(stdio['sdk1-stdio'].serverCpu)}`,
     );
   }
+  // Toward stdio's ceiling: a line echo's rate, at no more CPU per call than before it slipped.
+  if (stdio?.['warden-stdio'] && stdio['bare-stdio']) {
+    const ours = stdio['warden-stdio'];
+    const vsBare = ours.rate / stdio['bare-stdio'].rate;
+    add(
+      vsBare >= 0.85 && ours.serverCpu <= 17.5,
+      `stdio tools/call, 32 pipelined, ${labels['warden-stdio']}: ${times(vsBare)} bare stdio (≥ 0.85×); ` +
+        `server CPU per call ${ours.serverCpu.toFixed(1)} µs (≤ 17.5 µs) vs bare ${stdio['bare-stdio'].serverCpu.toFixed(1)} µs`,
+    );
+  }
   // Judged on the collected heap: RSS deltas also carry what the allocator kept from the setup
   // bursts (they can even go negative), so they are shown, not judged.
   const memory = medians['memory-http'];
