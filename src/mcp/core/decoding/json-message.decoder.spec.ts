@@ -20,6 +20,17 @@ function decoded(text: string): Record<string, any> {
   return result.message as Record<string, any>;
 }
 
+/** Any JSON value, its arrays and objects at most this long and this wide. */
+const jsonValue = (maxLength: number, maxKeys: number) =>
+  fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null)),
+      fc.array(tie('value'), { maxLength }),
+      fc.dictionary(fc.string({ maxLength: 3 }), tie('value'), { maxKeys }),
+    ),
+  })).value;
+
 const wide = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":1`).join(',')}}`;
 const deep = (n: number) => `${'{"a":'.repeat(n - 1)}{}${'}'.repeat(n - 1)}`;
 const long = (n: number) => `[${Array.from({ length: n }, () => 0).join(',')}]`;
@@ -137,16 +148,8 @@ describe('decodeJsonMessage', () => {
   });
 
   it('never flags arguments the exact check lets through, and decodes the rest unchanged', () => {
-    const json = fc.letrec((tie) => ({
-      value: fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null)),
-        fc.array(tie('value'), { maxLength: 10 }),
-        fc.dictionary(fc.string({ maxLength: 3 }), tie('value'), { maxKeys: 8 }),
-      ),
-    })).value;
     fc.assert(
-      fc.property(json, (args) => {
+      fc.property(jsonValue(10, 8), (args) => {
         const text = call(JSON.stringify(args));
         const result = decodeJsonMessage(text, bounds);
         if (result.kind === 'refused') return; // the whole body past its own, looser bound
@@ -175,8 +178,6 @@ describe('decodeJsonMessage, a body shorter than every count bound', () => {
     maxArgumentArrayLength: 10_000,
     maxBatchItems: 256,
   };
-  const deep = (n: number) => `${'{"a":'.repeat(n - 1)}{}${'}'.repeat(n - 1)}`;
-
   it('still cuts out arguments nested past the depth bound', () => {
     const result = decodeJsonMessage(call(deep(5)), loose);
     expect(result.kind).toBe('message');
@@ -191,16 +192,8 @@ describe('decodeJsonMessage, a body shorter than every count bound', () => {
   });
 
   it('flags arguments exactly when the exact check does', () => {
-    const json = fc.letrec((tie) => ({
-      value: fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null)),
-        fc.array(tie('value'), { maxLength: 4 }),
-        fc.dictionary(fc.string({ maxLength: 3 }), tie('value'), { maxKeys: 4 }),
-      ),
-    })).value;
     fc.assert(
-      fc.property(json, (args) => {
+      fc.property(jsonValue(4, 4), (args) => {
         const result = decodeJsonMessage(call(JSON.stringify(args)), loose);
         expect(result.kind).toBe('message');
         const got = (result as { message: Record<string, any> }).message.params.arguments;
