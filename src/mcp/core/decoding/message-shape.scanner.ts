@@ -1,4 +1,5 @@
 import { shapeProblemText, type ArgumentShapeLimits, type ShapeBound } from './argument-shape.js';
+import { cannotCrossBounds } from './small-body.check.js';
 
 /** The bounds a decoded body is held to, before `JSON.parse` builds any of it. */
 export interface MessageShapeBounds extends ArgumentShapeLimits {
@@ -56,39 +57,11 @@ const COLON = 0x3a;
  * a malformed body is left for `JSON.parse` to refuse.
  */
 export function scanMessageShape(text: string, bounds: MessageShapeBounds): MessageShapeScan {
-  return cannotCross(text, bounds) ? NOTHING_OVERSIZED : new ShapeScanner(text, bounds).run();
+  return cannotCrossBounds(text, bounds) ? NOTHING_OVERSIZED : new ShapeScanner(text, bounds).run();
 }
 
 /** A scan that found nothing; shared, as nothing reads it but to see it is empty. */
 const NOTHING_OVERSIZED: MessageShapeScan = Object.freeze({ oversized: Object.freeze([]) });
-
-/*
- * Whether a body is too small to cross any bound, told without scanning it: most requests are
- * a few hundred characters, and the scan cost them more than `JSON.parse` did
- * (docs/performance.md, "Reading requests"). Each value, key or item is preceded by a comma or
- * opens its container, so a body holds fewer values than it has characters: one shorter than
- * every count bound is within them. A body cannot nest deeper than it has brackets, and
- * brackets inside strings are counted too, which only errs toward scanning.
- */
-function cannotCross(text: string, bounds: MessageShapeBounds): boolean {
-  const { length } = text;
-  if (
-    length >= bounds.maxBatchItems ||
-    length >= bounds.maxArgumentKeys ||
-    length >= bounds.maxArgumentArrayLength
-  ) {
-    return false;
-  }
-  const most = bounds.maxArgumentDepth;
-  let brackets = 0;
-  for (let at = text.indexOf('{'); at >= 0; at = text.indexOf('{', at + 1)) {
-    if (++brackets > most) return false;
-  }
-  for (let at = text.indexOf('['); at >= 0; at = text.indexOf('[', at + 1)) {
-    if (++brackets > most) return false;
-  }
-  return true;
-}
 
 /*
  * The per-level arrays every scan shares. A scan runs to its end synchronously, so one pair
