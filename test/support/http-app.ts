@@ -24,7 +24,8 @@ export const ADAPTERS: readonly AdapterName[] = ['express', 'fastify'];
  * How an MCP request reaches its endpoint: on Express, through the fast path
  * (the default when nothing is in front of the routes) or through Express's
  * router with `http.fastPath: false` (body-parser bypass and route binder);
- * on Fastify, from the `preParsing` hook.
+ * on Fastify, ahead of Fastify from the second request (the fast path), the first from the
+ * `preParsing` hook.
  */
 export type HttpVariant = AdapterName | 'express (no fast path)';
 export const HTTP_VARIANTS: readonly HttpVariant[] = [

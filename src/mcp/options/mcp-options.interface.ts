@@ -34,13 +34,14 @@ export interface McpHttpOptions {
   /** `retry:` hint sent on SSE streams, in ms. Default 1 000. */
   retryMs?: number;
   /**
-   * Express only: serve the MCP routes ahead of Express, at the paths Nest
-   * registered for them (global prefix included). Express costs about half
-   * of Node's own request rate; this path skips it. `'auto'` (the default)
-   * takes it only when nothing would be skipped: no app middleware and no CORS
-   * in front of the MCP routes. `true` takes it anyway, skipping the app's
-   * Express middleware and CORS on those routes (the endpoints' own
-   * Host/Origin checks and authentication still apply). `false` never does.
+   * Serve the MCP routes ahead of the HTTP adapter, at the paths Nest registered for them
+   * (global prefix included). Express costs about half of Node's own request rate; Fastify
+   * less. `'auto'` (the default) takes this path only when nothing would be skipped: on
+   * Express, no app middleware and no CORS in front of the MCP routes; on Fastify, from a
+   * route's second request, while the only hooks Fastify runs for it are Nest's adapter's and
+   * middie's and those do nothing. `true` takes it anyway, skipping the app's middleware, CORS
+   * and Fastify hooks on those routes (the endpoints' own Host/Origin checks and authentication
+   * still apply). `false` never does. docs/http.md, "The fast path".
    */
   fastPath?: boolean | 'auto';
   /** The built-in OAuth 2.1 resource server (bearer JWTs). */

@@ -1,4 +1,6 @@
 import type { McpRoutePaths } from './express-routes.binder.js';
+import type { FastifyFastPath } from './fastify-fast-path.js';
+import { markMcpRouteHook } from './fastify-route-context.js';
 import {
   MCP_ROUTE_CONFIG_KEY,
   MCP_ROUTE_SERVER_KEY,
@@ -38,24 +40,29 @@ const STREAMABLE_METHODS = ['GET', 'POST', 'DELETE'];
  * path ends in the Streamable path is the Streamable endpoint, as the Express
  * binder recognises it. With several servers, each hook serves only the
  * routes whose config names its server (`routeId`), and that every-method
- * route only at its exact path.
+ * route only at its exact path. A fast path, when given, learns each MCP
+ * route from its first request here (fastify-fast-path.ts).
  */
 export function bindFastifyRoutes(
   instance: unknown,
   paths: McpRoutePaths,
   routeId: string,
   serve: (kind: McpRouteKind, req: object, res: object) => Promise<void>,
+  fastPath?: FastifyFastPath,
 ): boolean {
   const fastify = instance as { addHook?: (name: 'preParsing', hook: PreParsing) => unknown };
   if (typeof fastify.addHook !== 'function') return false;
   const trimmed = paths.streamable.replace(/^\/+|\/+$/g, '');
   const own = { suffix: trimmed ? `/${trimmed}` : '', exact: paths.exact, routeId };
-  fastify.addHook('preParsing', (req, reply, payload, done) => {
-    const kind = routeKind(req.routeOptions, own);
+  const hook: PreParsing = markMcpRouteHook((req, reply, payload, done) => {
+    const route = req.routeOptions;
+    const kind = routeKind(route, own);
+    if (!kind) return done(null, payload);
+    fastPath?.learn(req, route?.url, kind, hook);
     // The reply is hijacked and answered here; the lifecycle goes no further.
-    if (kind) void serve(kind, req, reply);
-    else done(null, payload);
+    void serve(kind, req, reply);
   });
+  fastify.addHook('preParsing', hook);
   return true;
 }
 

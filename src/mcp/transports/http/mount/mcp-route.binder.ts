@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  VersioningType,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import { underGlobalPrefix } from '../../../core/http/global-prefix.js';
 import { McpServerScope } from '../../../core/servers/mcp-server-scope.service.js';
@@ -11,6 +18,7 @@ import { bindExpressRoutes, type McpRoutePaths } from './express-routes.binder.j
 import { installFastPath } from './fast-path.installer.js';
 import { boundServerTimeouts, type ServerTimeoutLimits } from './server-timeouts.js';
 import type { McpAuthenticationSettings } from '../../../authentication/authentication-settings.interface.js';
+import { FastifyFastPath } from './fastify-fast-path.js';
 import { bindFastifyRoutes } from './fastify-routes.binder.js';
 import { McpHttpRouter } from './mcp-http.router.js';
 
@@ -60,11 +68,32 @@ export class McpRouteBinder implements OnModuleInit {
         return;
       }
       case 'fastify':
-        bindFastifyRoutes(instance, paths, this.scope.mark.routeId, serve);
+        bindFastifyRoutes(instance, paths, this.scope.mark.routeId, serve, this.fastifyFastPath());
         return;
       default:
         this.logger.warn(`MCP routes on the ${adapter.getType()} adapter are served through Nest`);
     }
+  }
+
+  /* The Fastify fast path, unless `fastPath: false`; it takes Fastify's request listener now. */
+  private fastifyFastPath(): FastifyFastPath | undefined {
+    const { fastPath } = this.settings;
+    if (fastPath === false) return undefined;
+    const adapter = this.adapterHost.httpAdapter;
+    const versioning = this.config?.getVersioning();
+    const fast = new FastifyFastPath({
+      mode: fastPath,
+      adapter,
+      routesByHeader: versioning !== undefined && versioning.type !== VersioningType.URI,
+      serve: this.router.serve.bind(this.router),
+      onJudged: (path, isFast, reason) =>
+        this.logger.debug(
+          isFast
+            ? `${path} is served ahead of Fastify`
+            : `${path} is served through Fastify: ${reason ?? 'not a fixed path'}`,
+        ),
+    });
+    return fast.install(adapter.getHttpServer() as Server | undefined) ? fast : undefined;
   }
 
   /* Several servers: exact paths, global prefix included (see McpRoutePaths). */

@@ -1,0 +1,203 @@
+import { Controller, Get, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import type { AddressInfo } from 'node:net';
+import { McpModule, type McpHttpOptions } from '../../src/index.js';
+import { EchoTools } from './nest-app.fixture.js';
+import { initializeParams } from '../support/http-app.js';
+
+/*
+ * The fast path on Fastify: after Fastify has routed the first request to an MCP route, requests
+ * to that route's path skip Fastify, but only while nothing Fastify would run for them acts.
+ * Fastify names every request it routes (`genReqId`), so the count of names says how many
+ * requests it saw; hooks, middleware and CORS in front are seen to run on every request.
+ */
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: initializeParams(),
+});
+
+@Controller('health')
+class HealthController {
+  @Get()
+  health() {
+    return { status: 'ok' };
+  }
+}
+
+const moduleMiddlewareSeen: string[] = [];
+
+@Module({})
+class TaggedRoutesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply((req: { originalUrl: string }, _res: unknown, next: () => void) => {
+        moduleMiddlewareSeen.push(req.originalUrl);
+        next();
+      })
+      .forRoutes('*path');
+  }
+}
+
+interface Setup {
+  readonly http?: McpHttpOptions;
+  readonly middleware?: boolean;
+  readonly fastify?: ConstructorParameters<typeof FastifyAdapter>[0];
+  readonly before?: (app: NestFastifyApplication) => void;
+  readonly return503OnClosing?: boolean;
+}
+
+/** A Fastify app with a global prefix and its own route; `routed()` counts what Fastify saw. */
+async function boot(setup: Setup = {}) {
+  let named = 0;
+  const moduleRef = await Test.createTestingModule({
+    controllers: [HealthController],
+    imports: [
+      ...(setup.middleware ? [TaggedRoutesModule] : []),
+      McpModule.forRoot({
+        name: 'fast',
+        version: '1',
+        transport: 'http',
+        requireAuthorization: false,
+        http: setup.http ?? {},
+      }),
+    ],
+    providers: [EchoTools],
+  }).compile();
+  const adapter = new FastifyAdapter({
+    ...setup.fastify,
+    genReqId: () => String(++named),
+  });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(adapter, {
+    logger: false,
+    return503OnClosing: setup.return503OnClosing,
+  });
+  app.setGlobalPrefix('v1');
+  setup.before?.(app);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  const post = async (path = '/v1/mcp') => {
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: INIT,
+    });
+    await response.arrayBuffer();
+    return response;
+  };
+  return { app, base, post, routed: () => named };
+}
+
+/** Four initializes on the MCP route: their statuses. */
+async function fourPosts(post: () => Promise<Response>): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) statuses.push((await post()).status);
+  return statuses;
+}
+
+describe('the fast path on Fastify (http.fastPath)', () => {
+  it("'auto' (the default): Fastify routes an MCP route's first request, never the next ones", async () => {
+    const { app, base, post, routed } = await boot();
+    expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
+    expect(routed()).toBe(1);
+    // The app's own route is Fastify's, as before.
+    const health = await fetch(`${base}/v1/health`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(routed()).toBe(2);
+    // Only the route's exact path: Fastify answers a trailing slash itself (its own 404).
+    expect((await post('/v1/mcp/')).status).toBe(404);
+    expect(routed()).toBe(3);
+    await app.close();
+  });
+
+  it("'auto' stays on Fastify when a plugin's request hook is in front: it runs on every request", async () => {
+    let hooked = 0;
+    const { app, post, routed } = await boot({
+      before: (nest) =>
+        nest
+          .getHttpAdapter()
+          .getInstance()
+          .addHook('onRequest', (_request, _reply, done) => {
+            hooked++;
+            done();
+          }),
+    });
+    expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
+    expect(hooked).toBe(4);
+    expect(routed()).toBe(4);
+    await app.close();
+  });
+
+  it("'auto' stays on Fastify when a module's middleware (MiddlewareConsumer) is in front", async () => {
+    moduleMiddlewareSeen.length = 0;
+    const { app, post, routed } = await boot({ middleware: true });
+    expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
+    expect(moduleMiddlewareSeen).toEqual(['/v1/mcp', '/v1/mcp', '/v1/mcp', '/v1/mcp']);
+    expect(routed()).toBe(4);
+    await app.close();
+  });
+
+  it("'auto' stays on Fastify with CORS enabled: every answer carries its headers", async () => {
+    const { app, post, routed } = await boot({
+      before: (nest) => nest.enableCors({ origin: 'https://app.example' }),
+    });
+    for (let i = 0; i < 3; i++) {
+      const response = await post();
+      expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    }
+    expect(routed()).toBe(3);
+    await app.close();
+  });
+
+  it("'auto' stays on Fastify when Fastify logs requests", async () => {
+    const { app, post, routed } = await boot({ fastify: { logger: { level: 'silent' } } });
+    expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
+    expect(routed()).toBe(4);
+    await app.close();
+  });
+
+  it('a shutting-down app answers through Fastify: its 503, not the endpoint', async () => {
+    const { app, post, routed } = await boot({ return503OnClosing: true });
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(200);
+    expect(routed()).toBe(1);
+    // What Nest's close() does first, before its shutdown hooks and the server's close.
+    await app.getHttpAdapter().beforeClose?.();
+    expect((await post()).status).toBe(503);
+    expect(routed()).toBe(2);
+    await app.close();
+  });
+
+  it('true takes it anyway: the hook in front sees only the first request', async () => {
+    let hooked = 0;
+    const { app, post, routed } = await boot({
+      http: { fastPath: true },
+      before: (nest) =>
+        nest
+          .getHttpAdapter()
+          .getInstance()
+          .addHook('onRequest', (_request, _reply, done) => {
+            hooked++;
+            done();
+          }),
+    });
+    expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
+    expect(hooked).toBe(1);
+    expect(routed()).toBe(1);
+    await app.close();
+  });
+
+  it('false never takes it', async () => {
+    const { app, post, routed } = await boot({ http: { fastPath: false } });
+    expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
+    expect(routed()).toBe(4);
+    await app.close();
+  });
+});
