@@ -1,6 +1,7 @@
 import { Controller, Get, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpModule, type McpHttpOptions } from '../../src/index.js';
 import { EchoTools } from './nest-app.fixture.js';
@@ -172,6 +173,89 @@ describe('the fast path on Fastify (http.fastPath)', () => {
     await app.getHttpAdapter().beforeClose?.();
     expect((await post()).status).toBe(503);
     expect(routed()).toBe(2);
+    await app.close();
+  });
+
+  it("while Fastify itself closes, requests are Fastify's: its 503, not the endpoint", async () => {
+    let during: number | undefined;
+    const { app, post, routed } = await boot({
+      before: (nest) =>
+        nest
+          .getHttpAdapter()
+          .getInstance()
+          .addHook('preClose', async () => {
+            during = (await post()).status;
+          }),
+    });
+    expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
+    expect(routed()).toBe(1);
+    // Fastify closed directly, not through Nest: Nest's adapter does not know it is closing.
+    await app.getHttpAdapter().getInstance().close();
+    expect(during).toBe(503);
+    expect(routed()).toBe(2);
+  });
+
+  it("stays on Fastify where Fastify rewrites URLs, or a serverFactory wraps Fastify's router", async () => {
+    let rewritten = 0;
+    const rewriting = await boot({
+      fastify: {
+        rewriteUrl: (req) => {
+          rewritten++;
+          return req.url ?? '/';
+        },
+      },
+    });
+    expect(await fourPosts(rewriting.post)).toEqual([200, 200, 200, 200]);
+    expect(rewritten).toBe(4);
+    expect(rewriting.routed()).toBe(4);
+    await rewriting.app.close();
+
+    let wrapped = 0;
+    const factory = await boot({
+      fastify: {
+        // Fastify's types allow an HTTP/2 handler too; this server is HTTP/1.
+        serverFactory: (handler) =>
+          createServer((req, res) => {
+            wrapped++;
+            (handler as unknown as RequestListener)(req, res);
+          }),
+      },
+    });
+    expect(await fourPosts(factory.post)).toEqual([200, 200, 200, 200]);
+    expect(wrapped).toBe(4);
+    expect(factory.routed()).toBe(4);
+    await factory.app.close();
+  });
+
+  it("the SSE pair's routes go fast for their own method only: Fastify answers the others", async () => {
+    const { app, base, routed } = await boot();
+    const message = () =>
+      fetch(`${base}/v1/messages?sessionId=none`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: INIT,
+      });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await message()).status);
+    // No such session: the endpoint's 404, three times, from one request routed by Fastify.
+    expect(statuses).toEqual([404, 404, 404]);
+    expect(routed()).toBe(1);
+    const get = await fetch(`${base}/v1/messages`);
+    expect(get.status).toBe(404);
+    expect(routed()).toBe(2);
+    await app.close();
+  });
+
+  it('true takes it anyway, but not through a shutdown: Nest still answers 503', async () => {
+    const { app, post, routed } = await boot({
+      http: { fastPath: true },
+      return503OnClosing: true,
+    });
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(200);
+    expect(routed()).toBe(1);
+    await app.getHttpAdapter().beforeClose?.();
+    expect((await post()).status).toBe(503);
     await app.close();
   });
 

@@ -6,6 +6,7 @@ import {
   type FastifyHook,
   type FastifyRouteContext,
 } from './fastify-route-context.js';
+import { hookSource, KNOWN_HOOKS } from './nest-fastify.hooks.js';
 
 /** Whether an MCP route's requests may skip Fastify, and on what condition, or why not. */
 export type FastifyVerdict =
@@ -15,34 +16,11 @@ export type FastifyVerdict =
 /** What is read of Nest's Fastify adapter: the fields its own hooks test. */
 type Adapter = Readonly<Record<string, unknown>>;
 
-/*
- * The request hooks Nest's Fastify adapter puts in front of every route, and the adapter field
- * each one tests: with the field unset, the hook only calls `done()`. Recognised by their
- * source, as the Express binder recognises the adapter's layer; a field the adapter lacks
- * (another Nest) leaves the hook unknown, and the fast path off.
- */
-const ADAPTER_HOOKS: readonly { readonly source: string; readonly field?: string }[] = [
-  { source: 'this.onRequestHook', field: 'onRequestHook' },
-  // The 503 while Nest shuts down (`return503OnClosing`).
-  { source: 'this.return503OnClosing', field: 'isShuttingDown' },
-  { source: 'this.corsHook', field: 'corsHook' },
-  // `enableCsrfProtection()` and `useSecurityHeaders()`.
-  { source: 'this.securityHook', field: 'securityHook' },
-  // A request whose target middleware cannot match: a fast request's path is a route's own.
-  { source: 'isRoutableRequestTarget' },
-  // Errors of custom versioning, raised while Fastify routes: a fast request is not routed.
-  { source: 'versionExtractorErrors' },
-  { source: 'this.onResponseHook', field: 'onResponseHook' },
-];
-
-/* Middie (Nest's middleware on Fastify) runs nothing until a middleware is added to its instance. */
-const MIDDIE = 'runMiddie';
-const MIDDIE_HAS_MIDDLEWARES = 'fastify-middie-has-middlewares';
-
 /**
  * Judges one MCP route from the context Fastify routed a request with: its requests may skip
- * Fastify only when every hook that would run for them is one of the adapter's or middie's, and
- * only while those do nothing (the returned condition, checked per request). Anything else in
+ * Fastify only when every hook that would run for them is one of the adapter's or middie's
+ * (nest-fastify.hooks.ts), and only while those do nothing (the returned condition, checked per
+ * request). Anything else in
  * front (a plugin's hook, a route's own hook, a request logger, a handler timeout) keeps the
  * route on Fastify. `ownHook` is the binder's own `preParsing` hook, which must come first.
  */
@@ -86,18 +64,17 @@ interface InertWhile {
   readonly flag?: symbol;
 }
 
-/* The field or flag a known hook tests, `{}` for one that never acts here, null for one not known. */
+/* The field or flag a known hook tests (`{}` for one that never acts here), or null. */
 function inertWhile(hook: FastifyHook, server: object, adapter: Adapter): InertWhile | null {
-  if (hook.name === MIDDIE) {
-    // The flag is set on the instance a middleware is added to.
-    const flag = symbolProperty(server, MIDDIE_HAS_MIDDLEWARES);
+  const known = KNOWN_HOOKS.get(hookSource(hook));
+  if (!known) return null;
+  if (known.flag) {
+    // Middie's flag is set on the instance a middleware is added to: read through the route's.
+    const flag = symbolProperty(server, known.flag);
     return flag ? { flag: flag.key } : null;
   }
-  const source = Function.prototype.toString.call(hook);
-  const known = ADAPTER_HOOKS.find((candidate) => source.includes(candidate.source));
-  if (!known) return null;
-  if (!known.field) return {};
-  return known.field in adapter ? { field: known.field } : null;
+  if (known.field) return known.field in adapter ? { field: known.field } : null;
+  return {};
 }
 
 /* Per request: every field and flag still unset (CORS not enabled since, no middleware added). */

@@ -67,33 +67,37 @@ export class McpRouteBinder implements OnModuleInit {
         }
         return;
       }
-      case 'fastify':
-        bindFastifyRoutes(instance, paths, this.scope.mark.routeId, serve, this.fastifyFastPath());
+      case 'fastify': {
+        const fastPath = this.fastifyFastPath(instance);
+        bindFastifyRoutes(instance, paths, this.scope.mark.routeId, serve, fastPath);
         return;
+      }
       default:
         this.logger.warn(`MCP routes on the ${adapter.getType()} adapter are served through Nest`);
     }
   }
 
-  /* The Fastify fast path, unless `fastPath: false`; it takes Fastify's request listener now. */
-  private fastifyFastPath(): FastifyFastPath | undefined {
+  /* The Fastify fast path, unless `fastPath: false`. */
+  private fastifyFastPath(instance: unknown): FastifyFastPath | undefined {
     const { fastPath } = this.settings;
     if (fastPath === false) return undefined;
     const adapter = this.adapterHost.httpAdapter;
-    const versioning = this.config?.getVersioning();
-    const fast = new FastifyFastPath({
+    return FastifyFastPath.attach(adapter.getHttpServer(), instance, {
       mode: fastPath,
       adapter,
-      routesByHeader: versioning !== undefined && versioning.type !== VersioningType.URI,
+      // Read at a route's first request: versioning is enabled any time before the app listens.
+      routesByHeader: () => {
+        const versioning = this.config?.getVersioning();
+        return versioning !== undefined && versioning.type !== VersioningType.URI;
+      },
       serve: this.router.serve.bind(this.router),
       onJudged: (path, isFast, reason) =>
         this.logger.debug(
           isFast
             ? `${path} is served ahead of Fastify`
-            : `${path} is served through Fastify: ${reason ?? 'not a fixed path'}`,
+            : `${path} is served through Fastify: ${reason}`,
         ),
     });
-    return fast.install(adapter.getHttpServer() as Server | undefined) ? fast : undefined;
   }
 
   /* Several servers: exact paths, global prefix included (see McpRoutePaths). */
