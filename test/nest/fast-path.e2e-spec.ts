@@ -1,48 +1,14 @@
-import {
-  Controller,
-  Get,
-  type INestApplication,
-  type MiddlewareConsumer,
-  Module,
-  type NestModule,
-} from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { McpModule, type McpHttpOptions } from '../../src/index.js';
 import { EchoTools } from './nest-app.fixture.js';
-import { initializeParams } from '../support/http-app.js';
-
-const INIT = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: initializeParams(),
-});
-
-/** The app's own route, registered before the MCP routes. */
-@Controller('health')
-class HealthController {
-  @Get()
-  health() {
-    return { status: 'ok' };
-  }
-}
-
-/** Urls the module middleware saw (it is a class: Nest builds it, not the test). */
-const moduleMiddlewareSeen: string[] = [];
-
-/** A module with its own middleware for every route, as `nest g middleware` sets one up. */
-@Module({})
-class TaggedRoutesModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply((req: { originalUrl: string }, _res: unknown, next: () => void) => {
-        moduleMiddlewareSeen.push(req.originalUrl);
-        next();
-      })
-      .forRoutes('*path');
-  }
-}
+import {
+  HealthController,
+  INIT,
+  moduleMiddlewareSeen,
+  TaggedRoutesModule,
+} from './fast-path.fixture.js';
 
 /**
  * An Express app with a global prefix, its own route and, when asked, one middleware: an

@@ -1,11 +1,15 @@
-import { Controller, Get, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpModule, type McpHttpOptions } from '../../src/index.js';
 import { EchoTools } from './nest-app.fixture.js';
-import { initializeParams } from '../support/http-app.js';
+import {
+  HealthController,
+  INIT,
+  moduleMiddlewareSeen,
+  TaggedRoutesModule,
+} from './fast-path.fixture.js';
 
 /*
  * The fast path on Fastify: after Fastify has routed the first request to an MCP route, requests
@@ -13,35 +17,6 @@ import { initializeParams } from '../support/http-app.js';
  * Fastify names every request it routes (`genReqId`), so the count of names says how many
  * requests it saw; hooks, middleware and CORS in front are seen to run on every request.
  */
-
-const INIT = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: initializeParams(),
-});
-
-@Controller('health')
-class HealthController {
-  @Get()
-  health() {
-    return { status: 'ok' };
-  }
-}
-
-const moduleMiddlewareSeen: string[] = [];
-
-@Module({})
-class TaggedRoutesModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply((req: { originalUrl: string }, _res: unknown, next: () => void) => {
-        moduleMiddlewareSeen.push(req.originalUrl);
-        next();
-      })
-      .forRoutes('*path');
-  }
-}
 
 interface Setup {
   readonly http?: McpHttpOptions;
@@ -96,6 +71,22 @@ async function boot(setup: Setup = {}) {
   return { app, base, post, routed: () => named };
 }
 
+/** A plugin's request hook, as `@fastify/helmet` adds one: `count()` is how often it ran. */
+function countingHook() {
+  let ran = 0;
+  return {
+    add: (app: NestFastifyApplication) =>
+      app
+        .getHttpAdapter()
+        .getInstance()
+        .addHook('onRequest', (_request, _reply, done) => {
+          ran++;
+          done();
+        }),
+    count: () => ran,
+  };
+}
+
 /** Four initializes on the MCP route: their statuses. */
 async function fourPosts(post: () => Promise<Response>): Promise<number[]> {
   const statuses: number[] = [];
@@ -119,19 +110,12 @@ describe('the fast path on Fastify (http.fastPath)', () => {
   });
 
   it("'auto' stays on Fastify when a plugin's request hook is in front: it runs on every request", async () => {
-    let hooked = 0;
+    const hook = countingHook();
     const { app, post, routed } = await boot({
-      before: (nest) =>
-        nest
-          .getHttpAdapter()
-          .getInstance()
-          .addHook('onRequest', (_request, _reply, done) => {
-            hooked++;
-            done();
-          }),
+      before: hook.add,
     });
     expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
-    expect(hooked).toBe(4);
+    expect(hook.count()).toBe(4);
     expect(routed()).toBe(4);
     await app.close();
   });
@@ -260,20 +244,13 @@ describe('the fast path on Fastify (http.fastPath)', () => {
   });
 
   it('true takes it anyway: the hook in front sees only the first request', async () => {
-    let hooked = 0;
+    const hook = countingHook();
     const { app, post, routed } = await boot({
       http: { fastPath: true },
-      before: (nest) =>
-        nest
-          .getHttpAdapter()
-          .getInstance()
-          .addHook('onRequest', (_request, _reply, done) => {
-            hooked++;
-            done();
-          }),
+      before: hook.add,
     });
     expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
-    expect(hooked).toBe(1);
+    expect(hook.count()).toBe(1);
     expect(routed()).toBe(1);
     await app.close();
   });

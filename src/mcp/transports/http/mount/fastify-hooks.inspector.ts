@@ -20,9 +20,9 @@ type Adapter = Readonly<Record<string, unknown>>;
  * Judges one MCP route from the context Fastify routed a request with: its requests may skip
  * Fastify only when every hook that would run for them is one of the adapter's or middie's
  * (nest-fastify.hooks.ts), and only while those do nothing (the returned condition, checked per
- * request). Anything else in
- * front (a plugin's hook, a route's own hook, a request logger, a handler timeout) keeps the
- * route on Fastify. `ownHook` is the binder's own `preParsing` hook, which must come first.
+ * request). Anything else in front (a plugin's hook, a route's own hook, a request logger, a
+ * handler timeout) keeps the route on Fastify. `ownHook` is the binder's own `preParsing` hook:
+ * only other MCP servers' may come before it.
  */
 export function judgeFastifyRoute(
   context: FastifyRouteContext,
