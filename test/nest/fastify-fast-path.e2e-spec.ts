@@ -19,6 +19,8 @@ import {
  */
 
 interface Setup {
+  /** Several servers in the app, in place of the one named `fast`. */
+  readonly servers?: readonly { name: string; http: McpHttpOptions }[];
   readonly http?: McpHttpOptions;
   readonly middleware?: boolean;
   readonly fastify?: ConstructorParameters<typeof FastifyAdapter>[0];
@@ -33,15 +35,17 @@ async function boot(setup: Setup = {}) {
     controllers: [HealthController],
     imports: [
       ...(setup.middleware ? [TaggedRoutesModule] : []),
-      McpModule.forRoot({
-        name: 'fast',
-        version: '1',
-        transport: 'http',
-        requireAuthorization: false,
-        http: setup.http ?? {},
-      }),
+      ...(setup.servers ?? [{ name: 'fast', http: setup.http ?? {} }]).map((server) =>
+        McpModule.forRoot({
+          version: '1',
+          transport: 'http',
+          requireAuthorization: false,
+          ...server,
+        }),
+      ),
     ],
-    providers: [EchoTools],
+    // With several servers a tool names its servers; these need none.
+    providers: setup.servers ? [] : [EchoTools],
   }).compile();
   const adapter = new FastifyAdapter({
     ...setup.fastify,
@@ -226,6 +230,32 @@ describe('the fast path on Fastify (http.fastPath)', () => {
     expect(routed()).toBe(1);
     const get = await fetch(`${base}/v1/messages`);
     expect(get.status).toBe(404);
+    expect(routed()).toBe(2);
+    await app.close();
+  });
+
+  it('several servers: each route goes fast, and each path reaches its own server', async () => {
+    const { app, base, post, routed } = await boot({
+      servers: [
+        { name: 'admin', http: { path: '/admin/mcp', ssePairPath: '/admin' } },
+        { name: 'partner', http: { path: '/partner/mcp', ssePairPath: '/partner' } },
+      ],
+    });
+    expect(await fourPosts(() => post('/v1/admin/mcp'))).toEqual([200, 200, 200, 200]);
+    expect(await fourPosts(() => post('/v1/partner/mcp'))).toEqual([200, 200, 200, 200]);
+    expect(routed()).toBe(2);
+    for (const name of ['admin', 'partner']) {
+      const response = await fetch(`${base}/v1/${name}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: INIT,
+      });
+      const answer = (await response.json()) as { result: { serverInfo: { name: string } } };
+      expect(answer.result.serverInfo.name).toBe(name);
+    }
     expect(routed()).toBe(2);
     await app.close();
   });
