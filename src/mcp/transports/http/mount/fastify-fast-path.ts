@@ -60,7 +60,7 @@ export class FastifyFastPath {
       this.door.add(url, {
         kind,
         inert: verdict.inert,
-        view: viewOver(context.Request.prototype),
+        view: this.door.trustsProxy ? viewOver(context.Request.prototype) : undefined,
         serve: this.options.serve,
       });
     }

@@ -11,8 +11,11 @@ export interface FastRoute {
   readonly kind: McpRouteKind;
   /** False while a hook in front would act (CORS enabled, a middleware added, shutting down). */
   readonly inert: () => boolean;
-  /** A view of a Node request as the route's Fastify request: its `ip` applies `trustProxy`. */
-  readonly view: new (raw: IncomingMessage) => { readonly ip?: unknown };
+  /**
+   * A view of a Node request as the route's Fastify request, whose `ip` applies `trustProxy`;
+   * none where no proxy is trusted, and the socket's address stands, as on Fastify.
+   */
+  readonly view?: new (raw: IncomingMessage) => { readonly ip?: unknown };
   readonly serve: (kind: McpRouteKind, req: object, res: object) => Promise<void>;
 }
 
@@ -50,19 +53,22 @@ export class FastifyFrontDoor {
       return "the server's request listener is not Fastify's own router";
     }
     const options = symbolProperty(fastify, 'fastify.options')?.value as
-      { rewriteUrl?: unknown } | undefined;
+      { rewriteUrl?: unknown; trustProxy?: unknown } | undefined;
     if (!options) return "Fastify's options cannot be read";
     if (options.rewriteUrl) return 'Fastify rewrites URLs (rewriteUrl)';
     const state = symbolProperty(fastify, 'fastify.state')?.value as
       { closing?: boolean } | undefined;
     if (!state || typeof state.closing !== 'boolean') return "Fastify's state cannot be read";
-    return new FastifyFrontDoor(server, listeners[0] as RequestListener, state);
+    const trustsProxy = Boolean(options.trustProxy);
+    return new FastifyFrontDoor(server, listeners[0] as RequestListener, state, trustsProxy);
   }
 
   private constructor(
     server: Server,
     private readonly fastify: RequestListener,
     state: { readonly closing?: boolean },
+    /** Fastify's `trustProxy` (the option its request class is built from) is set. */
+    readonly trustsProxy: boolean,
   ) {
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -83,9 +89,11 @@ export class FastifyFrontDoor {
       this.fastify(req, res);
       return;
     }
-    // Fastify's own `request.ip` (its `trustProxy` applied); the socket's needs no record.
-    const address = new route.view(req).ip;
-    if (address !== req.socket?.remoteAddress) rememberClientAddress(req, address);
+    if (route.view) {
+      // Fastify's own `request.ip` (its `trustProxy` applied); the socket's needs no record.
+      const address = new route.view(req).ip;
+      if (address !== req.socket?.remoteAddress) rememberClientAddress(req, address);
+    }
     void route.serve(route.kind, req, res);
   }
 }
