@@ -51,30 +51,35 @@ export function judgeFastifyRoute(
       }
       const inert = inertWhile(hook, server, adapter);
       if (!inert) return off(`an ${kind} hook runs in front (${hook.name || 'anonymous'})`);
-      if (inert.field) fields.add(inert.field);
+      for (const field of inert.fields) fields.add(field);
       if (inert.flag) flags.add(inert.flag);
     }
   }
   return { fast: true, inert: inertWhileUnset(adapter, [...fields], server, [...flags]) };
 }
 
-/* What a known hook tests: an adapter field or an instance flag, unset while it does nothing. */
+/* What a known hook tests: adapter fields, or an instance flag, unset while it does nothing. */
 interface InertWhile {
-  readonly field?: string;
+  readonly fields: readonly string[];
   readonly flag?: symbol;
 }
 
-/* The field or flag a known hook tests (`{}` for one that never acts here), or null. */
+/* The fields or flag a known hook tests (none for one that never acts here), or null. */
 function inertWhile(hook: FastifyHook, server: object, adapter: Adapter): InertWhile | null {
   const known = KNOWN_HOOKS.get(hookSource(hook));
   if (!known) return null;
   if (known.flag) {
     // Middie's flag is set on the instance a middleware is added to: read through the route's.
     const flag = symbolProperty(server, known.flag);
-    return flag ? { flag: flag.key } : null;
+    return flag ? { fields: [], flag: flag.key } : null;
   }
-  if (known.field) return known.field in adapter ? { field: known.field } : null;
-  return {};
+  // A hook that hands its work to adapter methods is known only with those methods as listed.
+  for (const [name, source] of Object.entries(known.methods ?? {})) {
+    const method = adapter[name];
+    if (typeof method !== 'function' || hookSource(method as FastifyHook) !== source) return null;
+  }
+  const fields = known.fields ?? [];
+  return fields.every((field) => field in adapter) ? { fields } : null;
 }
 
 /* Per request: every field and flag still unset (CORS not enabled since, no middleware added). */
