@@ -1,7 +1,7 @@
 import { Controller, Get, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { initializeParams } from '../support/http-app.js';
 
-/** The fast-path specs' app pieces: an initialize body, the app's own route, a module middleware. */
+/** The fast-path specs' pieces: an initialize body, the app's own route, a module middleware. */
 export const INIT = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,

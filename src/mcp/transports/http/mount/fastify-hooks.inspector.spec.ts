@@ -1,57 +1,64 @@
 import { judgeFastifyRoute } from './fastify-hooks.inspector.js';
 import type { FastifyHook, FastifyRouteContext } from './fastify-route-context.js';
-import { KNOWN_HOOKS } from './nest-fastify.hooks.js';
+import { hookSource, type KnownHook } from './nest-fastify.hooks.js';
 
 /*
- * The judge over hooks built from their sources, as another Nest than the installed one registers
- * them (the e2e spec runs the installed Nest 12.5; Nest 12.6 moved its request steps into two
- * adapter methods). Each function's own source is the listed text, as V8 prints it.
+ * The judge's rules on a table of its own, shaped as Nest 12.6 registers its request hook: one
+ * hook reading adapter fields and handing its steps to an adapter method, middie's hook reading
+ * its flag, a response hook. (The e2e spec runs the installed Nest against the real table.)
  */
 
-const sourceOf = (hook: string) =>
-  [...KNOWN_HOOKS.entries()].find(([source]) => source.includes(hook))!;
+const REQUEST_HOOK =
+  '(request, reply, done) => { if (this.onRequestHook) { this.runLifecycleHook(this.onRequestHook, request, reply, done); } else { this.runSteps(request, reply, done); } }';
+const STEPS =
+  'runSteps(request, reply, done) { if (this.corsHook) { this.corsHook(request, reply, done); return; } done(); }';
+const MIDDIE =
+  'function runMiddie (req, reply, next) { if (this[kFlag]) { this.run(req, next); } else { next(); } }';
+const RESPONSE =
+  '(request, reply, done) => { if (this.onResponseHook) { this.onResponseHook(request, reply, done); } else { done(); } }';
+const FLAG = 'fastify-middie-has-middlewares';
 
-/* A function whose source is `source` (an arrow, a function or a method, as listed). */
+const TABLE: ReadonlyMap<string, KnownHook> = new Map<string, KnownHook>([
+  [REQUEST_HOOK, { fields: ['onRequestHook', 'corsHook'], methods: { runSteps: STEPS } }],
+  [MIDDIE, { flag: FLAG }],
+  [RESPONSE, { fields: ['onResponseHook'] }],
+]);
+
+/* A function whose source is `source`: an arrow or function expression, or a method. */
 function fromSource(source: string, method?: string): FastifyHook {
-  const make = new Function(`return ${method ? `({ ${source} })` : `(${source})`};`) as () => {
-    [name: string]: FastifyHook;
-  };
-  const made = make() as unknown as FastifyHook & Record<string, FastifyHook>;
-  return method ? made[method]! : made;
+  const made = new Function(`return ${method ? `({ ${source} })` : `(${source})`};`)() as
+    FastifyHook | Record<string, FastifyHook>;
+  return method ? (made as Record<string, FastifyHook>)[method]! : (made as FastifyHook);
 }
 
-const NEST_12_6_HOOK = sourceOf('this.runRequestSteps(');
-const MIDDIE = sourceOf('function runMiddie');
-const RESPONSE = sourceOf('this.onResponseHook');
-const MIDDIE_FLAG = Symbol('fastify-middie-has-middlewares');
+interface RouteShape {
+  readonly steps?: string;
+  readonly requestHook?: string;
+  readonly omitField?: string;
+}
 
-/** A Nest 12.6 app's route: its adapter, Fastify instance and route context. */
-function nest126Route(options: { lateSteps?: string; extraHook?: FastifyHook } = {}) {
-  const { methods } = NEST_12_6_HOOK[1];
+/** A route whose hooks are the table's: its adapter, Fastify instance and route context. */
+function route(shape: RouteShape = {}) {
   const adapter: Record<string, unknown> = {
     onRequestHook: undefined,
-    isShuttingDown: false,
     corsHook: undefined,
-    securityHook: undefined,
     onResponseHook: undefined,
-    runRequestSteps: fromSource(methods!.runRequestSteps!, 'runRequestSteps'),
-    runLateRequestSteps: fromSource(
-      options.lateSteps ?? methods!.runLateRequestSteps!,
-      'runLateRequestSteps',
-    ),
+    runSteps: fromSource(shape.steps ?? STEPS, 'runSteps'),
   };
+  if (shape.omitField) delete adapter[shape.omitField];
   const own = (() => undefined) as FastifyHook;
-  // Middie has no semicolons: its listed source parses again with its line breaks back.
-  const onRequest = [fromSource(NEST_12_6_HOOK[0]), fromSource(MIDDIE[0].replaceAll(' ', '\n'))];
-  if (options.extraHook) onRequest.push(options.extraHook);
+  const flag = Symbol(FLAG);
   const hooks = {
-    onRequest,
+    onRequest: [fromSource(shape.requestHook ?? REQUEST_HOOK), fromSource(MIDDIE)],
     preParsing: [own],
-    onResponse: [fromSource(RESPONSE[0])],
+    onResponse: [fromSource(RESPONSE)],
     onRequestAbort: [],
     onTimeout: [],
   };
-  const server = { log: {}, [Symbol('fastify.hooks')]: hooks, [MIDDIE_FLAG]: false };
+  const server = { log: {}, [Symbol('fastify.hooks')]: hooks, [flag]: false } as Record<
+    string | symbol,
+    unknown
+  >;
   const context: FastifyRouteContext = {
     ...hooks,
     onRequestAbort: null,
@@ -59,53 +66,58 @@ function nest126Route(options: { lateSteps?: string; extraHook?: FastifyHook } =
     server,
     Request: { prototype: {} },
   };
-  return { adapter, own, context, server };
+  const judge = (over: FastifyRouteContext = context) =>
+    judgeFastifyRoute(over, adapter, own, TABLE);
+  return { adapter, server, flag, context, own, judge };
 }
 
-describe('judgeFastifyRoute, on hooks known by their source', () => {
-  it("Nest 12.6's request hook with its two steps: fast while the fields it reads are unset", () => {
-    const { adapter, own, context, server } = nest126Route();
-    const verdict = judgeFastifyRoute(context, adapter, own);
+describe('judgeFastifyRoute, on hooks known by their whole source', () => {
+  it('the functions built here print as their listed sources', () => {
+    expect(hookSource(fromSource(REQUEST_HOOK))).toBe(REQUEST_HOOK);
+    expect(hookSource(fromSource(STEPS, 'runSteps'))).toBe(STEPS);
+  });
+
+  it('known hooks and their step method: fast while every field and flag read is unset', () => {
+    const { adapter, server, flag, judge } = route();
+    const verdict = judge();
     expect(verdict.fast).toBe(true);
     if (!verdict.fast) return;
     expect(verdict.inert()).toBe(true);
-    for (const field of ['corsHook', 'securityHook', 'onRequestHook', 'onResponseHook']) {
+    for (const field of ['onRequestHook', 'corsHook', 'onResponseHook']) {
       adapter[field] = () => undefined;
       expect(verdict.inert()).toBe(false);
       adapter[field] = undefined;
     }
-    adapter.isShuttingDown = true;
-    expect(verdict.inert()).toBe(false);
-    adapter.isShuttingDown = false;
-    (server as Record<symbol, unknown>)[MIDDIE_FLAG] = true;
+    server[flag] = true;
     expect(verdict.inert()).toBe(false);
   });
 
-  it('the same hook whose step method differs from the listed source keeps the route on Fastify', () => {
-    const { methods } = NEST_12_6_HOOK[1];
-    const lateSteps = methods!.runLateRequestSteps!.replace(
-      'let error;',
-      'let error; this.extra?.(request);',
-    );
-    const { adapter, own, context } = nest126Route({ lateSteps });
-    expect(judgeFastifyRoute(context, adapter, own)).toEqual({
+  it('a step method that differs from its listed source keeps the route on Fastify', () => {
+    const steps = STEPS.replace('done(); }', 'this.log?.(request); done(); }');
+    expect(route({ steps }).judge()).toEqual({
       fast: false,
       reason: 'an onRequest hook runs in front (anonymous)',
     });
   });
 
-  it("a hook of the app's, however alike, keeps the route on Fastify", () => {
-    const lookalike = fromSource(
-      "(request, reply, done) => { if (!this.corsHook) { return done(); } done(); request.log('x'); }",
-    );
-    const { adapter, own, context } = nest126Route({ extraHook: lookalike });
-    expect(judgeFastifyRoute(context, adapter, own).fast).toBe(false);
+  it('an adapter without a listed method or field keeps the route on Fastify', () => {
+    const noMethod = route();
+    delete noMethod.adapter.runSteps;
+    expect(noMethod.judge().fast).toBe(false);
+    expect(route({ omitField: 'corsHook' }).judge().fast).toBe(false);
   });
 
-  it("a route's own hook (more in its context than the instance registered) keeps it on Fastify", () => {
-    const { adapter, own, context } = nest126Route();
-    const routeHooks = { ...context, onResponse: [...context.onResponse!, own] };
-    expect(judgeFastifyRoute(routeHooks, adapter, own)).toEqual({
+  it('a listed hook with one statement more is not that hook', () => {
+    const requestHook = REQUEST_HOOK.replace('} else {', '} else { request.seen = true;');
+    expect(route({ requestHook }).judge()).toEqual({
+      fast: false,
+      reason: 'an onRequest hook runs in front (anonymous)',
+    });
+  });
+
+  it("a route's own hook (more in its context than registered) keeps it on Fastify", () => {
+    const { context, own, judge } = route();
+    expect(judge({ ...context, onResponse: [...context.onResponse!, own] })).toEqual({
       fast: false,
       reason: 'the route has onResponse hooks of its own',
     });

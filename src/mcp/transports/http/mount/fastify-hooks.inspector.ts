@@ -6,7 +6,7 @@ import {
   type FastifyHook,
   type FastifyRouteContext,
 } from './fastify-route-context.js';
-import { hookSource, KNOWN_HOOKS } from './nest-fastify.hooks.js';
+import { hookSource, KNOWN_HOOKS, type KnownHook } from './nest-fastify.hooks.js';
 
 /** Whether an MCP route's requests may skip Fastify, and on what condition, or why not. */
 export type FastifyVerdict =
@@ -22,12 +22,13 @@ type Adapter = Readonly<Record<string, unknown>>;
  * (nest-fastify.hooks.ts), and only while those do nothing (the returned condition, checked per
  * request). Anything else in front (a plugin's hook, a route's own hook, a request logger, a
  * handler timeout) keeps the route on Fastify. `ownHook` is the binder's own `preParsing` hook:
- * only other MCP servers' may come before it.
+ * only other MCP servers' may come before it. `known`: the hooks known (a spec passes its own).
  */
 export function judgeFastifyRoute(
   context: FastifyRouteContext,
   adapter: Adapter,
   ownHook: FastifyHook,
+  known: ReadonlyMap<string, KnownHook> = KNOWN_HOOKS,
 ): FastifyVerdict {
   const server = context.server;
   if (!server) return off('the route has no Fastify instance');
@@ -49,7 +50,7 @@ export function judgeFastifyRoute(
         if (isMcpRouteHook(hook)) continue;
         return off(`a preParsing hook runs before the MCP routes' own`);
       }
-      const inert = inertWhile(hook, server, adapter);
+      const inert = inertWhile(known.get(hookSource(hook)), server, adapter);
       if (!inert) return off(`an ${kind} hook runs in front (${hook.name || 'anonymous'})`);
       for (const field of inert.fields) fields.add(field);
       if (inert.flag) flags.add(inert.flag);
@@ -65,8 +66,11 @@ interface InertWhile {
 }
 
 /* The fields or flag a known hook tests (none for one that never acts here), or null. */
-function inertWhile(hook: FastifyHook, server: object, adapter: Adapter): InertWhile | null {
-  const known = KNOWN_HOOKS.get(hookSource(hook));
+function inertWhile(
+  known: KnownHook | undefined,
+  server: object,
+  adapter: Adapter,
+): InertWhile | null {
   if (!known) return null;
   if (known.flag) {
     // Middie's flag is set on the instance a middleware is added to: read through the route's.

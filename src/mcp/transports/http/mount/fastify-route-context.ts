@@ -1,7 +1,7 @@
 /** A Fastify hook, as registered. */
 export type FastifyHook = (...args: never[]) => unknown;
 
-/** The hook kinds that run for an MCP request on Fastify before its `preParsing` stage, or after it. */
+/** The hook kinds that run for an MCP request on Fastify before its `preParsing` stage or after. */
 export const HOOKS_IN_PLAY = [
   'onRequest',
   'preParsing',
@@ -79,7 +79,7 @@ export function symbolProperty(
 /* Marks the `preParsing` hooks of the MCP route binders (one per server). */
 const MCP_ROUTE_HOOK = Symbol('mcp-warden.fastify.route-hook');
 
-/** Marks `hook` as an MCP route binder's: it serves its own server's routes and passes the rest on. */
+/** Marks `hook` as an MCP route binder's: it serves its server's routes and passes the rest on. */
 export function markMcpRouteHook<T extends FastifyHook>(hook: T): T {
   return Object.assign(hook, { [MCP_ROUTE_HOOK]: true });
 }
