@@ -31,6 +31,14 @@ describe('clientAddressOf', () => {
     expect(clientAddressOf(raw)).toBe('127.0.0.1');
   });
 
+  it("records nothing for the socket's own address: it is the fallback already", () => {
+    const raw = nodeRequest('127.0.0.1');
+    rememberClientAddress(raw, '127.0.0.1');
+    // Nothing recorded: the adapter request's own `ip` is read, as with nothing resolved.
+    expect(clientAddressOf({ raw, ip: '203.0.113.7' })).toBe('203.0.113.7');
+    expect(clientAddressOf(raw)).toBe('127.0.0.1');
+  });
+
   it('keys anonymous quotas by it, and by the fallback without an address', () => {
     const raw = nodeRequest('127.0.0.1');
     rememberClientAddress(raw, '203.0.113.9');

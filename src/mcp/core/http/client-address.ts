@@ -7,10 +7,13 @@ const resolved = new WeakMap<IncomingMessage, string>();
  * Records the client's address for `raw` as the host framework resolved it,
  * with the app's own proxy trust: Express's `req.ip` (the `trust proxy`
  * setting), Fastify's `request.ip` (the `trustProxy` option). Anything but a
- * non-empty string is ignored: the socket's peer address stands.
+ * non-empty string is ignored: the socket's peer address stands. So is the
+ * socket's own address, which needs no record (most requests: no proxy).
  */
 export function rememberClientAddress(raw: IncomingMessage, address: unknown): void {
-  if (typeof address === 'string' && address !== '') resolved.set(raw, address);
+  if (typeof address === 'string' && address !== '' && address !== raw.socket?.remoteAddress) {
+    resolved.set(raw, address);
+  }
 }
 
 /**

@@ -27,7 +27,7 @@ export function installFastPath(
   return true;
 }
 
-/* The SSE pair is two routes of one method each; the Streamable endpoint answers every method. */
-function servesMethod(kind: McpRouteKind, method: string | undefined): boolean {
+/** The SSE pair is two routes of one method each; the Streamable endpoint answers every method. */
+export function servesMethod(kind: McpRouteKind, method: string | undefined): boolean {
   return kind === 'streamable' || method === (kind === 'sse' ? 'GET' : 'POST');
 }

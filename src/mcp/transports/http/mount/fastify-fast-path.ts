@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { FastifyFrontDoor, type FastRoute } from './fastify-front-door.js';
-import { judgeFastifyRoute, type FastifyVerdict } from './fastify-hooks.inspector.js';
+import { judgeFastifyRoute, off, type FastifyVerdict } from './fastify-hooks.inspector.js';
 import { routeContextOf, type FastifyHook } from './fastify-route-context.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 
@@ -35,11 +35,11 @@ export class FastifyFastPath {
 
   /** The fast path, or undefined (logged) where no listener can stand in front of Fastify. */
   static attach(
-    server: object | undefined,
+    server: Server | undefined,
     instance: unknown,
     options: FastifyFastPathOptions,
   ): FastifyFastPath | undefined {
-    const door = FastifyFrontDoor.of(server as Parameters<typeof FastifyFrontDoor.of>[0], instance);
+    const door = FastifyFrontDoor.of(server, instance);
     if (typeof door === 'string') {
       options.onJudged('every MCP route', false, door);
       return undefined;
@@ -84,10 +84,6 @@ export class FastifyFastPath {
       ? { fast: true, inert: () => !adapter.isShuttingDown }
       : { fast: true, inert: () => true };
   }
-}
-
-function off(reason: string): FastifyVerdict {
-  return { fast: false, reason };
 }
 
 /*

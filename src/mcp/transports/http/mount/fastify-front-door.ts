@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { rememberClientAddress } from '../../../core/http/client-address.js';
 import { requestPath } from '../../../core/http/request-path.js';
+import { servesMethod } from './fast-path.installer.js';
 import { symbolProperty } from './fastify-route-context.js';
 import type { McpRouteKind } from './mcp-route.marker.js';
 
@@ -84,16 +85,10 @@ export class FastifyFrontDoor {
   }
 
   private serveFast(route: FastRoute, req: IncomingMessage, res: ServerResponse): void {
-    if (route.kind !== 'streamable' && req.method !== (route.kind === 'sse' ? 'GET' : 'POST')) {
-      // The SSE pair's routes take one method each: Fastify answers the others.
-      this.fastify(req, res);
-      return;
-    }
-    if (route.view) {
-      // Fastify's own `request.ip` (its `trustProxy` applied); the socket's needs no record.
-      const address = new route.view(req).ip;
-      if (address !== req.socket?.remoteAddress) rememberClientAddress(req, address);
-    }
+    // The SSE pair's routes take one method each: Fastify answers the others.
+    if (!servesMethod(route.kind, req.method)) return this.fastify(req, res);
+    // Fastify's own `request.ip`, its `trustProxy` applied.
+    if (route.view) rememberClientAddress(req, new route.view(req).ip);
     void route.serve(route.kind, req, res);
   }
 }

@@ -101,6 +101,7 @@ function inertWhileUnset(
   };
 }
 
-function off(reason: string): FastifyVerdict {
+/** A verdict that keeps the route on Fastify, saying why. */
+export function off(reason: string): FastifyVerdict {
   return { fast: false, reason };
 }

@@ -82,7 +82,7 @@ export class McpRouteBinder implements OnModuleInit {
     const { fastPath } = this.settings;
     if (fastPath === false) return undefined;
     const adapter = this.adapterHost.httpAdapter;
-    return FastifyFastPath.attach(adapter.getHttpServer(), instance, {
+    return FastifyFastPath.attach(adapter.getHttpServer() as Server | undefined, instance, {
       mode: fastPath,
       adapter,
       // Read at a route's first request: versioning is enabled any time before the app listens.
