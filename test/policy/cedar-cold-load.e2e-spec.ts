@@ -129,7 +129,7 @@ threads.Worker = class extends threads.Worker {
 syncBuiltinESMExports();
 if (process.argv[1] === 'kept') {
   const { compileCacheValidation } = await import('./dist/mcp/policy/cedar/validation.cache.js');
-  compileCacheValidation()?.write('0'.repeat(64), []);
+  compileCacheValidation()?.write('0'.repeat(64), { warnings: [], policies: [] });
 }
 const { precompileCedar } = await import('./dist/mcp/policy/cedar/cedar.precompiler.js');
 await precompileCedar();

@@ -9,11 +9,17 @@
  * (the parser, the schema, the strict validator, preparsing, a first decision): about 150 ms of
  * compiling on the main thread at the end of Nest's boot. So the worker goes on to run the same
  * calls on a small set of its own, and the main thread later finds most of that code compiled.
- * It decides nothing for the app and ends once done. The validator is left out where the boot
- * will most likely take a kept verdict instead of validating (validation.cache.ts): there it
- * only took a core from the app's boot. The module is compiled under Cedar's tiering budget
- * (tiering-budget.ts). docs/policy.md, "Performance".
+ * It decides nothing for the app and ends once done. Where the boot will most likely take a
+ * kept verdict and parse (validation.cache.ts), the parser and the validator are left out, and
+ * the set is preparsed from its JSON: warming them there only took a core from the app's boot.
+ * The module is compiled under Cedar's tiering budget (tiering-budget.ts). docs/policy.md,
+ * "Performance".
  */
+
+import { WARM_UP_POLICIES, WARM_UP_SCHEMA } from './warm-up.set.js';
+
+const byId = (part: 'text' | 'json') =>
+  Object.fromEntries(Object.entries(WARM_UP_POLICIES).map(([id, policy]) => [id, policy[part]]));
 
 export const CEDAR_COMPILE_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -29,65 +35,16 @@ try {
 parentPort.postMessage(module);
 import(workerData.entry).then((cedar) => {
   cedar.initSync({ module });
-  const schema = {
-    W: {
-      commonTypes: { Session: { type: 'Record', attributes: { transport: { type: 'String' } } } },
-      entityTypes: {
-        Group: { memberOfTypes: ['Group'] },
-        User: {
-          memberOfTypes: ['Group'],
-          shape: { type: 'Record', attributes: {
-            subject: { type: 'String' },
-            issuer: { type: 'String', required: false },
-            scopes: { type: 'Set', element: { type: 'String' } },
-          } },
-        },
-        Anonymous: {},
-        Server: { shape: { type: 'Record', attributes: { name: { type: 'String' } } }, tags: { type: 'String' } },
-      },
-      actions: {
-        'tools/call': {},
-        note: {
-          memberOf: [{ id: 'tools/call' }],
-          appliesTo: {
-            principalTypes: ['User', 'Anonymous'],
-            resourceTypes: ['Server'],
-            context: { type: 'Record', attributes: {
-              input: { type: 'Record', attributes: {
-                text: { type: 'String' },
-                count: { type: 'Long', required: false },
-                tags: { type: 'Set', element: { type: 'String' }, required: false },
-              } },
-              session: { type: 'Session' },
-            } },
-          },
-        },
-      },
-    },
-  };
-  const text = [
-    '@id("asks")',
-    '@ask("Write {input.text}?")',
-    'permit (principal in W::Group::"writers", action == W::Action::"note", resource)',
-    '  when { context.input.text like "a*" && context.input has count && context.input.count > 3 }',
-    '  unless { principal.scopes.contains("read-only") || context.session.transport == "stdio" };',
-    '@id("forbids")',
-    '@reason("tagged")',
-    'forbid (principal, action in [W::Action::"tools/call"], resource is W::Server)',
-    '  when { resource.hasTag("closed") && resource.getTag("closed") == "yes" };',
-    'permit (principal is W::Anonymous, action, resource);',
-  ].join('\\n');
-  const parts = cedar.policySetTextToParts(text);
-  const texts = {};
-  const json = {};
-  parts.policies.forEach((policy, index) => {
-    texts['p' + index] = policy;
-    json['p' + index] = cedar.policyToJson(policy).json;
-  });
   if (workerData.validate) {
+    // What a boot without a kept verdict calls: the parser, its JSON, the strict validator.
+    const texts = ${JSON.stringify(byId('text'))};
+    for (const text of Object.values(texts)) {
+      for (const policy of cedar.policySetTextToParts(text).policies) cedar.policyToJson(policy);
+    }
+    const schema = ${JSON.stringify(WARM_UP_SCHEMA)};
     cedar.validate({ schema, policies: { staticPolicies: texts }, validationSettings: { mode: 'strict' } });
   }
-  cedar.preparsePolicySet('warmup', { staticPolicies: json });
+  cedar.preparsePolicySet('warmup', { staticPolicies: ${JSON.stringify(byId('json'))} });
   cedar.statefulIsAuthorized({
     principal: { type: 'W::User', id: 'u' },
     action: { type: 'W::Action', id: 'note' },

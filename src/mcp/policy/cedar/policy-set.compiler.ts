@@ -3,7 +3,12 @@ import type { PolicyJson, SchemaJson, TemplateLink } from '@cedar-policy/cedar-w
 import type { CedarWasm } from './cedar.loader.js';
 import type { PolicyText, SetTexts } from './policy-sources.js';
 import { describeError, type PolicyOrigin } from './source-location.js';
-import { validationKey, type ValidationCache } from './validation.cache.js';
+import {
+  validationKey,
+  type KeptPolicy,
+  type KeptVerdict,
+  type ValidationCache,
+} from './validation.cache.js';
 
 /** One parsed policy or template, with where it came from. */
 export interface CompiledPolicy {
@@ -12,6 +17,8 @@ export interface CompiledPolicy {
   readonly text: string;
   readonly json: PolicyJson;
   readonly origin: PolicyOrigin;
+  /** Which text of the set it is in: an index into its policies, then its templates. */
+  readonly source: number;
 }
 
 /** A parsed, validated policy set: the unit that is applied atomically. */
@@ -44,20 +51,26 @@ export async function compilePolicySet(
   pause: () => Promise<void> = async () => {},
   cache?: ValidationCache,
 ): Promise<CompileResult> {
-  const errors: string[] = [];
-  const policies = new Map<string, CompiledPolicy>();
-  for (const [sources, template] of [
-    [texts.policies, false],
-    [texts.templates ?? [], true],
-  ] as const) {
-    for (const source of sources) await parseText(cedar, source, template, policies, errors, pause);
-  }
-  if (errors.length > 0) return { ok: false, errors };
+  const sources = [
+    ...texts.policies.map((text) => ({ text, template: false })),
+    ...(texts.templates ?? []).map((text) => ({ text, template: true })),
+  ];
   const links = [...(texts.links ?? [])];
-  const set = (): CompiledSet => ({ policies, links, version: digestOf(policies, links) });
+  const set = (policies: Map<string, CompiledPolicy>): CompiledSet => ({
+    policies,
+    links,
+    version: digestOf(policies, links),
+  });
   const key = cache && validationKey(cedar.getCedarSDKVersion(), schema, texts, links);
   const kept = key === undefined ? undefined : cache?.read(key);
-  if (kept) return { ok: true, set: set(), warnings: kept };
+  const restored = kept && restore(kept, sources);
+  if (kept && restored) return { ok: true, set: set(restored), warnings: [...kept.warnings] };
+  const errors: string[] = [];
+  const policies = new Map<string, CompiledPolicy>();
+  for (const [index, { text, template }] of sources.entries()) {
+    await parseText(cedar, text, index, template, policies, errors, pause);
+  }
+  if (errors.length > 0) return { ok: false, errors };
   const warnings: string[] = [];
   const all = [...policies.values()];
   for (let start = 0; start < all.length; start += VALIDATE_CHUNK) {
@@ -78,13 +91,37 @@ export async function compilePolicySet(
     validateChunk(cedar, templates, links, policies, schema, errors, warnings, true);
   }
   if (errors.length > 0) return { ok: false, errors };
-  if (key !== undefined) cache?.write(key, warnings);
-  return { ok: true, set: set(), warnings };
+  if (key !== undefined) cache?.write(key, { warnings, policies: all.map(keptOf) });
+  return { ok: true, set: set(policies), warnings };
+}
+
+/*
+ * The policies a kept verdict holds, as this set's: each where it says it is, of the kind its
+ * text is, its id once. Anything else is a miss, and the set is parsed and validated again.
+ */
+function restore(
+  kept: KeptVerdict,
+  sources: readonly { readonly text: PolicyText; readonly template: boolean }[],
+): Map<string, CompiledPolicy> | undefined {
+  const policies = new Map<string, CompiledPolicy>();
+  for (const { id, template, source, offset, text, json } of kept.policies) {
+    const from = sources[source];
+    if (!from || from.template !== template || policies.has(id) || !from.text.text.includes(text))
+      return undefined;
+    const origin = { file: from.text.name, text: from.text.text, offset };
+    policies.set(id, { id, template, text, json, origin, source });
+  }
+  return policies;
+}
+
+function keptOf({ id, template, source, origin, text, json }: CompiledPolicy): KeptPolicy {
+  return { id, template, source, offset: origin.offset, text, json };
 }
 
 async function parseText(
   cedar: CedarWasm,
   source: PolicyText,
+  sourceIndex: number,
   template: boolean,
   into: Map<string, CompiledPolicy>,
   errors: string[],
@@ -121,7 +158,7 @@ async function parseText(
       errors.push(`${source.name}: policy id "${id}" is used twice`);
       continue;
     }
-    into.set(id, { id, template, text, json: parsed.json, origin });
+    into.set(id, { id, template, text, json: parsed.json, origin, source: sourceIndex });
   }
   await pause();
 }

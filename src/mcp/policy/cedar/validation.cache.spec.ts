@@ -3,6 +3,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -19,11 +20,12 @@ import {
   FolderValidationCache,
   keepsVerdicts,
   validationKey,
+  type KeptVerdict,
 } from './validation.cache.js';
 
 /*
- * Strict validation's verdicts kept between starts, on real Cedar. Cedar is wrapped only to
- * count the validations it is asked for.
+ * Strict validation's verdicts kept between starts, with the parse, on real Cedar. Cedar is
+ * wrapped only to count the validations and parses it is asked for.
  */
 
 const input = (property: string) => ({
@@ -66,18 +68,28 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Real Cedar, counting its validations. */
+/** Real Cedar, counting its validations and parses. */
 function counting() {
-  const counted = { validations: 0 };
+  const counted = { validations: 0, parses: 0 };
   const wrapped: CedarWasm = {
     ...cedar,
     validate: (call) => {
       counted.validations += 1;
       return cedar.validate(call);
     },
+    policySetTextToParts: (text) => {
+      counted.parses += 1;
+      return cedar.policySetTextToParts(text);
+    },
+    policyToJson: (policy) => {
+      counted.parses += 1;
+      return cedar.policyToJson(policy);
+    },
   };
   return { cedar: wrapped, counted };
 }
+
+const NONE: KeptVerdict = { warnings: [], policies: [] };
 
 describe('compilePolicySet with a validation cache', () => {
   it('validates a set once, then takes the kept verdict, warnings included', async () => {
@@ -93,6 +105,47 @@ describe('compilePolicySet with a validation cache', () => {
     expect(second.warnings).toEqual(first.warnings);
     expect(second.set.version).toBe(first.set.version);
     expect([...second.set.policies.keys()]).toEqual(['open', 'never']);
+  });
+
+  it('takes the kept parse with the verdict: a start parses nothing, and gets the same policies', async () => {
+    const cache = new FolderValidationCache(join(dir, 'cache'));
+    const first = await compilePolicySet(cedar, valid, schema, undefined, cache);
+    const { cedar: seen, counted } = counting();
+    const second = await compilePolicySet(seen, valid, schema, undefined, cache);
+    expect(counted).toEqual({ validations: 0, parses: 0 });
+    expect(first.ok && second.ok).toBe(true);
+    if (!first.ok || !second.ok) return;
+    // Text, JSON, kind and place (which a message names) are what the parse gave.
+    expect([...second.set.policies.values()]).toEqual([...first.set.policies.values()]);
+    expect(second.set.policies.get('never')!.origin.offset).toBeGreaterThan(0);
+  });
+
+  it('parses and validates again when a kept parse does not fit the set', async () => {
+    const cache = new FolderValidationCache(join(dir, 'cache'));
+    await compilePolicySet(cedar, valid, schema, undefined, cache);
+    const key = validationKey(cedar.getCedarSDKVersion(), schema, valid, []);
+    const file = join(dir, 'cache', `${key}.json`);
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    const [open, never] = kept.policies;
+    const misfits = [
+      // In a text the set does not have, or of the other kind.
+      [{ ...open, source: 1 }, never],
+      [{ ...open, template: true }, never],
+      // A text its source does not hold.
+      [{ ...open, text: 'permit (principal, action, resource);' }, never],
+      // Not a policy at all.
+      [{ ...open, json: null }, never],
+      // One id twice.
+      [open, { ...never, id: open.id }],
+    ];
+    for (const [at, policies] of misfits.entries()) {
+      writeFileSync(file, JSON.stringify({ ...kept, policies }));
+      const { cedar: seen, counted } = counting();
+      const again = await compilePolicySet(seen, valid, schema, undefined, cache);
+      expect([at, counted.validations]).toEqual([at, 1]);
+      expect(counted.parses).toBeGreaterThan(0);
+      expect(again.ok && [...again.set.policies.keys()]).toEqual(['open', 'never']);
+    }
   });
 
   it('validates again when the schema, a text or a source name differs', async () => {
@@ -133,8 +186,9 @@ describe('FolderValidationCache', () => {
 
   it('keeps a verdict in a file only its user may read or write, in a folder only it may write', () => {
     const cache = new FolderValidationCache(join(dir, 'cache'));
-    cache.write(key, ['a warning']);
-    expect(cache.read(key)).toEqual(['a warning']);
+    const verdict: KeptVerdict = { warnings: ['a warning'], policies: [] };
+    cache.write(key, verdict);
+    expect(cache.read(key)).toEqual(verdict);
     expect(statSync(join(dir, 'cache')).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'cache', `${key}.json`)).mode & 0o777).toBe(0o600);
     expect(cache.read(validationKey('4.0.1', schema, valid, []))).toBeUndefined();
@@ -143,13 +197,13 @@ describe('FolderValidationCache', () => {
   it('reads nothing another user could have written or redirected', () => {
     const folder = join(dir, 'cache');
     const cache = new FolderValidationCache(folder);
-    cache.write(key, []);
+    cache.write(key, NONE);
     const file = join(folder, `${key}.json`);
 
     chmodSync(file, 0o666);
     expect(cache.read(key)).toBeUndefined();
     chmodSync(file, 0o600);
-    expect(cache.read(key)).toEqual([]);
+    expect(cache.read(key)).toEqual(NONE);
 
     chmodSync(folder, 0o777);
     expect(cache.read(key)).toBeUndefined();
@@ -158,10 +212,10 @@ describe('FolderValidationCache', () => {
     // A verdict filed under another key's name, or a link to one, is not this key's.
     const other = validationKey('4.0.1', schema, valid, []);
     rmSync(file);
-    writeFileSync(file, JSON.stringify({ key: other, warnings: [] }), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify({ key: other, ...NONE }), { mode: 0o600 });
     expect(cache.read(key)).toBeUndefined();
     rmSync(file);
-    cache.write(other, []);
+    cache.write(other, NONE);
     symlinkSync(join(folder, `${other}.json`), file);
     expect(cache.read(key)).toBeUndefined();
   });
@@ -170,7 +224,7 @@ describe('FolderValidationCache', () => {
     const blocked = join(dir, 'a-file');
     writeFileSync(blocked, '');
     const cache = new FolderValidationCache(join(blocked, 'cache'));
-    cache.write(key, []);
+    cache.write(key, NONE);
     expect(cache.read(key)).toBeUndefined();
   });
 });
@@ -184,7 +238,7 @@ describe('keepsVerdicts', () => {
     mkdirSync(join(dir, 'mcp-warden-cedar-validation'));
     writeFileSync(join(dir, 'mcp-warden-cedar-validation', `.${key}.abc`), '{}');
     expect(keepsVerdicts(dir)).toBe(false);
-    compileCacheValidation(dir)!.write(key, []);
+    compileCacheValidation(dir)!.write(key, NONE);
     expect(keepsVerdicts(dir)).toBe(true);
   });
 

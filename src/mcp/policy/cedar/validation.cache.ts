@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
-import type { SchemaJson, TemplateLink } from '@cedar-policy/cedar-wasm/nodejs';
+import type { PolicyJson, SchemaJson, TemplateLink } from '@cedar-policy/cedar-wasm/nodejs';
 import type { PolicyText } from './policy-sources.js';
 
 /*
@@ -25,19 +25,41 @@ import type { PolicyText } from './policy-sources.js';
  * A verdict is kept only for a set that validated, under a digest of everything validation reads
  * (Cedar's version, the schema, every source's name and text, the links), so a set that differs
  * in any way, or that never validated, is validated again; a boot never trusts a verdict it did
- * not write for exactly these inputs. It lives where the app asked Node to keep compiled code
+ * not write for exactly these inputs.
+ *
+ * The parse is kept with the verdict: Cedar's parser costs about a millisecond a policy, and a
+ * start that takes the verdict takes the policies as the start that wrote it parsed them from
+ * these very texts. It lives where the app asked Node to keep compiled code
  * (`module.enableCompileCache()`, which the launcher of `mcp-warden bundle` calls), and only
- * there: a file or folder another user could have written is not read.
+ * there: a file or folder another user could have written is not read. The folder is trusted as
+ * far as Node's compile cache in it is, which holds the app's own compiled code.
  */
 
-/** What was kept for a set that validated: its warnings, which a boot logs again. */
+/** A policy as the boot that kept the verdict parsed it. */
+export interface KeptPolicy {
+  readonly id: string;
+  readonly template: boolean;
+  /** Which text of the set it is in: an index into its policies, then its templates. */
+  readonly source: number;
+  /** Where it starts in that text, in bytes (for messages that name a line). */
+  readonly offset: number;
+  readonly text: string;
+  readonly json: PolicyJson;
+}
+
+/** What was kept for a set that validated: its warnings, which a boot logs again, and its parse. */
+export interface KeptVerdict {
+  readonly warnings: readonly string[];
+  readonly policies: readonly KeptPolicy[];
+}
+
 export interface ValidationCache {
-  read(key: string): string[] | undefined;
-  write(key: string, warnings: readonly string[]): void;
+  read(key: string): KeptVerdict | undefined;
+  write(key: string, verdict: KeptVerdict): void;
 }
 
 /** Bumped when what a verdict holds, or how its key is made, changes. */
-const FORMAT = 'mcp-warden.cedar-validation.1';
+const FORMAT = 'mcp-warden.cedar-validation.2';
 const FOLDER = 'mcp-warden-cedar-validation';
 /** A verdict's file name (fileOf); one being written has a temporary name starting with a dot. */
 const VERDICT = /^[0-9a-f]{64}\.json$/;
@@ -86,6 +108,22 @@ export function keepsVerdicts(cacheDir = compileCacheDir()): boolean {
   return compileCacheValidation(cacheDir)?.holdsAny() ?? false;
 }
 
+/* The shape of a kept policy; whether it belongs to the set is the compiler's to check. */
+function isKeptPolicy(value: unknown): value is KeptPolicy {
+  const policy = value as Partial<Record<keyof KeptPolicy, unknown>> | null;
+  return (
+    typeof policy === 'object' &&
+    policy !== null &&
+    typeof policy.id === 'string' &&
+    typeof policy.template === 'boolean' &&
+    Number.isSafeInteger(policy.source) &&
+    Number.isSafeInteger(policy.offset) &&
+    typeof policy.text === 'string' &&
+    typeof policy.json === 'object' &&
+    policy.json !== null
+  );
+}
+
 /** Whether `stats` is this user's and no one else may write it. */
 function ownedAlone(stats: Stats): boolean {
   const uid = process.getuid?.();
@@ -96,19 +134,21 @@ function ownedAlone(stats: Stats): boolean {
 export class FolderValidationCache implements ValidationCache {
   constructor(private readonly dir: string) {}
 
-  read(key: string): string[] | undefined {
+  read(key: string): KeptVerdict | undefined {
     let fd: number | undefined;
     try {
       if (!ownedAlone(statSync(this.dir))) return undefined;
       fd = openSync(this.fileOf(key), fs.O_RDONLY | fs.O_NOFOLLOW);
       if (!ownedAlone(fstatSync(fd))) return undefined;
-      const kept = JSON.parse(readFileSync(fd, 'utf8')) as { key?: unknown; warnings?: unknown };
-      const { warnings } = kept;
+      const kept = JSON.parse(readFileSync(fd, 'utf8')) as Partial<Record<string, unknown>>;
+      const { warnings, policies } = kept;
       const valid =
         kept.key === key &&
         Array.isArray(warnings) &&
-        warnings.every((warning) => typeof warning === 'string');
-      return valid ? (warnings as string[]) : undefined;
+        warnings.every((warning) => typeof warning === 'string') &&
+        Array.isArray(policies) &&
+        policies.every(isKeptPolicy);
+      return valid ? { warnings, policies } : undefined;
     } catch {
       return undefined;
     } finally {
@@ -117,12 +157,16 @@ export class FolderValidationCache implements ValidationCache {
   }
 
   /* Written whole under a temporary name, then renamed: a reader sees all of it or nothing. */
-  write(key: string, warnings: readonly string[]): void {
+  write(key: string, verdict: KeptVerdict): void {
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       if (!ownedAlone(statSync(this.dir))) return;
       const temporary = join(this.dir, `.${key}.${randomBytes(6).toString('hex')}`);
-      writeFileSync(temporary, JSON.stringify({ key, warnings }), { mode: 0o600, flag: 'wx' });
+      const { warnings, policies } = verdict;
+      writeFileSync(temporary, JSON.stringify({ key, warnings, policies }), {
+        mode: 0o600,
+        flag: 'wx',
+      });
       renameSync(temporary, this.fileOf(key));
     } catch {
       // A cache that cannot be written only costs the next start its validation.
