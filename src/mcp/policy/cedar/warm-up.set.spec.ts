@@ -1,4 +1,10 @@
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CEDAR_COMPILE_WORKER } from './cedar-compile.worker.js';
 import { loadCedar, type CedarWasm } from './cedar.loader.js';
+import { cedarWasmPath } from './cedar.precompiler.js';
+import { CEDAR_TIERING_BUDGET, processTieringBudget } from './tiering-budget.js';
 import { WARM_UP_POLICIES, WARM_UP_SCHEMA } from './warm-up.set.js';
 
 /*
@@ -31,5 +37,37 @@ describe('the warm-up set', () => {
     });
     expect(answer.type).toBe('success');
     if (answer.type === 'success') expect(answer.validationErrors).toEqual([]);
+  });
+});
+
+/*
+ * The worker itself, on both paths: a warm-up that threw would end the worker silently (its
+ * module is handed over first), and every boot would compile on the main thread again.
+ */
+describe('the compiling worker', () => {
+  it.each([true, false])('warms up and ends cleanly (validator warmed: %s)', async (validate) => {
+    const worker = new Worker(CEDAR_COMPILE_WORKER, {
+      eval: true,
+      execArgv: [],
+      stdout: true,
+      stderr: true,
+      workerData: {
+        wasm: cedarWasmPath(),
+        entry: pathToFileURL(join(dirname(cedarWasmPath()), '..', 'web', 'cedar_wasm.js')).href,
+        budget: CEDAR_TIERING_BUDGET,
+        restore: processTieringBudget(),
+        validate,
+      },
+    });
+    const errors: unknown[] = [];
+    worker.on('error', (error) => errors.push(error));
+    const messages: unknown[] = [];
+    worker.on('message', (message) => messages.push(message));
+    const code = await new Promise((resolve) => worker.once('exit', resolve));
+    expect({ code, errors, messages: messages.length }).toEqual({
+      code: 0,
+      errors: [],
+      messages: 1,
+    });
   });
 });
