@@ -85,6 +85,10 @@ function counting() {
       counted.parses += 1;
       return cedar.policyToJson(policy);
     },
+    templateToJson: (template) => {
+      counted.parses += 1;
+      return cedar.templateToJson(template);
+    },
   };
   return { cedar: wrapped, counted };
 }
@@ -120,6 +124,72 @@ describe('compilePolicySet with a validation cache', () => {
     expect(second.set.policies.get('never')!.origin.offset).toBeGreaterThan(0);
   });
 
+  it('keeps the parse of several texts, templates and links whole: each policy where it was', async () => {
+    const several: SetTexts = {
+      policies: [
+        valid.policies[0]!,
+        // The same text twice, in one source and again in another: each is its own policy.
+        {
+          name: 'twice.cedar',
+          text: 'permit (principal, action, resource);\npermit (principal, action, resource);',
+        },
+        { name: 'again.cedar', text: '// é\npermit (principal, action, resource);' },
+      ],
+      templates: [
+        {
+          name: 'templates.cedar',
+          text: '@id("owner") permit (principal == ?principal, action == Mcp::Action::"open", resource);',
+        },
+      ],
+      links: [
+        {
+          templateId: 'owner',
+          newId: 'ada',
+          values: { '?principal': { type: 'Mcp::User', id: 'ada' } },
+        },
+      ],
+    };
+    const cache = new FolderValidationCache(join(dir, 'cache'));
+    const first = await compilePolicySet(cedar, several, schema, undefined, cache);
+    const { cedar: seen, counted } = counting();
+    const second = await compilePolicySet(seen, several, schema, undefined, cache);
+    expect(counted).toEqual({ validations: 0, parses: 0 });
+    expect(first.ok && second.ok).toBe(true);
+    if (!first.ok || !second.ok) return;
+    expect([...second.set.policies.values()]).toEqual([...first.set.policies.values()]);
+    expect(second.set.links).toEqual(first.set.links);
+    expect(second.set.version).toBe(first.set.version);
+    expect([...second.set.policies.values()].map(({ id, source }) => [id, source])).toEqual([
+      ['open', 0],
+      ['never', 0],
+      ['twice.cedar:0', 1],
+      ['twice.cedar:1', 1],
+      ['again.cedar:0', 2],
+      ['owner', 3],
+    ]);
+  });
+
+  it('keys two sets apart whatever characters their texts hold', () => {
+    // One text that holds what would have separated two sources, and the two sources.
+    const one: SetTexts = {
+      policies: [
+        {
+          name: 'a.cedar',
+          text: 'permit (principal, action, resource);\n//\u0000policies\u0000b.cedar\u0000forbid (principal, action, resource);',
+        },
+      ],
+    };
+    const two: SetTexts = {
+      policies: [
+        { name: 'a.cedar', text: 'permit (principal, action, resource);\n//' },
+        { name: 'b.cedar', text: 'forbid (principal, action, resource);' },
+      ],
+    };
+    expect(validationKey('4.0.0', schema, one, [])).not.toBe(
+      validationKey('4.0.0', schema, two, []),
+    );
+  });
+
   it('parses and validates again when a kept parse does not fit the set', async () => {
     const cache = new FolderValidationCache(join(dir, 'cache'));
     await compilePolicySet(cedar, valid, schema, undefined, cache);
@@ -133,8 +203,12 @@ describe('compilePolicySet with a validation cache', () => {
       [{ ...open, template: true }, never],
       // A text its source does not hold.
       [{ ...open, text: 'permit (principal, action, resource);' }, never],
-      // Not a policy at all.
+      // Not a policy at all, or not one the engine could read.
       [{ ...open, json: null }, never],
+      [{ ...open, json: {} }, never],
+      [{ ...open, json: { ...open.json, action: { op: '==' } } }, never],
+      [{ ...open, json: { ...open.json, effect: 'maybe' } }, never],
+      [{ ...open, json: { ...open.json, annotations: { id: 1 } } }, never],
       // One id twice.
       [open, { ...never, id: open.id }],
     ];

@@ -58,7 +58,11 @@ export interface ValidationCache {
   write(key: string, verdict: KeptVerdict): void;
 }
 
-/** Bumped when what a verdict holds, or how its key is made, changes. */
+/**
+ * Bumped when what a verdict holds, or how its key is made, changes; and when the compiler's
+ * reading of a text does (policy-set.compiler.ts, parseText: ids, kinds, offsets), since a kept
+ * parse is that reading.
+ */
 const FORMAT = 'mcp-warden.cedar-validation.2';
 const FOLDER = 'mcp-warden-cedar-validation';
 /** A verdict's file name (fileOf); one being written has a temporary name starting with a dot. */
@@ -72,12 +76,14 @@ export function validationKey(
   links: readonly TemplateLink[],
 ): string {
   const hash = createHash('sha256');
-  hash.update(`${FORMAT}\u0000${cedarVersion}\u0000${JSON.stringify(schema)}\u0000`);
+  // Each part as a JSON string: a text may hold any character, a separator included, so two
+  // different sets must never read as one.
+  hash.update(JSON.stringify([FORMAT, cedarVersion, schema]));
   for (const [kind, texts] of [
     ['policies', sources.policies],
     ['templates', sources.templates ?? []],
   ] as const) {
-    for (const { name, text } of texts) hash.update(`${kind}\u0000${name}\u0000${text}\u0000`);
+    for (const { name, text } of texts) hash.update(JSON.stringify([kind, name, text]));
   }
   hash.update(JSON.stringify(links));
   return hash.digest('hex');
@@ -108,20 +114,70 @@ export function keepsVerdicts(cacheDir = compileCacheDir()): boolean {
   return compileCacheValidation(cacheDir)?.holdsAny() ?? false;
 }
 
-/* The shape of a kept policy; whether it belongs to the set is the compiler's to check. */
+/*
+ * The shape of a kept policy, down to what the engine reads of its JSON without Cedar (its
+ * effect, scope and annotations); whether it belongs to the set is the compiler's to check.
+ */
 function isKeptPolicy(value: unknown): value is KeptPolicy {
   const policy = value as Partial<Record<keyof KeptPolicy, unknown>> | null;
   return (
-    typeof policy === 'object' &&
-    policy !== null &&
+    isObject(policy) &&
     typeof policy.id === 'string' &&
     typeof policy.template === 'boolean' &&
     Number.isSafeInteger(policy.source) &&
     Number.isSafeInteger(policy.offset) &&
     typeof policy.text === 'string' &&
-    typeof policy.json === 'object' &&
-    policy.json !== null
+    isPolicyJson(policy.json)
   );
+}
+
+/* What the engine reads of a policy's JSON (action-partition.ts, decision.mapper.ts) is there. */
+function isPolicyJson(value: unknown): boolean {
+  const json = value as Partial<Record<string, unknown>> | null;
+  return (
+    isObject(json) &&
+    (json.effect === 'permit' || json.effect === 'forbid') &&
+    isScope(json.principal) &&
+    isScope(json.action) &&
+    isScope(json.resource) &&
+    Array.isArray(json.conditions) &&
+    json.conditions.every(
+      (condition: { kind?: unknown; body?: unknown }) =>
+        isObject(condition) &&
+        (condition.kind === 'when' || condition.kind === 'unless') &&
+        isObject(condition.body),
+    ) &&
+    (json.annotations === undefined ||
+      (isObject(json.annotations) &&
+        Object.values(json.annotations).every((note) => note === null || typeof note === 'string')))
+  );
+}
+
+/* A scope: an entity, entities (an action's `in`), a template's slot, or a type (`is`). */
+function isScope(value: unknown): boolean {
+  const scope = value as Partial<
+    Record<'op' | 'entity' | 'entities' | 'slot' | 'entity_type', unknown>
+  >;
+  if (!isObject(scope)) return false;
+  const named =
+    isObject(scope.entity) ||
+    typeof scope.slot === 'string' ||
+    (Array.isArray(scope.entities) && scope.entities.every(isObject));
+  switch (scope.op) {
+    case 'All':
+      return true;
+    case '==':
+    case 'in':
+      return named;
+    case 'is':
+      return typeof scope.entity_type === 'string';
+    default:
+      return false;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 /** Whether `stats` is this user's and no one else may write it. */
