@@ -40,24 +40,9 @@ export function cedarWasmPath(): string {
 export function precompileCedar(): Promise<CompiledCedar | undefined> {
   return ((globalThis as Holder)[PRECOMPILED] ??= new Promise((resolve) => {
     try {
-      const worker = new Worker(CEDAR_COMPILE_WORKER, {
-        eval: true,
-        // The script is CommonJS whatever the process was started with (`--input-type`).
-        execArgv: [],
-        // Its output is not the app's: over stdio, stdout is the protocol.
-        stdout: true,
-        stderr: true,
-        workerData: {
-          wasm: cedarWasmPath(),
-          // The `web` entry takes a compiled module (an ES module, beside `nodejs`).
-          entry: pathToFileURL(join(dirname(nodejsEntry()), '..', 'web', 'cedar_wasm.js')).href,
-          budget: CEDAR_TIERING_BUDGET,
-          restore: processTieringBudget(),
-          // A boot that finds its verdict kept does not validate: warming the validator would
-          // only take a core from the app's own boot (validation.cache.ts).
-          validate: !keepsVerdicts(),
-        },
-      });
+      // A boot that finds its verdict kept does not validate: warming the validator would only
+      // take a core from the app's own boot (validation.cache.ts).
+      const worker = startCompileWorker(!keepsVerdicts());
       worker.once('message', (module: CompiledCedar) => {
         // Until now a loader may be waiting for it with nothing else holding the process open.
         worker.unref();
@@ -70,4 +55,28 @@ export function precompileCedar(): Promise<CompiledCedar | undefined> {
       resolve(undefined);
     }
   }));
+}
+
+/**
+ * The compiling worker (cedar-compile.worker.ts), its validator warmed or not: it posts the
+ * compiled module, then the warm-up's own decision.
+ * @internal Exported for its spec.
+ */
+export function startCompileWorker(validate: boolean): Worker {
+  return new Worker(CEDAR_COMPILE_WORKER, {
+    eval: true,
+    // The script is CommonJS whatever the process was started with (`--input-type`).
+    execArgv: [],
+    // Its output is not the app's: over stdio, stdout is the protocol.
+    stdout: true,
+    stderr: true,
+    workerData: {
+      wasm: cedarWasmPath(),
+      // The `web` entry takes a compiled module (an ES module, beside `nodejs`).
+      entry: pathToFileURL(join(dirname(nodejsEntry()), '..', 'web', 'cedar_wasm.js')).href,
+      budget: CEDAR_TIERING_BUDGET,
+      restore: processTieringBudget(),
+      validate,
+    },
+  });
 }

@@ -1,10 +1,5 @@
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { CEDAR_COMPILE_WORKER } from './cedar-compile.worker.js';
 import { loadCedar, type CedarWasm } from './cedar.loader.js';
-import { cedarWasmPath } from './cedar.precompiler.js';
-import { CEDAR_TIERING_BUDGET, processTieringBudget } from './tiering-budget.js';
+import { startCompileWorker } from './cedar.precompiler.js';
 import { WARM_UP_POLICIES, WARM_UP_SCHEMA } from './warm-up.set.js';
 
 /*
@@ -46,19 +41,7 @@ describe('the warm-up set', () => {
  */
 describe('the compiling worker', () => {
   it.each([true, false])('warms up and ends cleanly (validator warmed: %s)', async (validate) => {
-    const worker = new Worker(CEDAR_COMPILE_WORKER, {
-      eval: true,
-      execArgv: [],
-      stdout: true,
-      stderr: true,
-      workerData: {
-        wasm: cedarWasmPath(),
-        entry: pathToFileURL(join(dirname(cedarWasmPath()), '..', 'web', 'cedar_wasm.js')).href,
-        budget: CEDAR_TIERING_BUDGET,
-        restore: processTieringBudget(),
-        validate,
-      },
-    });
+    const worker = startCompileWorker(validate);
     const errors: unknown[] = [];
     worker.on('error', (error) => errors.push(error));
     const messages: unknown[] = [];
