@@ -42,7 +42,8 @@ const PARSE_CHUNK = 50;
  * Parses every text, names each policy (`@id("…")`, else `<file>:<index>`), and validates the
  * whole set against `schema` in strict mode. `pause` is awaited between chunks of work, so a
  * reload of a large set never stalls the server for long. With `cache`, a set that validated
- * before with exactly these inputs takes that verdict (validation.cache.ts).
+ * before with exactly these inputs takes that verdict and that parse (validation.cache.ts): it
+ * parses and validates nothing.
  */
 export async function compilePolicySet(
   cedar: CedarWasm,
