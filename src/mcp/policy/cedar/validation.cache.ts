@@ -27,7 +27,7 @@ import type { PolicyText } from './policy-sources.js';
  * in any way, or that never validated, is validated again; a boot never trusts a verdict it did
  * not write for exactly these inputs.
  *
- * The parse is kept with the verdict: Cedar's parser costs about a millisecond a policy, and a
+ * The parse is kept with the verdict: Cedar's parser costs half a millisecond a policy warm, and a
  * start that takes the verdict takes the policies as the start that wrote it parsed them from
  * these very texts. It lives where the app asked Node to keep compiled code
  * (`module.enableCompileCache()`, which the launcher of `mcp-warden bundle` calls), and only
