@@ -71,29 +71,32 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** Real Cedar, counting its validations and parses. */
 function counting() {
   const counted = { validations: 0, parses: 0 };
+  const tally =
+    <A extends unknown[], R>(what: keyof typeof counted, call: (...args: A) => R) =>
+    (...args: A): R => {
+      counted[what] += 1;
+      return call(...args);
+    };
   const wrapped: CedarWasm = {
     ...cedar,
-    validate: (call) => {
-      counted.validations += 1;
-      return cedar.validate(call);
-    },
-    policySetTextToParts: (text) => {
-      counted.parses += 1;
-      return cedar.policySetTextToParts(text);
-    },
-    policyToJson: (policy) => {
-      counted.parses += 1;
-      return cedar.policyToJson(policy);
-    },
-    templateToJson: (template) => {
-      counted.parses += 1;
-      return cedar.templateToJson(template);
-    },
+    validate: tally('validations', cedar.validate),
+    policySetTextToParts: tally('parses', cedar.policySetTextToParts),
+    policyToJson: tally('parses', cedar.policyToJson),
+    templateToJson: tally('parses', cedar.templateToJson),
   };
   return { cedar: wrapped, counted };
 }
 
 const NONE: KeptVerdict = { warnings: [], policies: [] };
+
+/** `set` compiled twice over one cache: the first start, then one whose Cedar calls are counted. */
+async function twoStarts(set: SetTexts) {
+  const cache = new FolderValidationCache(join(dir, 'cache'));
+  const first = await compilePolicySet(cedar, set, schema, undefined, cache);
+  const { cedar: seen, counted } = counting();
+  const second = await compilePolicySet(seen, set, schema, undefined, cache);
+  return { first, second, counted };
+}
 
 describe('compilePolicySet with a validation cache', () => {
   it('validates a set once, then takes the kept verdict, warnings included', async () => {
@@ -112,10 +115,7 @@ describe('compilePolicySet with a validation cache', () => {
   });
 
   it('takes the kept parse with the verdict: a start parses nothing, and gets the same policies', async () => {
-    const cache = new FolderValidationCache(join(dir, 'cache'));
-    const first = await compilePolicySet(cedar, valid, schema, undefined, cache);
-    const { cedar: seen, counted } = counting();
-    const second = await compilePolicySet(seen, valid, schema, undefined, cache);
+    const { first, second, counted } = await twoStarts(valid);
     expect(counted).toEqual({ validations: 0, parses: 0 });
     expect(first.ok && second.ok).toBe(true);
     if (!first.ok || !second.ok) return;
@@ -149,10 +149,7 @@ describe('compilePolicySet with a validation cache', () => {
         },
       ],
     };
-    const cache = new FolderValidationCache(join(dir, 'cache'));
-    const first = await compilePolicySet(cedar, several, schema, undefined, cache);
-    const { cedar: seen, counted } = counting();
-    const second = await compilePolicySet(seen, several, schema, undefined, cache);
+    const { first, second, counted } = await twoStarts(several);
     expect(counted).toEqual({ validations: 0, parses: 0 });
     expect(first.ok && second.ok).toBe(true);
     if (!first.ok || !second.ok) return;

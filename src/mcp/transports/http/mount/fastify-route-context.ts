@@ -16,17 +16,14 @@ export type HookKind = (typeof HOOKS_IN_PLAY)[number];
  * runs for the route's requests (`null` for a kind it has none of), the route's request class
  * and the Fastify instance (encapsulation context) the route was registered on.
  */
-export interface FastifyRouteContext {
-  readonly onRequest: readonly FastifyHook[] | null;
-  readonly preParsing: readonly FastifyHook[] | null;
-  readonly onResponse: readonly FastifyHook[] | null;
-  readonly onRequestAbort: readonly FastifyHook[] | null;
-  readonly onTimeout: readonly FastifyHook[] | null;
+export type FastifyRouteContext = {
+  readonly [kind in HookKind]: readonly FastifyHook[] | null;
+} & {
   readonly handlerTimeout?: number;
   /** The class Fastify builds the route's requests from: its `ip` getter applies `trustProxy`. */
   readonly Request?: { readonly prototype: object };
   readonly server?: object;
-}
+};
 
 /*
  * Fastify keeps these under symbols of its own, not exported: the route's context on each
