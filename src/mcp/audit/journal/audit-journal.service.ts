@@ -29,6 +29,8 @@ import { serverAttributes } from '../../core/servers/server-attribute.js';
 const DRAIN_AT_SHUTDOWN_MS = 5_000;
 /** Records the console's Audit page can show; the sinks hold the rest. */
 const RECENT_RECORDS = 1_000;
+/** Records that may wait for their seal; past it the journal chains them at once. */
+export const SEAL_AT = 256;
 
 interface Signer {
   readonly key: KeyObject;
@@ -67,6 +69,8 @@ export class McpAuditJournalService
   private ticker?: NodeJS.Timeout;
   private closed = false;
   private recent: McpAuditEntry[] = [];
+  /** Records numbered, not yet chained: the next seal places them (`numbered`). */
+  private unsealed: { record: McpAuditEvent | McpAuditCheckpointRecord; seq: number }[] = [];
   /** Whether a reader (the console) asked for the recent window. */
   private keepingRecent = false;
   private lastCheckpoint?: number;
@@ -99,6 +103,7 @@ export class McpAuditJournalService
             kept: (seq, count) => this.kept(sink.name, seq, count),
             failed: (seq, error) => this.failed(sink.name, seq, error),
             dropped: (count) => this.metrics.dropped(sink.name, count),
+            sealing: () => this.seal(),
           },
           // A call that waits for its record waits for no timer: with failClosed, the next
           // write starts as soon as the last ends (bench: throughput-http-audit).
@@ -130,6 +135,7 @@ export class McpAuditJournalService
    */
   async onApplicationBootstrap(): Promise<void> {
     await Promise.all(this.writers.map((writer) => writer.sink.open?.(this.instance)));
+    this.seal();
     for (const writer of this.writers) writer.start();
     if (this.signer) {
       this.ticker = setInterval(
@@ -143,7 +149,9 @@ export class McpAuditJournalService
   append(event: McpAuditEvent, wait: boolean): Promise<void> | undefined {
     const waits = wait && this.failClosed;
     if (this.closed) return waits ? Promise.reject(new Error('audit journal closed')) : undefined;
-    const { seq, queued } = this.chain(event);
+    // Room is judged now, for the call that waits: the record joins the queues at the seal.
+    const queued = !waits || this.writers.every((writer) => writer.hasRoom(this.unsealed.length));
+    const seq = this.numbered(event);
     if (this.signer && ++this.sinceCheckpoint >= this.signer.everyRecords) this.checkpoint();
     if (!waits) return undefined;
     // A sink that is failing now, or that had no room, will not keep this record in time.
@@ -162,6 +170,7 @@ export class McpAuditJournalService
     if (this.signer && this.sinceCheckpoint > 0) this.checkpoint();
     this.closed = true;
     clearInterval(this.ticker);
+    this.seal();
     await Promise.all(this.writers.map((writer) => writer.drain(DRAIN_AT_SHUTDOWN_MS)));
     for (const writer of this.writers) {
       if (writer.pending > 0) {
@@ -180,38 +189,60 @@ export class McpAuditJournalService
     await this.signer?.publish?.close?.();
   }
 
-  /** Places the record in the chain and queues it for every sink. */
-  private chain(event: McpAuditEvent | McpAuditCheckpointRecord): {
-    seq: number;
-    queued: boolean;
-  } {
+  /**
+   * Numbers the record; its line and digest wait for the seal at the end of this turn of the
+   * loop, so the records of a turn are chained in one pass rather than each among its call's
+   * own work (docs/audit.md, "Performance"). Past SEAL_AT records the seal runs at once, so the
+   * wait is bounded.
+   */
+  private numbered(record: McpAuditEvent | McpAuditCheckpointRecord): number {
     const seq = ++this.seq;
-    const line = recordLine(event, this.instance, seq, this.head);
-    this.head = lineDigest(line);
-    const entry: McpAuditEntry = { line, record: event, instance: this.instance, seq };
-    // A window for the console, only once it asked: every record in it outlives the young
-    // generation, which cost more than the rest of a record (docs/audit.md, "Performance").
-    // Trimmed in halves so the trim is rare and cheap.
-    if (this.keepingRecent) {
-      this.recent.push(entry);
-      if (this.recent.length >= RECENT_RECORDS * 2) {
-        this.recent = this.recent.slice(-RECENT_RECORDS);
+    this.unsealed.push({ record, seq });
+    if (this.unsealed.length >= SEAL_AT) this.seal();
+    else if (this.unsealed.length === 1) setImmediate(this.sealTurn);
+    return seq;
+  }
+
+  /* At the end of the turn: a writer that can write starts now, not a turn later. */
+  private readonly sealTurn = () => this.seal(true);
+
+  /**
+   * Places every numbered record in the chain, in order, queues it for every sink and wakes the
+   * writers (`now`: at once where they may write).
+   */
+  private seal(now = false): void {
+    if (this.unsealed.length === 0) return;
+    const batch = this.unsealed;
+    this.unsealed = [];
+    for (const { record, seq } of batch) {
+      const line = recordLine(record, this.instance, seq, this.head);
+      this.head = lineDigest(line);
+      const entry: McpAuditEntry = { line, record, instance: this.instance, seq };
+      // A window for the console, only once it asked: every record in it outlives the young
+      // generation, which cost more than the rest of a record (docs/audit.md, "Performance").
+      // Trimmed in halves so the trim is rare and cheap.
+      if (this.keepingRecent) {
+        this.recent.push(entry);
+        if (this.recent.length >= RECENT_RECORDS * 2) {
+          this.recent = this.recent.slice(-RECENT_RECORDS);
+        }
       }
+      for (const writer of this.writers) writer.enqueue(entry);
     }
-    let queued = true;
-    for (const writer of this.writers) queued = writer.push(entry) && queued;
-    return { seq, queued };
+    for (const writer of this.writers) writer.wake(now);
   }
 
   private checkpoint(): void {
     const signer = this.signer!;
     this.sinceCheckpoint = 0;
+    // The note names the head: every record numbered so far is chained first.
+    this.seal();
     const note = signCheckpoint(
       { origin: this.origin, size: this.seq, head: this.head },
       signer.name,
       signer.key,
     );
-    const { seq } = this.chain({
+    const seq = this.numbered({
       id: randomUUID(),
       kind: 'checkpoint',
       time: new Date().toISOString(),
@@ -229,10 +260,13 @@ export class McpAuditJournalService
   }
 
   keepRecent(): void {
+    // Records numbered before the reader asked stay out of its window.
+    this.seal();
     this.keepingRecent = true;
   }
 
   recentRecords(): readonly McpAuditEntry[] {
+    this.seal();
     return this.recent.slice(-RECENT_RECORDS);
   }
 

@@ -2,6 +2,11 @@ import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
 
 /** What a writer tells the journal. */
 export interface SinkWriterEvents {
+  /**
+   * Called as a write begins: the journal chains what it holds into every queue, so records
+   * numbered since the end of the last turn (a call resumed by the last write) join this one.
+   */
+  sealing?(): void;
   /** Every record up to `seq` is kept by this sink; `count` of them in this write. */
   kept(seq: number, count: number): void;
   /** A batch up to `seq` failed; it will be retried. */
@@ -47,14 +52,35 @@ export class SinkWriter {
     private readonly minIntervalMs = 0,
   ) {}
 
+  /** Queues `entry` and has it written. */
   push(entry: McpAuditEntry): boolean {
+    const queued = this.enqueue(entry);
+    this.wake();
+    return queued;
+  }
+
+  /** Queues `entry`; `wake()` has it written. */
+  enqueue(entry: McpAuditEntry): boolean {
     if (this.queue.length >= this.maxPending) {
       this.events.dropped(1);
       return false;
     }
     this.queue.push(entry);
-    if (this.started && !this.writing && !this.scheduled && !this.retryTimer) this.schedule();
     return true;
+  }
+
+  /** Whether `more` records would still fit in the queue. */
+  hasRoom(more: number): boolean {
+    return this.queue.length + more < this.maxPending;
+  }
+
+  /**
+   * Has what is queued written: at the next turn of the loop (or when the interval allows), or
+   * with `now` at once, for a caller already at the end of a turn. A write in flight or a retry
+   * waiting takes the queue when it is done.
+   */
+  wake(now = false): void {
+    if (this.started && !this.writing && !this.scheduled && !this.retryTimer) this.schedule(now);
   }
 
   /** The sink is open: writes may begin. */
@@ -95,11 +121,12 @@ export class SinkWriter {
    * `minWriteIntervalMs` spaces its writes: each of a file's costs an fdatasync, whose CPU
    * (in the kernel and the thread pool) outweighed everything else a record costs.
    */
-  private schedule(): void {
+  private schedule(now = false): void {
     this.scheduled = true;
     const spacing = this.lastWriteAt + this.minIntervalMs - performance.now();
     const wait = Math.max(this.windowMs, spacing);
-    if (wait <= 0) setImmediate(() => void this.flush());
+    if (wait <= 0 && now) void this.flush();
+    else if (wait <= 0) setImmediate(() => void this.flush());
     else {
       this.windowTimer = setTimeout(() => this.afterWait(), wait);
       this.windowTimer.unref();
@@ -124,8 +151,14 @@ export class SinkWriter {
 
   private async flush(): Promise<void> {
     this.scheduled = false;
-    if (this.writing || this.queue.length === 0) return this.settled();
+    if (this.writing) return this.settled();
+    // Writing already, so the seal's wake-up passes this writer by.
     this.writing = true;
+    this.events.sealing?.();
+    if (this.queue.length === 0) {
+      this.writing = false;
+      return this.settled();
+    }
     this.lastWriteAt = performance.now();
     const batch = this.queue.slice(0, MAX_BATCH);
     const last = batch[batch.length - 1]!.seq;

@@ -1,0 +1,136 @@
+import { registerMetrics } from '../../../../test/telemetry/otel-harness.js';
+import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
+import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
+import { verifyChains } from '../verify/chain-verifier.js';
+import { McpAuditJournalService, SEAL_AT } from './audit-journal.service.js';
+
+/** A sink that keeps every line and each write's seqs, and can hold its writes until `release()`. */
+class HoldingSink implements McpAuditSink {
+  readonly name = 'holding';
+  readonly lines: string[] = [];
+  readonly batches: number[][] = [];
+  private held?: Promise<void>;
+  private let?: () => void;
+
+  hold(): void {
+    this.held = new Promise((resolve) => (this.let = resolve));
+  }
+
+  release(): void {
+    this.let?.();
+    this.held = undefined;
+  }
+
+  async write(entries: readonly McpAuditEntry[]): Promise<void> {
+    this.batches.push(entries.map((entry) => entry.seq));
+    await this.held;
+    for (const entry of entries) this.lines.push(entry.line);
+  }
+}
+
+const event = (n: number): McpAuditEvent => ({
+  id: `event-${n}`,
+  kind: 'decision',
+  time: new Date(0).toISOString(),
+  connId: 'c',
+  requestId: n,
+  transport: 'http',
+  seam: 'tool',
+  name: 'fine',
+  decision: 'allow',
+});
+
+/* A write has begun once the loop turned: the writer flushes at the next turn. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('McpAuditJournalService: records are chained a batch at a time', () => {
+  it('chains the records of many seals into one chain that verifies, in order', async () => {
+    const sink = new HoldingSink();
+    const journal = new McpAuditJournalService('test', { sinks: [sink] });
+    await journal.onApplicationBootstrap();
+    const count = SEAL_AT * 2 + 7;
+    for (let n = 1; n <= count; n++) journal.append(event(n), false);
+    await journal.onApplicationShutdown();
+
+    const seqs = sink.lines.map((line) => (JSON.parse(line) as { seq: number }).seq);
+    expect(seqs).toEqual(Array.from({ length: count }, (_, index) => index + 1));
+    const [report, ...others] = verifyChains(
+      sink.lines.map((line, index) => ({ where: `line ${index + 1}`, line })),
+    );
+    expect(others).toEqual([]);
+    expect(report).toMatchObject({ records: count, lastSeq: count, breaks: [] });
+  });
+
+  it('chains at once past SEAL_AT records, so a stalled sink never holds more than its bound', async () => {
+    const otel = registerMetrics();
+    const sink = new HoldingSink();
+    const journal = new McpAuditJournalService('test', { sinks: [sink], maxPending: 100 });
+    try {
+      await journal.onApplicationBootstrap();
+      sink.hold();
+      journal.append(event(0), false);
+      await nextTurn();
+      // The first write holds its record in the queue; SEAL_AT more, in one turn, are chained
+      // at the last of them: 99 find room and the rest are dropped, counted now.
+      for (let n = 1; n <= SEAL_AT + 10; n++) journal.append(event(n), false);
+      const dropped = (await otel.collect()).get('mcp_warden.audit.dropped');
+      expect(dropped?.dataPoints.map((point) => point.value)).toEqual([SEAL_AT - 99]);
+    } finally {
+      sink.release();
+      await journal.onApplicationShutdown();
+      await otel.dispose();
+    }
+  });
+
+  it('refuses a waiting call at once when its record would find no room, counting records not yet chained', async () => {
+    const sink = new HoldingSink();
+    const journal = new McpAuditJournalService('test', {
+      sinks: [sink],
+      failClosed: true,
+      maxPending: 5,
+    });
+    await journal.onApplicationBootstrap();
+    sink.hold();
+    const first = journal.append(event(1), true);
+    await nextTurn();
+    const settled: string[] = [];
+    const waits = [2, 3, 4, 5, 6].map((n) =>
+      journal.append(event(n), true)!.then(
+        () => settled.push(`${n} kept`),
+        (error: Error) => settled.push(`${n} refused: ${error.message}`),
+      ),
+    );
+    await nextTurn();
+    // Four wait in the queue behind the first; the fifth would be the sixth record queued.
+    expect(settled).toEqual(['6 refused: an audit sink is unavailable']);
+    sink.release();
+    await Promise.all([first, ...waits]);
+    expect(settled).toEqual([
+      '6 refused: an audit sink is unavailable',
+      '2 kept',
+      '3 kept',
+      '4 kept',
+      '5 kept',
+    ]);
+    await journal.onApplicationShutdown();
+  });
+
+  it("a write takes the records numbered since the last turn ended: a resumed call's outcome goes with it", async () => {
+    const sink = new HoldingSink();
+    const journal = new McpAuditJournalService('test', { sinks: [sink], failClosed: true });
+    await journal.onApplicationBootstrap();
+    sink.hold();
+    const first = journal.append(event(1), true)!;
+    await nextTurn();
+    // Behind the held write, chained at the end of their turn.
+    journal.append(event(2), false);
+    journal.append(event(3), false);
+    await nextTurn();
+    // As a call resumed by its kept decision records its outcome, before the loop turns.
+    const resumed = first.then(() => journal.append(event(4), false));
+    sink.release();
+    await resumed;
+    await journal.onApplicationShutdown();
+    expect(sink.batches).toEqual([[1], [2, 3, 4]]);
+  });
+});
