@@ -130,6 +130,8 @@ describe('McpAuditJournalService: records are chained a batch at a time', () => 
     const resumed = first.then(() => journal.append(event(4), false));
     sink.release();
     await resumed;
+    // The next write begins at the end of this turn (before a shutdown would chain what waits).
+    await nextTurn();
     await journal.onApplicationShutdown();
     expect(sink.batches).toEqual([[1], [2, 3, 4]]);
   });
