@@ -17,18 +17,17 @@ import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.in
 import type { McpAuditOptions, McpCheckpointPublisher } from '../audit-options.interface.js';
 import type { McpAuditEntry } from '../audit-sink.interface.js';
 import { McpAuditMetrics } from '../audit-metrics.js';
-import { GENESIS, lineDigest, type McpAuditCheckpointRecord } from '../chain/audit-record.js';
-import { recordLine } from '../chain/record-line.js';
+import type { McpAuditCheckpointRecord } from '../chain/audit-record.js';
 import { signCheckpoint } from '../chain/checkpoint-note.js';
 import { SinkWriter } from './sink-writer.js';
 import { RecordWaiters } from './record-waiters.js';
+import { RecordChain } from './record-chain.js';
+import { RecentWindow } from './recent-window.js';
 import type { McpAuditChainState, McpAuditView } from '../audit-view.interface.js';
 import { verifyChains } from '../verify/chain-verifier.js';
 import { serverAttributes } from '../../core/servers/server-attribute.js';
 
 const DRAIN_AT_SHUTDOWN_MS = 5_000;
-/** Records the console's Audit page can show; the sinks hold the rest. */
-const RECENT_RECORDS = 1_000;
 /** Records that may wait for their seal; past it the journal chains them at once. */
 export const SEAL_AT = 256;
 
@@ -63,16 +62,11 @@ export class McpAuditJournalService
   private readonly writers: SinkWriter[];
   private readonly signer?: Signer;
   private readonly waiters: RecordWaiters;
-  private seq = 0;
-  private head = GENESIS;
+  private readonly chain: RecordChain;
   private sinceCheckpoint = 0;
   private ticker?: NodeJS.Timeout;
   private closed = false;
-  private recent: McpAuditEntry[] = [];
-  /** Records numbered, not yet chained: the next seal places them (`numbered`). */
-  private unsealed: { record: McpAuditEvent | McpAuditCheckpointRecord; seq: number }[] = [];
-  /** Whether a reader (the console) asked for the recent window. */
-  private keepingRecent = false;
+  private readonly recent = new RecentWindow();
   private lastCheckpoint?: number;
   /** The last checkpoint's publication (settled, whatever its outcome). */
   private published: Promise<void> = Promise.resolve();
@@ -92,6 +86,7 @@ export class McpAuditJournalService
     this.instance =
       options.instance ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.origin = `mcp-warden/${serverName}/${this.instance}`;
+    this.chain = new RecordChain(this.instance);
     const maxPending = options.maxPending ?? 10_000;
     this.writers = (options.sinks ?? []).map(
       (sink) =>
@@ -150,7 +145,7 @@ export class McpAuditJournalService
     const waits = wait && this.failClosed;
     if (this.closed) return waits ? Promise.reject(new Error('audit journal closed')) : undefined;
     // Room is judged now, for the call that waits: the record joins the queues at the seal.
-    const queued = !waits || this.writers.every((writer) => writer.hasRoom(this.unsealed.length));
+    const queued = !waits || this.writers.every((writer) => writer.hasRoom(this.chain.unsealed));
     const seq = this.numbered(event);
     if (this.signer && ++this.sinceCheckpoint >= this.signer.everyRecords) this.checkpoint();
     if (!waits) return undefined;
@@ -196,10 +191,9 @@ export class McpAuditJournalService
    * wait is bounded.
    */
   private numbered(record: McpAuditEvent | McpAuditCheckpointRecord): number {
-    const seq = ++this.seq;
-    this.unsealed.push({ record, seq });
-    if (this.unsealed.length >= SEAL_AT) this.seal();
-    else if (this.unsealed.length === 1) setImmediate(this.sealTurn);
+    const seq = this.chain.number(record);
+    if (this.chain.unsealed >= SEAL_AT) this.seal();
+    else if (this.chain.unsealed === 1) setImmediate(this.sealTurn);
     return seq;
   }
 
@@ -207,26 +201,13 @@ export class McpAuditJournalService
   private readonly sealTurn = () => this.seal(true);
 
   /**
-   * Places every numbered record in the chain, in order, queues it for every sink and wakes the
-   * writers (`now`: at once where they may write).
+   * Places every numbered record in the chain, queues it for every sink and wakes the writers
+   * (`now`: at once where they may write).
    */
   private seal(now = false): void {
-    if (this.unsealed.length === 0) return;
-    const batch = this.unsealed;
-    this.unsealed = [];
-    for (const { record, seq } of batch) {
-      const line = recordLine(record, this.instance, seq, this.head);
-      this.head = lineDigest(line);
-      const entry: McpAuditEntry = { line, record, instance: this.instance, seq };
-      // A window for the console, only once it asked: every record in it outlives the young
-      // generation, which cost more than the rest of a record (docs/audit.md, "Performance").
-      // Trimmed in halves so the trim is rare and cheap.
-      if (this.keepingRecent) {
-        this.recent.push(entry);
-        if (this.recent.length >= RECENT_RECORDS * 2) {
-          this.recent = this.recent.slice(-RECENT_RECORDS);
-        }
-      }
+    if (this.chain.unsealed === 0) return;
+    for (const entry of this.chain.seal()) {
+      this.recent.add(entry);
       for (const writer of this.writers) writer.enqueue(entry);
     }
     for (const writer of this.writers) writer.wake(now);
@@ -238,7 +219,7 @@ export class McpAuditJournalService
     // The note names the head: every record numbered so far is chained first.
     this.seal();
     const note = signCheckpoint(
-      { origin: this.origin, size: this.seq, head: this.head },
+      { origin: this.origin, size: this.chain.size, head: this.chain.head },
       signer.name,
       signer.key,
     );
@@ -262,12 +243,12 @@ export class McpAuditJournalService
   keepRecent(): void {
     // Records numbered before the reader asked stay out of its window.
     this.seal();
-    this.keepingRecent = true;
+    this.recent.keep();
   }
 
   recentRecords(): readonly McpAuditEntry[] {
     this.seal();
-    return this.recent.slice(-RECENT_RECORDS);
+    return this.recent.records();
   }
 
   chainState(): McpAuditChainState {
@@ -280,7 +261,7 @@ export class McpAuditJournalService
     );
     return {
       instance: this.instance,
-      seq: this.seq,
+      seq: this.chain.size,
       signed: this.signer !== undefined,
       lastCheckpoint: this.lastCheckpoint,
       sinks: this.writers.map((writer) => ({

@@ -27,6 +27,12 @@ const entry = (seq: number): McpAuditEntry => ({
   record: { id: String(seq), kind: 'checkpoint', time: '', checkpoint: '' },
 });
 
+/* Queues a record and has it written, as the journal's seal does. */
+function push(w: SinkWriter, record: McpAuditEntry): void {
+  w.enqueue(record);
+  w.wake();
+}
+
 function writer(sink: NotingSink, minIntervalMs: number) {
   const kept: number[] = [];
   const events = { kept: (seq: number) => kept.push(seq), failed: () => {}, dropped: () => {} };
@@ -41,14 +47,14 @@ describe('SinkWriter: minWriteIntervalMs', () => {
     const { writer: w, kept } = writer(sink, 40);
     const first = sink.nextWrite();
     const pushedAt = performance.now();
-    w.push(entry(1));
+    push(w, entry(1));
     await first;
     // No interval had begun: no timer stood between the record and its write.
     expect(sink.writes[0]!.at - pushedAt).toBeLessThan(40);
 
     // Records that arrive now gather until 40 ms after the first write began: one write.
     const second = sink.nextWrite();
-    for (let seq = 2; seq <= 5; seq += 1) w.push(entry(seq));
+    for (let seq = 2; seq <= 5; seq += 1) push(w, entry(seq));
     await second;
     expect(sink.writes.map((write) => write.seqs)).toEqual([[1], [2, 3, 4, 5]]);
     // The writer waits out the whole interval, even where a timer fires early.
@@ -61,7 +67,7 @@ describe('SinkWriter: minWriteIntervalMs', () => {
     const { writer: w } = writer(sink, 0);
     for (const seq of [1, 2]) {
       const written = sink.nextWrite();
-      w.push(entry(seq));
+      push(w, entry(seq));
       await written;
     }
     expect(sink.writes.map((write) => write.seqs)).toEqual([[1], [2]]);
@@ -71,9 +77,9 @@ describe('SinkWriter: minWriteIntervalMs', () => {
     const sink = new NotingSink();
     const { writer: w } = writer(sink, 60_000);
     const first = sink.nextWrite();
-    w.push(entry(1));
+    push(w, entry(1));
     await first;
-    w.push(entry(2));
+    push(w, entry(2));
     await w.drain(5_000);
     expect(sink.writes.map((write) => write.seqs)).toEqual([[1], [2]]);
     expect(w.pending).toBe(0);

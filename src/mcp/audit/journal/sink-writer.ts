@@ -52,13 +52,6 @@ export class SinkWriter {
     private readonly minIntervalMs = 0,
   ) {}
 
-  /** Queues `entry` and has it written. */
-  push(entry: McpAuditEntry): boolean {
-    const queued = this.enqueue(entry);
-    this.wake();
-    return queued;
-  }
-
   /** Queues `entry`; `wake()` has it written. */
   enqueue(entry: McpAuditEntry): boolean {
     if (this.queue.length >= this.maxPending) {
