@@ -7,7 +7,7 @@ import {
   type LoggerService,
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port.js';
 import {
   Authorizers,
   McpExecutionContext,
@@ -90,18 +90,8 @@ export const recordingAuthorizer: Authorizer = (name, _args, context) => {
     : { kind: 'allow' };
 };
 
-/** A port that was free a moment ago (the audience must name the port before the app boots). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+/** The audience must name the port before the app boots (test/support/free-port.ts). */
+export { freePort };
 
 /** A Nest logger that keeps the warnings (and errors) it is given. */
 export class RecordingLogger implements LoggerService {
