@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import type { JsonRpcMessage, RequestId } from '../../core/protocol/jsonrpc.js';
 import type { ClientCapabilities, LoggingLevel } from '../../core/protocol/mcp-types.js';
+import { SteadyMap } from '../../core/common/steady-map.js';
 import type { RequestCancellation } from './request-cancellation.js';
 
 /**
@@ -22,7 +23,7 @@ export class McpConnection {
   /** URIs this connection subscribed to with `resources/subscribe`. */
   readonly subscriptions = new Set<string>();
   /** Requests being served, by id, so `notifications/cancelled` can abort them. */
-  readonly inflight = new Map<RequestId, RequestCancellation>();
+  readonly inflight = new SteadyMap<RequestId, RequestCancellation>();
   private closed = false;
   private readonly closeHooks = new Set<() => void>();
 

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Subscription } from 'rxjs';
 import type { JsonRpcMessage, RequestId } from '../../../core/protocol/jsonrpc.js';
 import { relatedRequestOf } from '../../../core/protocol/related-request.js';
+import { SteadyMap } from '../../../core/common/steady-map.js';
 import type { McpHttpSettings } from '../http-settings.js';
 import { EventBuffer } from '../sse/event-buffer.js';
 import type { McpEventMirror } from '../sse/event-mirror.interface.js';
@@ -21,8 +22,8 @@ export class McpHttpSession {
   protocolVersion?: string;
   lastSeen = Date.now();
   private readonly events: EventBuffer;
-  private readonly exchanges = new Map<string, PostExchange>();
-  private readonly byRequest = new Map<string, PostExchange>();
+  private readonly exchanges = new SteadyMap<string, PostExchange>();
+  private readonly byRequest = new SteadyMap<string, PostExchange>();
   private standalone?: SseStream;
   private readonly waiting: JsonRpcMessage[] = [];
   private subscription?: Subscription;
