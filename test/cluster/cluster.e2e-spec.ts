@@ -232,14 +232,24 @@ describeWithService(await findService(TEST_REDIS_URL), 'cluster mode', (redisUrl
       await stopInstances();
     });
 
+    /**
+     * `slow` for `ms`, its POST steered to instance `via`; `progressed` resolves with the name
+     * of the instance that runs it, from its first progress notification.
+     */
+    function slowCall(client: Client, via: number, ms: number) {
+      const progressed = deferred<string>();
+      proxy.steer(via);
+      const result = client.callTool({ name: 'slow', arguments: { ms } }, undefined, {
+        onprogress: (progress) => progressed.resolve(String(progress.message)),
+        timeout: 30_000,
+      });
+      return { result, progressed: progressed.promise };
+    }
+
     it('replays a stream whose relaying instance was killed: the call on its owner still answers', async () => {
       const { client } = await connect(0);
-      const progressed = deferred<string>();
-      proxy.steer(1);
-      const result = client.callTool({ name: 'slow', arguments: { ms: 2500 } }, undefined, {
-        onprogress: (progress) => progressed.resolve(String(progress.message)),
-      });
-      expect(await progressed.promise).toBe('a');
+      const { result, progressed } = slowCall(client, 1, 2500);
+      expect(await progressed).toBe('a');
       expect(proxy.served.at(-1)).toMatchObject({ rpc: 'tools/call', backend: 1 });
       await instances[1].kill();
       expect(textOf(await result)).toBe('a');
@@ -249,13 +259,8 @@ describeWithService(await findService(TEST_REDIS_URL), 'cluster mode', (redisUrl
 
     it('ends an in-flight call with "outcome unknown" once its owner is killed, and the session with 404', async () => {
       const { client } = await connect(2);
-      const progressed = deferred<string>();
-      proxy.steer(2);
-      const result = client.callTool({ name: 'slow', arguments: { ms: 60_000 } }, undefined, {
-        onprogress: (progress) => progressed.resolve(String(progress.message)),
-        timeout: 30_000,
-      });
-      expect(await progressed.promise).toBe('c');
+      const { result, progressed } = slowCall(client, 2, 60_000);
+      expect(await progressed).toBe('c');
       await instances[2].kill();
       // It may have run to its end before the owner died: the client is not told it did not.
       await expect(result).rejects.toMatchObject({

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
  */
 
 /** The first port of the kernel's ephemeral range (Linux's default where it cannot be read). */
-function ephemeralStart(): number {
+function readEphemeralStart(): number {
   try {
     const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
       .trim()
@@ -22,6 +22,9 @@ function ephemeralStart(): number {
     return 32_768;
   }
 }
+
+/* Read once per process: the range does not change under a test run. */
+const EPHEMERAL_START = readEphemeralStart();
 
 /** Above the ports of the usual local services (PostgreSQL, Redis, brokers, dev servers). */
 const FIRST = 20_000;
@@ -42,7 +45,7 @@ function probe(port: number): Promise<number | undefined> {
 
 /** A port that was free a moment ago, and that the kernel will not hand to anyone else. */
 export async function freePort(): Promise<number> {
-  const end = ephemeralStart();
+  const end = EPHEMERAL_START;
   if (end - FIRST >= 1_000) {
     for (let i = 0; i < TRIES; i++) {
       const port = await probe(FIRST + Math.floor(Math.random() * (end - FIRST)));

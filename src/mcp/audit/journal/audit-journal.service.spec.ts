@@ -1,4 +1,6 @@
+import { deferred, type Deferred } from '../../../../test/support/deferred.js';
 import { registerMetrics } from '../../../../test/telemetry/otel-harness.js';
+import { nextTurn } from '../../core/common/next-turn.js';
 import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
 import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
 import { verifyChains } from '../verify/chain-verifier.js';
@@ -9,21 +11,20 @@ class HoldingSink implements McpAuditSink {
   readonly name = 'holding';
   readonly lines: string[] = [];
   readonly batches: number[][] = [];
-  private held?: Promise<void>;
-  private let?: () => void;
+  private held?: Deferred<void>;
 
   hold(): void {
-    this.held = new Promise((resolve) => (this.let = resolve));
+    this.held = deferred();
   }
 
   release(): void {
-    this.let?.();
+    this.held?.resolve();
     this.held = undefined;
   }
 
   async write(entries: readonly McpAuditEntry[]): Promise<void> {
     this.batches.push(entries.map((entry) => entry.seq));
-    await this.held;
+    await this.held?.promise;
     for (const entry of entries) this.lines.push(entry.line);
   }
 }
@@ -40,9 +41,7 @@ const event = (n: number): McpAuditEvent => ({
   decision: 'allow',
 });
 
-/* A write has begun once the loop turned: the writer flushes at the next turn. */
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
+/* A write has begun once the loop has turned (`nextTurn()`): a writer flushes at the next turn. */
 describe('McpAuditJournalService: records are chained a batch at a time', () => {
   it('chains the records of many seals into one chain that verifies, in order', async () => {
     const sink = new HoldingSink();

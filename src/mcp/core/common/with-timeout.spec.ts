@@ -1,12 +1,5 @@
+import { deferred } from '../../../../test/support/deferred.js';
 import { withTimeout } from './with-timeout.js';
-
-/* A promise settled from outside. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((yes, no) => ((resolve = yes), (reject = no)));
-  return { promise, resolve, reject };
-}
 
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
