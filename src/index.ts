@@ -70,6 +70,7 @@ export type {
 } from './mcp/audit/chain/audit-record.js';
 export type { McpJsonlSinkOptions } from './mcp/audit/sinks/jsonl-file.sink.js';
 export type { McpSqlSinkOptions } from './mcp/audit/sinks/sql-table.sink.js';
+export type { McpSqliteSinkOptions } from './mcp/audit/sinks/sqlite-worker.sink.js';
 export type { McpToolDenial } from './mcp/authorization/tool-denial.js';
 export type { McpPolicyTrace } from './mcp/authorization/seam-policy.interface.js';
 

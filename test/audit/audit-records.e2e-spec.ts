@@ -16,6 +16,7 @@ import {
   McpAuditSinks,
   McpCheckpointPublishers,
   type McpAuditCheckpoint,
+  type McpAuditSink,
   type McpAuditOptions,
 } from '../../src/index.js';
 import { createMcpApp } from '../support/mcp-test-app.js';
@@ -108,18 +109,12 @@ describe('audit sinks', () => {
     expect(verifyChains(lines)).toEqual([expect.objectContaining({ breaks: [] })]);
   });
 
-  it('SQLite table (the app’s Kysely): `mcp-warden audit verify sqlite:<file>` passes', async () => {
-    const file = join(logDir(), 'audit.db');
-    const db = new Kysely<any>({
-      dialect: new SqliteDialect({ database: await openSqlite(file) }),
-    });
+  /* Drives calls into `sink` (a SQLite table in `file`), then verifies and queries the file. */
+  async function verifiedSqlite(file: string, sink: McpAuditSink, closed?: () => Promise<void>) {
     const { privateKey, publicKey } = signingKeys();
-    const t = await drive({
-      sinks: [McpAuditSinks.sql({ db })],
-      signing: { privateKey, everyRecords: 4 },
-    });
+    const t = await drive({ sinks: [sink], signing: { privateKey, everyRecords: 4 } });
     await t.close();
-    await db.destroy();
+    await closed?.();
     const keyFile = join(logDir(), 'audit.pub');
     await import('node:fs/promises').then((fs) =>
       fs.writeFile(keyFile, publicKey.export({ type: 'spki', format: 'pem' })),
@@ -143,6 +138,24 @@ describe('audit sinks', () => {
     );
     expect(table).toHaveLength(2);
     expect(table[1]).toMatch(/decision\s+tool\s+forbidden\s+deny\s+not here/);
+  }
+
+  it('SQLite table (the app’s Kysely): `mcp-warden audit verify sqlite:<file>` passes', async () => {
+    const file = join(logDir(), 'audit.db');
+    const db = new Kysely<any>({
+      dialect: new SqliteDialect({ database: await openSqlite(file) }),
+    });
+    await verifiedSqlite(file, McpAuditSinks.sql({ db }), () => db.destroy());
+  });
+
+  it('SQLite table on a thread of its own, beside the app’s connection: verify passes', async () => {
+    // The app's database is open on this thread, as the notes service's is.
+    const file = join(logDir(), 'audit.db');
+    const db = new Kysely<any>({
+      dialect: new SqliteDialect({ database: await openSqlite(file) }),
+    });
+    await verifiedSqlite(file, McpAuditSinks.sqlite({ file }));
+    await db.destroy();
   });
 
   it('OpenTelemetry logs: one log record per audit record, its body the chained line', async () => {

@@ -24,8 +24,12 @@ export function serviceAuditFromEnv(
   if (mode !== undefined && mode !== 'full' && mode !== 'digest') {
     throw new Error(`AUDIT_ARGUMENTS is full or digest, not ${mode}`);
   }
+  const file = notes.sqlitePath();
   return {
-    sinks: [McpAuditSinks.sql({ db: () => notes.kysely() })],
+    sinks: [
+      // SQLite through a thread of its own, so its commits never hold the event loop.
+      file ? McpAuditSinks.sqlite({ file }) : McpAuditSinks.sql({ db: () => notes.kysely() }),
+    ],
     failClosed: read('AUDIT_FAIL_CLOSED') === 'true',
     arguments: mode,
     signing: privateKey

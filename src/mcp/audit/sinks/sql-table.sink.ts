@@ -131,7 +131,8 @@ export class SqlTableSink implements McpAuditSink {
 /** Batches are cut into INSERTs of these sizes: a handful of statements, each prepared once. */
 const CHUNK_SIZES = [64, 16, 4, 1] as const;
 
-const AUDIT_COLUMNS = [
+/** The table's columns, in the order the INSERTs (and the SQLite sink's thread) give them. */
+export const AUDIT_COLUMNS = [
   'instance',
   'seq',
   'time',

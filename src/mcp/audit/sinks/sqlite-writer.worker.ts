@@ -1,0 +1,107 @@
+/*
+ * The thread that keeps the SQLite sink's records (sqlite-worker.sink.ts starts it). SQLite's
+ * Node drivers are synchronous: on the main thread, each commit (and the fsync that makes it
+ * durable) would hold the event loop and every call waiting in it. Here the thread has its own
+ * connection to the same file; WAL lets the app's connection keep reading meanwhile.
+ *
+ * It is CommonJS source run with `eval`, like the Cedar compile worker: one string serves the
+ * ES module build, the CommonJS build and a bundled app, with no file to find at run time.
+ *
+ * workerData: { file, table, busyTimeoutMs, betterSqlite?: resolved path of better-sqlite3 }.
+ * Messages in: { id, lines } (the batch's lines, joined by newlines), or { close: true }.
+ * Messages out: { ready: true } | { ready: false, error }, then { id } or { id, error } a batch.
+ */
+
+import { AUDIT_COLUMNS } from './sql-table.sink.js';
+
+const COLUMNS = AUDIT_COLUMNS.map((column) => `"${column}"`).join(', ');
+const PLACEHOLDERS = AUDIT_COLUMNS.map(() => '?').join(', ');
+
+export const SQLITE_WRITER_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { file, table, busyTimeoutMs, betterSqlite } = workerData;
+const FIELDS = ${JSON.stringify(AUDIT_COLUMNS)};
+
+/* node:sqlite where the runtime has it (Node 22 marks it experimental: that warning only is
+   dropped), else the app's better-sqlite3 (Node 20). */
+function openDatabase() {
+  const emit = process.emitWarning;
+  process.emitWarning = (warning, ...rest) => {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (/SQLite/i.test(text)) return;
+    emit.call(process, warning, ...rest);
+  };
+  let builtin;
+  try {
+    builtin = process.getBuiltinModule && process.getBuiltinModule('node:sqlite');
+  } catch {
+    builtin = undefined;
+  } finally {
+    process.emitWarning = emit;
+  }
+  if (builtin && builtin.DatabaseSync) return new builtin.DatabaseSync(file);
+  if (betterSqlite) return new (require(betterSqlite))(file);
+  throw new Error('no SQLite driver: Node 22.13 and later have node:sqlite; on Node 20, npm install better-sqlite3');
+}
+
+/* The connection, its PRAGMAs and the table; or why there is none. */
+function prepare() {
+  const db = openDatabase();
+  try {
+    db.exec('PRAGMA busy_timeout = ' + busyTimeoutMs);
+    db.exec('PRAGMA journal_mode = WAL');
+    // Every commit synced: an audit record survives a power cut, as the app's own writes do.
+    db.exec('PRAGMA synchronous = FULL');
+    // The sql sink's table, so either sink (and audit verify, audit query) reads the other's rows.
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('create table if not exists "' + table + '" ("instance" text not null, "seq" bigint not null, "time" text not null, "kind" text not null, "principal" text, "name" text, "decision" text, "line" text not null, constraint "' + table + '_pk" primary key ("instance", "seq"))');
+    db.exec('create index if not exists "' + table + '_time" on "' + table + '" ("time")');
+    db.exec('COMMIT');
+    return { db, insert: db.prepare('insert into "' + table + '" (${COLUMNS}) values (${PLACEHOLDERS})') };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/* A batch is one transaction: kept whole or not at all, and the journal retries it. Each row's
+   columns are read back from its line, which holds the record and its place in the chain. */
+function keep({ db, insert }, lines) {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    for (const line of lines.split('\\n')) {
+      const record = JSON.parse(line);
+      insert.run(...FIELDS.map((field) => (field === 'line' ? line : (record[field] ?? null))));
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    try { db.exec('ROLLBACK'); } catch {}
+    throw error;
+  }
+}
+
+const reason = (error) => String((error && error.message) || error);
+let connection;
+try {
+  connection = prepare();
+  parentPort.postMessage({ ready: true });
+} catch (error) {
+  parentPort.postMessage({ ready: false, error: reason(error) });
+  parentPort.close();
+}
+if (connection) {
+  parentPort.on('message', (message) => {
+    if (message.close) {
+      connection.db.close();
+      parentPort.close();
+      return;
+    }
+    try {
+      keep(connection, message.lines);
+      parentPort.postMessage({ id: message.id });
+    } catch (error) {
+      parentPort.postMessage({ id: message.id, error: reason(error) });
+    }
+  });
+}
+`;
