@@ -43,6 +43,8 @@ export class SqliteWorkerSink implements McpAuditSink {
   private live?: Worker;
   private readonly replies = new Map<number, (reply: Reply) => void>();
   private nextId = 0;
+  /** Waits on the thread under way (its start, batches, its close). */
+  private waiting = 0;
 
   constructor(private readonly options: McpSqliteSinkOptions) {
     this.table = auditTableName(options.table);
@@ -61,11 +63,8 @@ export class SqliteWorkerSink implements McpAuditSink {
     const lines = entries.map((entry) => entry.line).join('\n');
     const id = ++this.nextId;
     const reply = new Promise<Reply>((resolve) => this.replies.set(id, resolve));
-    // Held open while a batch is in flight (a shutdown drains it), not otherwise.
-    worker.ref();
     worker.postMessage({ id, lines });
-    const { error } = await reply;
-    if (this.replies.size === 0) worker.unref();
+    const { error } = await this.holding(worker, reply);
     if (error !== undefined) throw new Error(`SQLite audit sink: ${error}`);
   }
 
@@ -76,7 +75,22 @@ export class SqliteWorkerSink implements McpAuditSink {
     if (!worker) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.postMessage({ close: true });
-    await exited;
+    await this.holding(worker, exited);
+  }
+
+  /*
+   * The thread holds the process open only while the app waits on it (its start, a batch, its
+   * close): an app whose loop has nothing else left, as one that failed to listen and closes,
+   * would otherwise exit in the middle of the wait, with code 0. Idle, it holds nothing open.
+   */
+  private async holding<T>(worker: Worker, wait: Promise<T>): Promise<T> {
+    this.waiting += 1;
+    worker.ref();
+    try {
+      return await wait;
+    } finally {
+      if (--this.waiting === 0) worker.unref();
+    }
   }
 
   private started(): Promise<Worker> {
@@ -101,25 +115,28 @@ export class SqliteWorkerSink implements McpAuditSink {
         betterSqlite: betterSqlitePath(),
       },
     });
-    worker.unref();
-    return new Promise((resolve, reject) => {
-      worker.on('message', (reply: Reply) => {
-        if (reply.ready === true) {
-          this.live = worker;
-          resolve(worker);
-        } else if (reply.ready === false) {
-          reject(new Error(`SQLite audit sink cannot open ${this.options.file}: ${reply.error}`));
-        } else this.settle(reply);
-      });
-      const stopped = (why: string) => {
-        reject(new Error(`SQLite audit sink: its thread ${why}`));
-        // Batches in flight fail and are retried, on a new thread.
-        if (this.live === worker) this.live = this.worker = undefined;
-        for (const id of [...this.replies.keys()]) this.settle({ id, error: `its thread ${why}` });
-      };
-      worker.once('error', (error) => stopped(`failed: ${error.message}`));
-      worker.once('exit', (code) => stopped(`exited (${code})`));
-    });
+    return this.holding(
+      worker,
+      new Promise((resolve, reject) => {
+        worker.on('message', (reply: Reply) => {
+          if (reply.ready === true) {
+            this.live = worker;
+            resolve(worker);
+          } else if (reply.ready === false) {
+            reject(new Error(`SQLite audit sink cannot open ${this.options.file}: ${reply.error}`));
+          } else this.settle(reply);
+        });
+        const stopped = (why: string) => {
+          reject(new Error(`SQLite audit sink: its thread ${why}`));
+          // Batches in flight fail and are retried, on a new thread.
+          if (this.live === worker) this.live = this.worker = undefined;
+          for (const id of [...this.replies.keys()])
+            this.settle({ id, error: `its thread ${why}` });
+        };
+        worker.once('error', (error) => stopped(`failed: ${error.message}`));
+        worker.once('exit', (code) => stopped(`exited (${code})`));
+      }),
+    );
   }
 
   private settle(reply: Reply): void {
