@@ -111,7 +111,7 @@ export class SinkWriter {
    * young generation and cost more in garbage collection than its fewer fsyncs saved (bench:
    * throughput-http-audit). A sink whose writes hold the loop (SQLite) asks for a window.
    * Batches also grow while a write is in flight, and under load a sink's
-   * `minWriteIntervalMs` spaces its writes: each of a file's costs an fdatasync, whose CPU
+   * `minWriteIntervalMs` spaces its writes: each of a file's is a flush to disk, whose CPU
    * (in the kernel and the thread pool) outweighed everything else a record costs.
    */
   private schedule(now = false): void {

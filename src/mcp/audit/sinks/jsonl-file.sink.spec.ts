@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { McpAuditEntry } from '../audit-sink.interface.js';
@@ -51,5 +51,22 @@ describe('JsonlFileSink', () => {
       expect(Buffer.byteLength(readFileSync(join(dir, file)))).toBeLessThanOrEqual(1_000);
     }
     expect(linesIn(dir)).toEqual(entries(1, 150).map((kept) => kept.line));
+  });
+
+  it('writes through O_DSYNC: a write returns once its data is on disk', async () => {
+    const sink = new JsonlFileSink({ dir, maxBytes: 1_000 });
+    await sink.open('i');
+    // Rotation opens the next file the same way.
+    await sink.write(entries(1, 50));
+    const fd = (sink as unknown as { handle: { fd: number } }).handle.fd;
+    // Linux shows an open file's flags, in octal, in /proc/self/fdinfo.
+    const flags = parseInt(
+      /^flags:\s*(\d+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))![1]!,
+      8,
+    );
+    await sink.close();
+    expect(readdirSync(dir).length).toBeGreaterThan(1);
+    expect(flags & constants.O_DSYNC).toBe(constants.O_DSYNC);
+    expect(flags & constants.O_APPEND).toBe(constants.O_APPEND);
   });
 });

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
@@ -13,7 +14,7 @@ export interface McpJsonlSinkOptions {
   /** This instance's files kept; older ones are removed. Default 0: keep all. */
   maxFiles?: number;
   /**
-   * Without `failClosed`, the shortest time between two writes, each one `fdatasync`: under
+   * Without `failClosed`, the shortest time between two writes, each a flush to disk: under
    * load, records gather for at most this long. Default 5 ms, at most 200 flushes a second
    * (docs/audit.md, "Performance"). With `failClosed` a write starts as soon as the last ends.
    */
@@ -22,8 +23,17 @@ export interface McpJsonlSinkOptions {
 
 const SEGMENT_DIGITS = 6;
 
+/*
+ * Opened with O_DSYNC where the platform has it: each write returns once its data is on disk, as
+ * a write then an fdatasync did, in one system call and one trip through the thread pool instead
+ * of two; a call that waits for its record (failClosed) waits for one hop less.
+ */
+const DSYNC: number | undefined = constants.O_DSYNC;
+const APPEND =
+  DSYNC === undefined ? 'a' : constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | DSYNC;
+
 /**
- * Append-only JSON Lines files with group commit: a batch is one write and one `fdatasync`, so
+ * Append-only JSON Lines files with group commit: a batch is one synced write, so
  * many records cost one flush to disk. A file is never rewritten; rotation opens the next
  * numbered file, and `mcp-warden audit verify` reads them in number order.
  */
@@ -53,7 +63,7 @@ export class JsonlFileSink implements McpAuditSink {
     }
     const chunks = encodeLines(entries);
     const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    // The usual case: the batch fits in the current file, one write and one fdatasync.
+    // The usual case: the batch fits in the current file, one synced write.
     if (this.bytes + total <= maxBytes) return this.append(chunks, total);
     // Otherwise line by line, into as many files as it takes.
     let lines: Buffer[] = [];
@@ -75,7 +85,7 @@ export class JsonlFileSink implements McpAuditSink {
   private async append(data: Buffer[], size: number): Promise<void> {
     if (size === 0) return;
     await this.handle!.writev(data);
-    await this.handle!.datasync();
+    if (DSYNC === undefined) await this.handle!.datasync();
     this.bytes += size;
   }
 
@@ -88,7 +98,7 @@ export class JsonlFileSink implements McpAuditSink {
     await this.handle?.close();
     this.segment += 1;
     const file = `audit-${this.instance}-${String(this.segment).padStart(SEGMENT_DIGITS, '0')}.jsonl`;
-    this.handle = await open(join(this.options.dir, file), 'a');
+    this.handle = await open(join(this.options.dir, file), APPEND);
     this.bytes = (await this.handle.stat()).size;
     this.openedAt = Date.now();
     await this.prune();
