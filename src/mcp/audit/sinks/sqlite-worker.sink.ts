@@ -61,6 +61,8 @@ export class SqliteWorkerSink implements McpAuditSink {
     // One string, the lines the chain hashed: the thread reads each row's columns back from its
     // line. Copying one flat string to the thread cost a tenth of an array of every column.
     const lines = entries.map((entry) => entry.line).join('\n');
+    // The thread stopped since it was handed out: its batch fails now (and is retried).
+    if (this.live !== worker) throw new Error('SQLite audit sink: its thread stopped');
     const id = ++this.nextId;
     const reply = new Promise<Reply>((resolve) => this.replies.set(id, resolve));
     worker.postMessage({ id, lines });
