@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { McpAuditSinks, type McpAuditOptions } from '../../index.js';
+import { sqliteDriverName } from '../database/sqlite.connection.js';
 import type { NotesStore } from '../notes/notes.store.js';
 
 /**
@@ -27,8 +28,11 @@ export function serviceAuditFromEnv(
   const file = notes.sqlitePath();
   return {
     sinks: [
-      // SQLite through a thread of its own, so its commits never hold the event loop.
-      file ? McpAuditSinks.sqlite({ file }) : McpAuditSinks.sql({ db: () => notes.kysely() }),
+      // SQLite through a thread of its own, so its commits never hold the event loop; with the
+      // store's own driver, since two copies of SQLite in one process miss each other's locks.
+      file
+        ? McpAuditSinks.sqlite({ file, driver: sqliteDriverName() })
+        : McpAuditSinks.sql({ db: () => notes.kysely() }),
     ],
     failClosed: read('AUDIT_FAIL_CLOSED') === 'true',
     arguments: mode,

@@ -133,7 +133,8 @@ describe('SqliteWorkerSink', () => {
 
   it('fails a batch in flight when its thread stops, and writes the next on a new one', async () => {
     await sink.open();
-    const thread = (sink as unknown as { live: Worker }).live;
+    const thread = (await (sink as unknown as { thread: Promise<{ worker: Worker }> }).thread)
+      .worker;
     // The lock held, so the batch cannot commit before the thread is told to stop.
     const other = connect(file);
     other.exec('BEGIN IMMEDIATE');
@@ -147,7 +148,35 @@ describe('SqliteWorkerSink', () => {
     // The journal retries the batch: here by hand.
     await sink.write(entries(1, 3));
     expect(await readAuditSource(`sqlite:${file}`)).toHaveLength(3);
-    expect((sink as unknown as { live: Worker }).live).not.toBe(thread);
+    const now = await (sink as unknown as { thread: Promise<{ worker: Worker }> }).thread;
+    expect(now.worker).not.toBe(thread);
+  });
+
+  it('opens the file with the driver it is named, not another', async () => {
+    // Two copies of SQLite in one process miss each other's locks: the app's driver must be used.
+    const columns = (
+      process.getBuiltinModule?.('node:sqlite') as
+        { StatementSync?: { prototype: { columns?: unknown } } } | undefined
+    )?.StatementSync?.prototype.columns;
+    const other = new SqliteWorkerSink({
+      file,
+      driver: typeof columns === 'function' ? 'better-sqlite3' : 'node:sqlite',
+    });
+    // Here the other driver cannot load: better-sqlite3 is built for Node 20 only, and Node 20
+    // has no node:sqlite. Had the option been ignored, the sink would open.
+    await expect(other.open()).rejects.toThrow(
+      typeof columns === 'function'
+        ? /cannot open .*(NODE_MODULE_VERSION|better-sqlite3)/
+        : /no node:sqlite/,
+    );
+    await other.close();
+  });
+
+  it('refuses a batch once closed, starting no thread for it', async () => {
+    await sink.open();
+    await sink.close();
+    await expect(sink.write(entries(1, 1))).rejects.toThrow(/closed/);
+    expect((sink as unknown as { thread?: unknown }).thread).toBeUndefined();
   });
 
   it('fails open when the file cannot be opened, naming it', async () => {

@@ -10,6 +10,14 @@ import { SQLITE_WRITER_WORKER } from './sqlite-writer.worker.js';
 export interface McpSqliteSinkOptions {
   /** The SQLite database file: the app's own (WAL lets both connections work) or one of its own. */
   file: string;
+  /**
+   * The SQLite library the thread opens `file` with. When `file` is the app's own database, it
+   * must be the one the app opens it with: SQLite's file locks belong to the process, so two
+   * copies of SQLite in one process do not see each other's locks, and writes are lost. Default:
+   * `node:sqlite` where Node's has `StatementSync.columns()` (22.16 and later), else
+   * `better-sqlite3`, as the package resolves it.
+   */
+  driver?: 'node:sqlite' | 'better-sqlite3';
   /** Default `mcp_audit_records`, the `sql` sink's table: `audit verify sqlite:<file>` reads it. */
   table?: string;
   /** How long a batch waits for another connection's write lock before it fails (ms). Default 5,000. */
@@ -28,6 +36,13 @@ interface Reply {
   readonly error?: string;
 }
 
+/** One writer thread, and the batches it has yet to answer. */
+interface Thread {
+  readonly worker: Worker;
+  readonly replies: Map<number, (reply: Reply) => void>;
+  stopped: boolean;
+}
+
 /**
  * A SQLite table kept by a thread of its own (sqlite-writer.worker.ts): SQLite's drivers are
  * synchronous, so on the main thread every commit and its fsync would hold the event loop. The
@@ -38,13 +53,11 @@ export class SqliteWorkerSink implements McpAuditSink {
   readonly name = 'sqlite';
   readonly minWriteIntervalMs: number;
   private readonly table: string;
-  private worker?: Promise<Worker>;
-  /** The thread once it is ready, until it stops. */
-  private live?: Worker;
-  private readonly replies = new Map<number, (reply: Reply) => void>();
+  private thread?: Promise<Thread>;
   private nextId = 0;
-  /** Waits on the thread under way (its start, batches, its close). */
+  /** Waits on a thread under way (its start, batches, its close). */
   private waiting = 0;
+  private closed = false;
 
   constructor(private readonly options: McpSqliteSinkOptions) {
     this.table = auditTableName(options.table);
@@ -57,27 +70,30 @@ export class SqliteWorkerSink implements McpAuditSink {
   }
 
   async write(entries: readonly McpAuditEntry[]): Promise<void> {
-    const worker = await this.started();
+    // A drain that gave up may still hand over a batch after the close: no new thread for it.
+    if (this.closed) throw new Error('SQLite audit sink: closed');
+    const thread = await this.started();
+    // The thread stopped since it was handed out: its batch fails now (and is retried).
+    if (thread.stopped) throw new Error('SQLite audit sink: its thread stopped');
     // One string, the lines the chain hashed: the thread reads each row's columns back from its
     // line. Copying one flat string to the thread cost a tenth of an array of every column.
     const lines = entries.map((entry) => entry.line).join('\n');
-    // The thread stopped since it was handed out: its batch fails now (and is retried).
-    if (this.live !== worker) throw new Error('SQLite audit sink: its thread stopped');
     const id = ++this.nextId;
-    const reply = new Promise<Reply>((resolve) => this.replies.set(id, resolve));
-    worker.postMessage({ id, lines });
-    const { error } = await this.holding(worker, reply);
+    const reply = new Promise<Reply>((resolve) => thread.replies.set(id, resolve));
+    thread.worker.postMessage({ id, lines });
+    const { error } = await this.holding(thread.worker, reply);
     if (error !== undefined) throw new Error(`SQLite audit sink: ${error}`);
   }
 
   async close(): Promise<void> {
-    const starting = this.worker;
-    this.worker = this.live = undefined;
-    const worker = await starting?.catch(() => undefined);
-    if (!worker) return;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage({ close: true });
-    await this.holding(worker, exited);
+    this.closed = true;
+    const starting = this.thread;
+    this.thread = undefined;
+    const thread = await starting?.catch(() => undefined);
+    if (!thread || thread.stopped) return;
+    const exited = new Promise((resolve) => thread.worker.once('exit', resolve));
+    thread.worker.postMessage({ close: true });
+    await this.holding(thread.worker, exited);
   }
 
   /*
@@ -95,15 +111,15 @@ export class SqliteWorkerSink implements McpAuditSink {
     }
   }
 
-  private started(): Promise<Worker> {
-    this.worker ??= this.start().catch((error: Error) => {
-      this.worker = undefined;
+  private started(): Promise<Thread> {
+    this.thread ??= this.start().catch((error: Error) => {
+      this.thread = undefined;
       throw error;
     });
-    return this.worker;
+    return this.thread;
   }
 
-  private start(): Promise<Worker> {
+  private start(): Promise<Thread> {
     const worker = new Worker(SQLITE_WRITER_WORKER, {
       eval: true,
       // The script is CommonJS whatever the process was started with (`--input-type`).
@@ -114,48 +130,52 @@ export class SqliteWorkerSink implements McpAuditSink {
         file: this.options.file,
         table: this.table,
         busyTimeoutMs: this.options.busyTimeoutMs ?? 5_000,
+        driver: this.options.driver,
         betterSqlite: betterSqlitePath(),
       },
     });
+    const thread: Thread = { worker, replies: new Map(), stopped: false };
+    const settle = (reply: Reply) => {
+      thread.replies.get(reply.id!)?.(reply);
+      thread.replies.delete(reply.id!);
+    };
     return this.holding(
       worker,
       new Promise((resolve, reject) => {
         worker.on('message', (reply: Reply) => {
-          if (reply.ready === true) {
-            this.live = worker;
-            resolve(worker);
-          } else if (reply.ready === false) {
+          if (reply.ready === true) resolve(thread);
+          else if (reply.ready === false) {
             reject(new Error(`SQLite audit sink cannot open ${this.options.file}: ${reply.error}`));
-          } else this.settle(reply);
+          } else settle(reply);
         });
         const stopped = (why: string) => {
           reject(new Error(`SQLite audit sink: its thread ${why}`));
-          // Batches in flight fail and are retried, on a new thread.
-          if (this.live === worker) this.live = this.worker = undefined;
-          for (const id of [...this.replies.keys()])
-            this.settle({ id, error: `its thread ${why}` });
+          // This thread's batches fail and are retried, on a new thread.
+          thread.stopped = true;
+          void this.thread?.then(
+            (current) => {
+              if (current === thread) this.thread = undefined;
+            },
+            () => undefined,
+          );
+          for (const id of [...thread.replies.keys()]) settle({ id, error: `its thread ${why}` });
         };
         worker.once('error', (error) => stopped(`failed: ${error.message}`));
         worker.once('exit', (code) => stopped(`exited (${code})`));
       }),
     );
   }
-
-  private settle(reply: Reply): void {
-    const resolve = this.replies.get(reply.id!);
-    this.replies.delete(reply.id!);
-    resolve?.(reply);
-  }
 }
 
 /*
- * Where Node has no node:sqlite (20), the thread loads better-sqlite3: the app's, or the one
- * this package resolves. Undefined when neither has it; the thread then says what to install.
+ * Where the thread opens the file with better-sqlite3: the copy this package resolves (the app's,
+ * in an app that installed it), else the one in the current directory. Undefined when neither
+ * has it; the thread then says what to install.
  */
 function betterSqlitePath(): string | undefined {
   for (const resolver of [
-    () => createRequire(join(process.cwd(), 'package.json')),
     () => moduleRequire(),
+    () => createRequire(join(process.cwd(), 'package.json')),
   ]) {
     try {
       return resolver().resolve('better-sqlite3');

@@ -7,7 +7,7 @@
  * It is CommonJS source run with `eval`, like the Cedar compile worker: one string serves the
  * ES module build, the CommonJS build and a bundled app, with no file to find at run time.
  *
- * workerData: { file, table, busyTimeoutMs, betterSqlite?: resolved path of better-sqlite3 }.
+ * workerData: { file, table, busyTimeoutMs, driver?, betterSqlite?: better-sqlite3's resolved path }.
  * Messages in: { id, lines } (the batch's lines, joined by newlines), or { close: true }.
  * Messages out: { ready: true } | { ready: false, error }, then { id } or { id, error } a batch.
  */
@@ -19,29 +19,41 @@ const PLACEHOLDERS = AUDIT_COLUMNS.map(() => '?').join(', ');
 
 export const SQLITE_WRITER_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { file, table, busyTimeoutMs, betterSqlite } = workerData;
+const { file, table, busyTimeoutMs, driver, betterSqlite } = workerData;
 const FIELDS = ${JSON.stringify(AUDIT_COLUMNS)};
 
-/* node:sqlite where the runtime has it (Node 22 marks it experimental: that warning only is
-   dropped), else the app's better-sqlite3 (Node 20). */
-function openDatabase() {
+/* Node's own SQLite, its experimental warning (Node 22) dropped; undefined where there is none. */
+function builtinSqlite() {
   const emit = process.emitWarning;
   process.emitWarning = (warning, ...rest) => {
     const text = typeof warning === 'string' ? warning : warning.message;
     if (/SQLite/i.test(text)) return;
     emit.call(process, warning, ...rest);
   };
-  let builtin;
   try {
-    builtin = process.getBuiltinModule && process.getBuiltinModule('node:sqlite');
+    return process.getBuiltinModule && process.getBuiltinModule('node:sqlite');
   } catch {
-    builtin = undefined;
+    return undefined;
   } finally {
     process.emitWarning = emit;
   }
-  if (builtin && builtin.DatabaseSync) return new builtin.DatabaseSync(file);
-  if (betterSqlite) return new (require(betterSqlite))(file);
-  throw new Error('no SQLite driver: Node 22.13 and later have node:sqlite; on Node 20, npm install better-sqlite3');
+}
+
+/* The driver the options name; by default node:sqlite where it has columns() (22.16+), as the
+   notes service decides, else better-sqlite3. */
+function openDatabase() {
+  const builtin = driver === 'better-sqlite3' ? undefined : builtinSqlite();
+  const chosen =
+    driver ||
+    (builtin && builtin.StatementSync && typeof builtin.StatementSync.prototype.columns === 'function'
+      ? 'node:sqlite'
+      : 'better-sqlite3');
+  if (chosen === 'node:sqlite') {
+    if (!builtin || !builtin.DatabaseSync) throw new Error('this Node has no node:sqlite');
+    return new builtin.DatabaseSync(file);
+  }
+  if (!betterSqlite) throw new Error('better-sqlite3 is not installed (npm install better-sqlite3)');
+  return new (require(betterSqlite))(file);
 }
 
 /* The connection, its PRAGMAs and the table; or why there is none. */
