@@ -122,13 +122,29 @@ describe('SqliteWorkerSink', () => {
     expect(await readAuditSource(`sqlite:${file}`)).toHaveLength(5);
   });
 
-  it('refuses a batch whole when one row cannot be kept, and keeps serving', async () => {
+  it('refuses a batch whole when another record is kept at one of its places, and keeps serving', async () => {
     await sink.open();
     await sink.write(entries(1, 2));
-    await expect(sink.write(entries(2, 3))).rejects.toThrow(/SQLite audit sink: .*UNIQUE/i);
+    // seq 2 again, with another line: not a retry of what was kept.
+    const [, second, third] = entries(1, 3);
+    const other = { ...second!, line: second!.line.replace('alice', 'mallory') };
+    await expect(sink.write([other, third!])).rejects.toThrow(
+      /SQLite audit sink: another record is kept at i#2/,
+    );
+    // Nothing of it was kept: seq 3 neither.
+    expect(await readAuditSource(`sqlite:${file}`)).toHaveLength(2);
     await sink.write(entries(3, 2));
     const lines = await readAuditSource(`sqlite:${file}`);
     expect(lines.map((stored) => stored.line)).toEqual(entries(1, 4).map((kept) => kept.line));
+  });
+
+  it('keeps a retried batch once, when it was kept before its answer was lost', async () => {
+    await sink.open();
+    await sink.write(entries(1, 3));
+    // The journal retries a batch whose answer it never had: the same lines, some already kept.
+    await sink.write(entries(2, 4));
+    const lines = await readAuditSource(`sqlite:${file}`);
+    expect(lines.map((stored) => stored.line)).toEqual(entries(1, 5).map((kept) => kept.line));
   });
 
   it('fails a batch in flight when its thread stops, and writes the next on a new one', async () => {

@@ -69,7 +69,11 @@ function prepare() {
     db.exec('create table if not exists "' + table + '" ("instance" text not null, "seq" bigint not null, "time" text not null, "kind" text not null, "principal" text, "name" text, "decision" text, "line" text not null, constraint "' + table + '_pk" primary key ("instance", "seq"))');
     db.exec('create index if not exists "' + table + '_time" on "' + table + '" ("time")');
     db.exec('COMMIT');
-    return { db, insert: db.prepare('insert into "' + table + '" (${COLUMNS}) values (${PLACEHOLDERS})') };
+    return {
+      db,
+      insert: db.prepare('insert into "' + table + '" (${COLUMNS}) values (${PLACEHOLDERS}) on conflict do nothing'),
+      kept: db.prepare('select line from "' + table + '" where instance = ? and seq = ?'),
+    };
   } catch (error) {
     db.close();
     throw error;
@@ -77,13 +81,21 @@ function prepare() {
 }
 
 /* A batch is one transaction: kept whole or not at all, and the journal retries it. Each row's
-   columns are read back from its line, which holds the record and its place in the chain. */
-function keep({ db, insert }, lines) {
+   columns are read back from its line, which holds the record and its place in the chain. A row
+   already kept with the same line is a retry of a batch whose answer was lost (the thread
+   stopped after its commit): it is kept once. Another line at that place fails the batch. */
+function keep({ db, insert, kept }, lines) {
   db.exec('BEGIN IMMEDIATE');
   try {
     for (const line of lines.split('\\n')) {
       const record = JSON.parse(line);
-      insert.run(...FIELDS.map((field) => (field === 'line' ? line : (record[field] ?? null))));
+      const { changes } = insert.run(...FIELDS.map((field) => (field === 'line' ? line : (record[field] ?? null))));
+      if (Number(changes) === 0) {
+        const [row] = kept.all(record.instance, record.seq);
+        if (!row || row.line !== line) {
+          throw new Error('another record is kept at ' + record.instance + '#' + record.seq);
+        }
+      }
     }
     db.exec('COMMIT');
   } catch (error) {
