@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { McpModule, type McpHttpOptions, type McpTransportKind } from '../index.js';
 import { AuditLogService } from './audit/audit-log.service.js';
 import { serviceAuditFromEnv } from './audit/service-audit.js';
+import { NOTES_DATABASE } from './app.constants.js';
+import type { NotesDatabaseOptions } from './database/notes-database.options.js';
 import {
   serviceAuthFromEnv,
   serviceHostsFromEnv,
@@ -40,8 +42,8 @@ export class AppModule {
           transport,
           // The policy's entities hook reads whose note a delete is about.
           imports: [NotesStoreModule],
-          inject: [NotesStore],
-          useFactory: (notes: NotesStore) => ({
+          inject: [NotesStore, NOTES_DATABASE],
+          useFactory: (notes: NotesStore, database: NotesDatabaseOptions) => ({
             name: 'mcp-warden-notes',
             version: '0.1.0',
             instructions: 'Team notes: search, create and (with approval) delete notes.',
@@ -49,7 +51,7 @@ export class AppModule {
             // Cedar policies in policies/ decide both seams (docs/policy.md).
             policy: notesPolicy(notes, { notifyTeam: notifyTeam !== undefined }),
             // Every decision and outcome, chained (and signed) in the notes' own database.
-            audit: serviceAuditFromEnv(notes),
+            audit: serviceAuditFromEnv(notes, database),
             // Instances that share it accept each other's modern requestState.
             stateSecret: process.env.MCP_STATE_SECRET,
             // REDIS_URL: instances sharing it behave as one server behind any load balancer.

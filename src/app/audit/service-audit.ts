@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { McpAuditSinks, type McpAuditOptions } from '../../index.js';
+import { sqliteFile, type NotesDatabaseOptions } from '../database/notes-database.options.js';
 import { sqliteDriverName } from '../database/sqlite.connection.js';
 import type { NotesStore } from '../notes/notes.store.js';
 
@@ -14,6 +15,7 @@ import type { NotesStore } from '../notes/notes.store.js';
  */
 export function serviceAuditFromEnv(
   notes: NotesStore,
+  database: NotesDatabaseOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): McpAuditOptions | undefined {
   const read = (name: string) => env[name]?.trim() || undefined;
@@ -25,13 +27,12 @@ export function serviceAuditFromEnv(
   if (mode !== undefined && mode !== 'full' && mode !== 'digest') {
     throw new Error(`AUDIT_ARGUMENTS is full or digest, not ${mode}`);
   }
-  const file = notes.sqlitePath();
   return {
     sinks: [
       // SQLite through a thread of its own, so its commits never hold the event loop; with the
       // store's own driver, since two copies of SQLite in one process miss each other's locks.
-      file
-        ? McpAuditSinks.sqlite({ file, driver: sqliteDriverName() })
+      database.kind === 'sqlite'
+        ? McpAuditSinks.sqlite({ file: sqliteFile(database), driver: sqliteDriverName() })
         : McpAuditSinks.sql({ db: () => notes.kysely() }),
     ],
     failClosed: read('AUDIT_FAIL_CLOSED') === 'true',

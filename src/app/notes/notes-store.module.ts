@@ -13,6 +13,7 @@ import { NotesStore } from './notes.store.js';
     { provide: NOTES_DATABASE, useFactory: () => notesDatabaseFromEnv(process.env) },
     NotesStore,
   ],
-  exports: [NotesStore],
+  // The database options too: the audit keeps its records beside the notes (service-audit.ts).
+  exports: [NotesStore, NOTES_DATABASE],
 })
 export class NotesStoreModule {}

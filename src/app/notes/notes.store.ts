@@ -8,7 +8,6 @@ import { noteRow, tagRows, toNote } from '../database/note.rows.js';
 import { openNotesDatabase } from '../database/notes-database.factory.js';
 import {
   describeNotesDatabase,
-  sqliteFile,
   type NotesDatabaseOptions,
 } from '../database/notes-database.options.js';
 import type { NotesTables } from '../database/notes.schema.js';
@@ -70,11 +69,6 @@ export class NotesStore implements OnModuleInit, OnApplicationShutdown {
   /** The open database, for the audit's SQL sink (the service keeps its records beside its notes). */
   kysely(): Kysely<NotesTables> {
     return this.db;
-  }
-
-  /** The SQLite file the notes are in (the audit's SQLite sink writes beside them), or undefined on PostgreSQL. */
-  sqlitePath(): string | undefined {
-    return this.options.kind === 'sqlite' ? sqliteFile(this.options) : undefined;
   }
 
   /** Resolves when the database answers a trivial query (readiness). */

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
 import { moduleRequire } from '../../definitions/schema/optional-libraries.js';
@@ -168,20 +166,14 @@ export class SqliteWorkerSink implements McpAuditSink {
 }
 
 /*
- * Where the thread opens the file with better-sqlite3: the copy this package resolves (the app's,
- * in an app that installed it), else the one in the current directory. Undefined when neither
- * has it; the thread then says what to install.
+ * Where the thread opens the file with better-sqlite3: the copy this package resolves, which is
+ * the app's in an app that installed it (the notes store imports it from the same place).
+ * Undefined when there is none; the thread then says what to install.
  */
 function betterSqlitePath(): string | undefined {
-  for (const resolver of [
-    () => moduleRequire(),
-    () => createRequire(join(process.cwd(), 'package.json')),
-  ]) {
-    try {
-      return resolver().resolve('better-sqlite3');
-    } catch {
-      // Next place.
-    }
+  try {
+    return moduleRequire().resolve('better-sqlite3');
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
