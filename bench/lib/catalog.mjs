@@ -231,6 +231,16 @@ export function catalog(dataDir, auth) {
       'bench/servers/warden-http.mjs',
       audited('jsonl-fail-closed'),
     ),
+    // The chain without its writes (a sink that keeps nothing): in no workload, for paired runs
+    // (`node bench/paired.mjs --row warden-audit-discard-http --versus warden-http`) that split
+    // what the audit costs between the journal's own work and the file's writes.
+    server(
+      'warden-audit-discard-http',
+      'mcp-warden (audit: chained, kept nowhere)',
+      undefined,
+      'bench/servers/warden-http.mjs',
+      audited('discard'),
+    ),
     // The policy on its own, in process (workloads/policy.mjs): the scripts are the rows.
     server(
       'warden-cedar-decide',

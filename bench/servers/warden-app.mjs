@@ -121,8 +121,11 @@ function allowedTools() {
 
 function auditOptions(mode) {
   if (!mode) return undefined;
+  // The chain alone: every record numbered, written as its line and hashed, handed to a sink
+  // that keeps nothing. What the journal costs before any write (docs/audit.md, "Performance").
+  if (mode === 'discard') return { sinks: [{ name: 'discard', write: async () => {} }] };
   if (mode !== 'jsonl' && mode !== 'jsonl-fail-closed') {
-    throw new Error(`WARDEN_AUDIT=${mode}: expected jsonl or jsonl-fail-closed`);
+    throw new Error(`WARDEN_AUDIT=${mode}: expected jsonl, jsonl-fail-closed or discard`);
   }
   // Some 50 MB per 5-second measurement: removed when this server exits, and the bench removes
   // WARDEN_AUDIT_ROOT (its own folder) at the end of a run, should a server be killed.
@@ -148,7 +151,8 @@ Module({})(WardenBenchModule);
  * WARDEN_POLICY=cedar decides both seams with the Cedar twin of the closures.
  * WARDEN_AUDIT=jsonl keeps every record in a chained JSON Lines file (a fresh folder under
  * WARDEN_AUDIT_ROOT, else the OS temp directory, removed at exit);
- * `jsonl-fail-closed` also makes each call wait for its decision record's fsync.
+ * `jsonl-fail-closed` also makes each call wait for its decision record's fsync;
+ * `discard` chains every record and hands it to a sink that keeps nothing.
  * WARDEN_SERVERS=2 serves a second, identical server in the same app (docs/several-servers.md),
  * `warden-echo-2` at /second/mcp: the first keeps /mcp.
  */
