@@ -91,7 +91,7 @@ function keep({ db, insert, kept }, lines) {
       const record = JSON.parse(line);
       const { changes } = insert.run(...FIELDS.map((field) => (field === 'line' ? line : (record[field] ?? null))));
       if (Number(changes) === 0) {
-        const [row] = kept.all(record.instance, record.seq);
+        const row = kept.get(record.instance, record.seq);
         if (!row || row.line !== line) {
           throw new Error('another record is kept at ' + record.instance + '#' + record.seq);
         }
