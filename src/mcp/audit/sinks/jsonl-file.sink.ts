@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
+import { lineChunks } from './line-chunks.js';
 
 /** `McpAuditSinks.jsonl()` options. @publicApi */
 export interface McpJsonlSinkOptions {
@@ -61,7 +62,7 @@ export class JsonlFileSink implements McpAuditSink {
     if (maxAgeMs !== undefined && this.bytes > 0 && Date.now() - this.openedAt > maxAgeMs) {
       await this.next();
     }
-    const chunks = encodeLines(entries);
+    const chunks = lineChunks(entries).map((text) => Buffer.from(text));
     const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
     // The usual case: the batch fits in the current file, one synced write.
     if (this.bytes + total <= maxBytes) return this.append(chunks, total);
@@ -115,18 +116,4 @@ export class JsonlFileSink implements McpAuditSink {
       await rm(join(this.options.dir, file), { force: true });
     }
   }
-}
-
-/** Lines encoded per Buffer: one string of a whole large batch encoded several times slower. */
-const LINES_PER_CHUNK = 64;
-
-/* The batch as UTF-8, a Buffer per LINES_PER_CHUNK lines, each line ending in a newline. */
-function encodeLines(entries: readonly McpAuditEntry[]): Buffer[] {
-  const chunks: Buffer[] = [];
-  for (let at = 0; at < entries.length; at += LINES_PER_CHUNK) {
-    let text = '';
-    for (const entry of entries.slice(at, at + LINES_PER_CHUNK)) text += entry.line + '\n';
-    chunks.push(Buffer.from(text));
-  }
-  return chunks;
 }

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
 import { moduleRequire } from '../../definitions/schema/optional-libraries.js';
 import { auditTableName } from './sql-table.sink.js';
+import { lineChunks } from './line-chunks.js';
 import { SQLITE_WRITER_WORKER } from './sqlite-writer.worker.js';
 
 /** `McpAuditSinks.sqlite()` options. @publicApi */
@@ -73,12 +74,13 @@ export class SqliteWorkerSink implements McpAuditSink {
     const thread = await this.started();
     // The thread stopped since it was handed out: its batch fails now (and is retried).
     if (thread.stopped) throw new Error('SQLite audit sink: its thread stopped');
-    // One string, the lines the chain hashed: the thread reads each row's columns back from its
-    // line. Copying one flat string to the thread cost a tenth of an array of every column.
-    const lines = entries.map((entry) => entry.line).join('\n');
+    // The lines the chain hashed, in strings of at most 32 KiB (line-chunks.ts): the thread reads each
+    // row's columns back from its line. Copying flat strings to the thread cost a tenth of an
+    // array of every column.
+    const chunks = lineChunks(entries);
     const id = ++this.nextId;
     const reply = new Promise<Reply>((resolve) => thread.replies.set(id, resolve));
-    thread.worker.postMessage({ id, lines });
+    thread.worker.postMessage({ id, chunks });
     const { error } = await this.holding(thread.worker, reply);
     if (error !== undefined) throw new Error(`SQLite audit sink: ${error}`);
   }

@@ -8,7 +8,8 @@
  * ES module build, the CommonJS build and a bundled app, with no file to find at run time.
  *
  * workerData: { file, table, busyTimeoutMs, driver?, betterSqlite?: better-sqlite3's resolved path }.
- * Messages in: { id, lines } (the batch's lines, joined by newlines), or { close: true }.
+ * Messages in: { id, chunks } (the batch's lines, each ending in a newline, a few to a string),
+ * or { close: true }.
  * Messages out: { ready: true } | { ready: false, error }, then { id } or { id, error } a batch.
  */
 
@@ -84,10 +85,10 @@ function prepare() {
    columns are read back from its line, which holds the record and its place in the chain. A row
    already kept with the same line is a retry of a batch whose answer was lost (the thread
    stopped after its commit): it is kept once. Another line at that place fails the batch. */
-function keep({ db, insert, kept }, lines) {
+function keep({ db, insert, kept }, chunks) {
   db.exec('BEGIN IMMEDIATE');
   try {
-    for (const line of lines.split('\\n')) {
+    for (const line of chunks.flatMap((chunk) => chunk.split('\\n').slice(0, -1))) {
       const record = JSON.parse(line);
       const { changes } = insert.run(...FIELDS.map((field) => (field === 'line' ? line : (record[field] ?? null))));
       if (Number(changes) === 0) {
@@ -121,7 +122,7 @@ if (connection) {
       return;
     }
     try {
-      keep(connection, message.lines);
+      keep(connection, message.chunks);
       parentPort.postMessage({ id: message.id });
     } catch (error) {
       parentPort.postMessage({ id: message.id, error: reason(error) });

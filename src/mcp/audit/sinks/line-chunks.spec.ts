@@ -1,0 +1,37 @@
+import type { McpAuditEntry } from '../audit-sink.interface.js';
+import { CHUNK_CHARS, lineChunks } from './line-chunks.js';
+
+const entry = (seq: number, length: number): McpAuditEntry => ({
+  seq,
+  instance: 'i',
+  line: `{"seq":${seq},"pad":"${'x'.repeat(Math.max(0, length - 20))}"}`,
+  record: { id: String(seq), kind: 'checkpoint', time: '', checkpoint: '' },
+});
+
+describe('lineChunks', () => {
+  it('keeps every line, in order, each followed by a newline', () => {
+    const entries = Array.from({ length: 1_500 }, (_, index) =>
+      entry(index + 1, 300 + (index % 400)),
+    );
+    const chunks = lineChunks(entries);
+    expect(chunks.join('')).toBe(entries.map((kept) => kept.line + '\n').join(''));
+    // Every chunk ends at a line's end: a reader may split each one on its own.
+    for (const chunk of chunks) expect(chunk.endsWith('\n')).toBe(true);
+  });
+
+  it('bounds each chunk, so no batch becomes one large string', () => {
+    const entries = Array.from({ length: 1_500 }, (_, index) => entry(index + 1, 460));
+    const chunks = lineChunks(entries);
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks) expect(chunk.length).toBeLessThan(CHUNK_CHARS);
+  });
+
+  it('gives a line longer than the bound a chunk of its own', () => {
+    const entries = [entry(1, 100), entry(2, CHUNK_CHARS * 2), entry(3, 100)];
+    expect(lineChunks(entries).map((chunk) => chunk.split('\n').length - 1)).toEqual([1, 1, 1]);
+  });
+
+  it('makes no chunk of an empty batch', () => {
+    expect(lineChunks([])).toEqual([]);
+  });
+});
