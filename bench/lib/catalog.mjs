@@ -270,6 +270,20 @@ export function catalog(dataDir, auth) {
       'bench/servers/warden-fastify.mjs',
     ),
     server('service-http', 'notes service', undefined, 'dist/app/main.js', service),
+    // The service without its audit records (the stream on stderr stays): in no workload, for
+    // paired runs (`node bench/paired.mjs --row service-http --versus service-no-records-http`)
+    // that measure what keeping the chain in its database costs a call.
+    server(
+      'service-no-records-http',
+      'notes service (no audit records)',
+      undefined,
+      'dist/app/main.js',
+      {
+        ...service,
+        env: { ...service.env, AUDIT_RECORDS: 'off' },
+        dedicated: true,
+      },
+    ),
     ...coldStartRows('http', echo, service),
     // Cluster mode (throughput-cluster): the same server with `cluster` on the bench's Redis,
     // direct; and behind the round-robin proxy to one embedded, one and two clustered instances.

@@ -3,7 +3,7 @@
 // probes), an unexpected exit (which fails the measurement instead of hanging it), and a stop
 // that always ends it.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -76,6 +76,24 @@ export function startServer({ id: name, script, transport, env = {} }, nodeFlags
       const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    },
+    /** CPU seconds each of the process's threads has used so far, by thread id (the main first). */
+    threadCpu() {
+      const dir = `/proc/${child.pid}/task`;
+      return new Map(
+        readdirSync(dir)
+          .sort((a, b) => Number(a) - Number(b))
+          .flatMap((tid) => {
+            let stat;
+            try {
+              stat = readFileSync(`${dir}/${tid}/stat`, 'utf8');
+            } catch {
+              return []; // the thread ended since the listing
+            }
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            return [[tid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND]];
+          }),
+      );
     },
     stop() {
       stopping = true;
