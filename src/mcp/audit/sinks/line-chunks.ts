@@ -3,8 +3,8 @@ import type { McpAuditEntry } from '../audit-sink.interface.js';
 /**
  * The most text one chunk gathers (UTF-16 code units), unless a single line is longer. V8 gives
  * a string or buffer past its largest young object (128 KiB) pages of its own, each touched for
- * the first time as it is filled: on Node 20, a batch of 700 lines joined into one string cost
- * 1.5 µs a line, where strings of 64 lines cost 0.1 µs (docs/audit.md, "Performance").
+ * the first time as it is filled: a batch of 700 lines handed on as one string cost several times
+ * what it costs in chunks (bench/sink-handoff.mjs; docs/audit.md, "Performance").
  */
 export const CHUNK_CHARS = 32 * 1024;
 
