@@ -1,12 +1,16 @@
 import type { McpAuditEntry } from '../audit-sink.interface.js';
 import { CHUNK_CHARS, lineChunks } from './line-chunks.js';
 
-const entry = (seq: number, length: number): McpAuditEntry => ({
-  seq,
-  instance: 'i',
-  line: `{"seq":${seq},"pad":"${'x'.repeat(Math.max(0, length - 20))}"}`,
-  record: { id: String(seq), kind: 'checkpoint', time: '', checkpoint: '' },
-});
+/* A record whose line is `length` characters long (at least its fields'). */
+const entry = (seq: number, length: number): McpAuditEntry => {
+  const bare = `{"seq":${seq},"pad":""}`;
+  return {
+    seq,
+    instance: 'i',
+    line: `{"seq":${seq},"pad":"${'x'.repeat(Math.max(0, length - bare.length))}"}`,
+    record: { id: String(seq), kind: 'checkpoint', time: '', checkpoint: '' },
+  };
+};
 
 describe('lineChunks', () => {
   it('keeps every line, in order, each followed by a newline', () => {
@@ -23,7 +27,17 @@ describe('lineChunks', () => {
     const entries = Array.from({ length: 1_500 }, (_, index) => entry(index + 1, 460));
     const chunks = lineChunks(entries);
     expect(chunks.length).toBeGreaterThan(10);
-    for (const chunk of chunks) expect(chunk.length).toBeLessThan(CHUNK_CHARS);
+    for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(CHUNK_CHARS);
+  });
+
+  it('fills a chunk up to the bound exactly', () => {
+    // Two lines that with their newlines make CHUNK_CHARS, then one more.
+    const half = CHUNK_CHARS / 2 - 1;
+    const chunks = lineChunks([entry(1, half), entry(2, half), entry(3, 10)]);
+    expect(chunks.map((chunk) => chunk.length)).toEqual([
+      CHUNK_CHARS,
+      entry(3, 10).line.length + 1,
+    ]);
   });
 
   it('gives a line longer than the bound a chunk of its own', () => {

@@ -16,7 +16,8 @@ export function lineChunks(entries: readonly McpAuditEntry[]): string[] {
   const chunks: string[] = [];
   let text = '';
   for (const { line } of entries) {
-    if (text !== '' && text.length + line.length >= CHUNK_CHARS) {
+    // The line and its newline would take the chunk past the bound: it starts the next one.
+    if (text !== '' && text.length + line.length + 1 > CHUNK_CHARS) {
       chunks.push(text);
       text = '';
     }

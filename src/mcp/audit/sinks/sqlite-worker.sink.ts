@@ -74,9 +74,9 @@ export class SqliteWorkerSink implements McpAuditSink {
     const thread = await this.started();
     // The thread stopped since it was handed out: its batch fails now (and is retried).
     if (thread.stopped) throw new Error('SQLite audit sink: its thread stopped');
-    // The lines the chain hashed, in strings of at most 32 KiB (line-chunks.ts): the thread reads each
-    // row's columns back from its line. Copying flat strings to the thread cost a tenth of an
-    // array of every column.
+    // The lines the chain hashed, in strings of at most 32 KiB (line-chunks.ts): the thread
+    // reads each row's columns back from its line. Copying strings to the thread cost a tenth of
+    // an array of every column.
     const chunks = lineChunks(entries);
     const id = ++this.nextId;
     const reply = new Promise<Reply>((resolve) => thread.replies.set(id, resolve));
