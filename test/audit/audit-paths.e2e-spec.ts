@@ -27,7 +27,8 @@ describe.each(['legacy', 'modern'] as const)(
         {
           authorizer: auditAuthorizer,
           authorizerSource: 'configured',
-          elicitationTimeoutMs: 500,
+          // Long enough for an answer on a loaded machine; a silent caller still ends in seconds.
+          elicitationTimeoutMs: 3_000,
           limits: { toolTimeoutMs: 300 },
           audit: { sinks: [McpAuditSinks.jsonl({ dir })] },
         },

@@ -99,7 +99,7 @@ describe.each(['legacy', 'modern'] as const)(
         expected.push(purge, operatorAsk, ['decision', 'operator', 'ask', 'approval pending']);
       }
       if (era === 'legacy') {
-        // The caller never answers: the server's elicitationTimeoutMs (500 ms) ends the ask.
+        // The caller never answers: the server's elicitationTimeoutMs (3 s) ends the ask.
         answer = () => new Promise(() => undefined);
         expect(await call('guarded')).toMatchObject({ isError: true });
         expected.push(ASK, ['decision', 'elicitation', 'deny', 'elicitation timed out']);
