@@ -17,6 +17,14 @@ const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString())
 const live = new Set();
 const crashes = [];
 
+/* User + system CPU seconds from a /proc stat file (a process's or one of its threads'). */
+function cpuSeconds(statFile) {
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const stat = readFileSync(statFile, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
 /**
  * Spawns `script` with node. `transport` 'http' resolves once a loopback URL is printed;
  * 'stdio' resolves at once with the child's pipes open (the client's initialize is the handshake).
@@ -72,10 +80,7 @@ export function startServer({ id: name, script, transport, env = {} }, nodeFlags
     },
     /** CPU seconds (user + system) the process has used so far. */
     cpu() {
-      // Fields after the command name, which is in parentheses and may hold spaces.
-      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      return cpuSeconds(`/proc/${child.pid}/stat`);
     },
     /** CPU seconds each of the process's threads has used so far, by thread id (the main first). */
     threadCpu() {
@@ -84,14 +89,11 @@ export function startServer({ id: name, script, transport, env = {} }, nodeFlags
         readdirSync(dir)
           .sort((a, b) => Number(a) - Number(b))
           .flatMap((tid) => {
-            let stat;
             try {
-              stat = readFileSync(`${dir}/${tid}/stat`, 'utf8');
+              return [[tid, cpuSeconds(`${dir}/${tid}/stat`)]];
             } catch {
               return []; // the thread ended since the listing
             }
-            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-            return [[tid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND]];
           }),
       );
     },
