@@ -27,20 +27,31 @@ export function notesPolicy(
       ? [{ dir }, { file: join(dir, 'integrations', 'notify-team.cedar') }]
       : { dir },
     watch: process.env.POLICY_WATCH === '1',
-    entities: async (_principal, _context, call) => {
+    // Synchronous unless there is a note to look up: a promise here would make every call's
+    // decision asynchronous, and the seam bounds each asynchronous decision with a timer.
+    entities: (_principal, _context, call) => {
       if (call.action !== 'delete_note' || call.purpose !== 'call') return [];
       const id = call.arguments.id;
       // Arguments are untrusted here (the seam runs before validation): no usable id, no lookup.
       if (typeof id !== 'string' || id === '') return [];
-      let author: string | undefined;
-      try {
-        author = (await notes.get(id))?.author;
-      } catch {
-        return [tagged(call.resource, { lookup: 'failed' })];
-      }
-      return author === undefined ? [] : [tagged(call.resource, { author })];
+      return authorTags(notes, id, call.resource);
     },
   });
+}
+
+/* The note's author as a tag on the call's resource, or `lookup: failed` (the policy denies). */
+async function authorTags(
+  notes: NoteAuthors,
+  id: string,
+  resource: McpCedarEntity['uid'],
+): Promise<McpCedarEntity[]> {
+  let author: string | undefined;
+  try {
+    author = (await notes.get(id))?.author;
+  } catch {
+    return [tagged(resource, { lookup: 'failed' })];
+  }
+  return author === undefined ? [] : [tagged(resource, { author })];
 }
 
 function tagged(uid: McpCedarEntity['uid'], tags: Record<string, string>): McpCedarEntity {
