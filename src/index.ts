@@ -68,6 +68,7 @@ export type {
   McpAuditCheckpointRecord,
   McpAuditRecord,
 } from './mcp/audit/chain/audit-record.js';
+export { auditEventJson } from './mcp/audit/chain/record-line.js';
 export type { McpJsonlSinkOptions } from './mcp/audit/sinks/jsonl-file.sink.js';
 export type { McpSqlSinkOptions } from './mcp/audit/sinks/sql-table.sink.js';
 export type { McpSqliteSinkOptions } from './mcp/audit/sinks/sqlite-worker.sink.js';

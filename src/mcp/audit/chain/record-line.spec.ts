@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
 import type { McpAuditCheckpointRecord } from './audit-record.js';
-import { recordLine } from './record-line.js';
+import { auditEventJson, recordLine } from './record-line.js';
 
 const PREV = 'ab'.repeat(32);
 
@@ -156,5 +156,27 @@ describe('recordLine', () => {
     const line = recordLine(checkpoint, 'host-1', 7, PREV);
     expect(line).not.toContain('\n');
     expect(JSON.parse(line)).toEqual(expected(checkpoint));
+  });
+});
+
+describe('auditEventJson', () => {
+  it('writes the JSON of JSON.stringify(event): every field, nothing of the chain', () => {
+    const json = auditEventJson(everyField);
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(everyField)));
+    expect(json).not.toContain('"prev"');
+  });
+
+  it('is the line of the record less its place in the chain', () => {
+    const line = recordLine(everyField, 'host-1', 7, PREV);
+    expect(line.startsWith(auditEventJson(everyField).slice(0, -1) + ',"instance":')).toBe(true);
+  });
+
+  it('escapes whatever a caller shapes, and leaves out what is undefined', () => {
+    const text = 'say "hi" \\ \n \ud800 end';
+    const event: McpAuditEvent = { ...everyField, name: text, detail: undefined };
+    const json = auditEventJson(event);
+    expect(json).not.toContain('\n');
+    expect(json).not.toContain('detail');
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(event)));
   });
 });
