@@ -25,6 +25,7 @@ const PUBLIC_VALUES = [
   'MCP_APPROVAL_STORE',
   'MCP_OPERATOR_DESK',
   'argumentPreview',
+  'auditEventJson',
   'MODERN_PROTOCOL_VERSION',
   'SUPPORTED_MODERN_PROTOCOL_VERSIONS',
   'McpHeaderMismatchError',
