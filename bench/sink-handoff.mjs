@@ -11,9 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { GENESIS, lineDigest } from '../dist/mcp/audit/chain/audit-record.js';
 import { recordLine } from '../dist/mcp/audit/chain/record-line.js';
+import { argumentsDigest } from '../dist/mcp/authorization/audit/arguments-digest.js';
 import { lineChunks } from '../dist/mcp/audit/sinks/line-chunks.js';
-import { sha256Hex as sha256 } from '../dist/mcp/core/common/sha256.js';
+import { median } from './lib/measure.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -35,7 +37,7 @@ const ways = {
 
 /* A batch as the journal seals it: a decision record's line per entry, chained. */
 function batch(count) {
-  let prev = '0'.repeat(64);
+  let prev = GENESIS;
   return Array.from({ length: count }, (_, index) => {
     const event = {
       id: randomUUID(),
@@ -48,10 +50,10 @@ function batch(count) {
       seam: 'tool',
       name: 'search_notes',
       decision: 'allow',
-      argumentsDigest: sha256(`{"query":"hello${index}"}`),
+      argumentsDigest: argumentsDigest({ query: `hello${index}` }),
     };
     const line = recordLine(event, 'bench-instance', index + 1, prev);
-    prev = sha256(line);
+    prev = lineDigest(line);
     return { line };
   });
 }
@@ -72,7 +74,6 @@ for (let run = 0; run < Number(flags.runs); run++) {
   }
 }
 await receiver.terminate();
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log(
   `${flags.lines} lines a batch, ${flags.batches} batches, ${flags.runs} runs (Node ${process.version}):`,
 );
