@@ -26,8 +26,9 @@ export interface McpLiveCounts {
 export class McpTelemetryMetrics {
   readonly operationDuration: Histogram;
   readonly sessionDuration: Histogram;
-  readonly seamDecisions: ObservableCounter;
-  readonly approvalOutcomes: ObservableCounter;
+  /* Reported by the batch callback from `decisions`; nothing adds to them. */
+  private readonly seamDecisions: ObservableCounter;
+  private readonly approvalOutcomes: ObservableCounter;
   /** False when no meter provider was registered: nothing is worth computing attributes for. */
   readonly recording: boolean;
   private readonly meter: Meter;
