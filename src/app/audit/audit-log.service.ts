@@ -1,27 +1,39 @@
 import {
+  Inject,
   Injectable,
+  Optional,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { McpWarden, auditEventJson } from '../../index.js';
+import { LogLineWriter } from '../logging/log-line.writer.js';
 import { AuditFileSink, auditFileFromEnv } from './audit-file.sink.js';
+
+/** Where the audit lines go: a file descriptor or a file's path. Default 2, stderr. */
+export const AUDIT_LOG_DESTINATION = Symbol('AUDIT_LOG_DESTINATION');
 
 /**
  * Writes every audit event as one JSON line to stderr: the service's log,
  * never stdout (which belongs to the protocol in stdio mode). Lines of one
- * turn of the event loop leave in one write, at its end (the check phase):
- * stderr writes to a pipe are synchronous, and a write per call (as at the
- * end of each tick) cost more than the call's own work. With AUDIT_LOG_FILE
- * the same lines also go to a size-rotated JSON Lines file (`AuditFileSink`).
+ * turn of the event loop are handed on together, at its end (the check
+ * phase), to a writer that writes them off the event loop (`LogLineWriter`):
+ * a write per call cost more than the call's own work, and a write on the
+ * event loop waits for the pipe. With AUDIT_LOG_FILE the same lines also go
+ * to a size-rotated JSON Lines file (`AuditFileSink`).
  */
 @Injectable()
 export class AuditLogService implements OnApplicationBootstrap, OnApplicationShutdown {
   private subscription?: Subscription;
   private pending = '';
   private readonly file?: AuditFileSink;
+  private readonly log: LogLineWriter;
 
-  constructor(private readonly server: McpWarden) {
+  constructor(
+    private readonly server: McpWarden,
+    @Optional() @Inject(AUDIT_LOG_DESTINATION) destination: number | string | null = null,
+  ) {
+    this.log = new LogLineWriter(destination ?? 2);
     const options = auditFileFromEnv();
     if (options) this.file = new AuditFileSink(options);
   }
@@ -37,12 +49,12 @@ export class AuditLogService implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationShutdown(): Promise<void> {
     this.subscription?.unsubscribe();
     this.flush();
-    await this.file?.close();
+    await Promise.all([this.log.close(), this.file?.close()]);
   }
 
   private flush(): void {
     if (this.pending === '') return;
-    process.stderr.write(this.pending);
+    this.log.write(this.pending);
     this.file?.write(this.pending);
     this.pending = '';
   }

@@ -1,0 +1,103 @@
+import { Logger } from '@nestjs/common';
+import { once } from 'node:events';
+import sonicBoom from 'sonic-boom';
+
+/* A CommonJS package: an ES module finds its class on what it imports. */
+const { SonicBoom } = sonicBoom;
+
+/** Bytes held while the log's reader is slower than the calls; past it lines are counted, not kept. */
+export const MAX_PENDING_LOG_BYTES = 8 * 1024 * 1024;
+
+/** How long a close waits for the last lines to leave (a reader that stopped reading). */
+const CLOSE_WAIT_MS = 2_000;
+
+/**
+ * Lines for the service's log, written off the event loop (docs/notes-service.md, "Logs").
+ * Node writes to a pipe on stderr synchronously on Linux, so each write held the event loop in
+ * `write(2)`, and every call with it whenever the log's reader was slow to read. sonic-boom
+ * (pino's destination) hands the writes to the thread pool instead, one at a time and in order,
+ * and retries a full pipe. It holds at most `maxPendingBytes`; what did not fit is counted, and
+ * said once the reader has caught up.
+ */
+export class LogLineWriter {
+  private readonly logger = new Logger('AuditLog');
+  private readonly boom: InstanceType<typeof SonicBoom>;
+  private dropped = 0;
+  private failed = false;
+  private closing?: Promise<void>;
+
+  /** `destination`: a file descriptor (2, stderr, by default) or a file's path. */
+  constructor(destination: number | string = 2, maxPendingBytes = MAX_PENDING_LOG_BYTES) {
+    this.boom = new SonicBoom({ dest: destination, sync: false, maxLength: maxPendingBytes });
+    this.boom.on('drop', (text: string) => {
+      this.dropped += lineCount(text);
+    });
+    this.boom.on('error', (error: Error) => this.failure(error));
+    // Everything queued is written: the reader caught up, and the loss can be said without
+    // waiting on it (the service's logger writes to the same stderr, on the event loop).
+    this.boom.on('drain', () => this.sayDropped());
+  }
+
+  private sayDropped(): void {
+    if (this.dropped === 0) return;
+    this.logger.warn(`${this.dropped} log lines not written: the log's reader fell behind`);
+    this.dropped = 0;
+  }
+
+  /* Said once: the log itself may be what failed (a reader that went away). */
+  private failure(error: Error): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.logger.error(`log lines not written: ${error.message}`);
+  }
+
+  /**
+   * Queues whole lines, each ending in a newline; returns at once, whatever the reader does.
+   * Once the writer is closing, lines are not taken.
+   */
+  write(lines: string): void {
+    if (this.closing) return;
+    try {
+      this.boom.write(lines);
+    } catch (error) {
+      // sonic-boom throws when it has no file to write to (a path it could not open).
+      this.dropped += lineCount(lines);
+      this.failure(error as Error);
+    }
+  }
+
+  /**
+   * Writes what is queued, then closes; stdout and stderr stay open. Waits CLOSE_WAIT_MS at most:
+   * a reader that stopped reading does not hold the shutdown.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.end();
+    return this.closing;
+  }
+
+  private async end(): Promise<void> {
+    const closed = once(this.boom, 'close');
+    this.boom.end();
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([
+      closed.then(
+        () => undefined,
+        () => undefined,
+      ),
+      gaveUp,
+    ]);
+    clearTimeout(timer);
+    // The loss is said before the service goes.
+    this.sayDropped();
+  }
+}
+
+function lineCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
