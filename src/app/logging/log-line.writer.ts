@@ -20,7 +20,7 @@ const CLOSE_WAIT_MS = 2_000;
  * said once the reader has caught up.
  */
 export class LogLineWriter {
-  private readonly logger = new Logger('AuditLog');
+  private readonly logger = new Logger('LogLines');
   private readonly boom: InstanceType<typeof SonicBoom>;
   private dropped = 0;
   private failed = false;
