@@ -31,8 +31,15 @@ export function serviceAuditFromEnv(
     sinks: [
       // SQLite through a thread of its own, so its commits never hold the event loop; with the
       // store's own driver, since two copies of SQLite in one process miss each other's locks.
+      // A write every 10 ms at most, not the sink's default 50: under load a record waiting 50 ms
+      // outlives the young generation, and garbage collection cost the event loop more than the
+      // extra commits cost the writer thread (docs/notes-service.md, "Performance").
       database.kind === 'sqlite'
-        ? McpAuditSinks.sqlite({ file: sqliteFile(database), driver: sqliteDriverName() })
+        ? McpAuditSinks.sqlite({
+            file: sqliteFile(database),
+            driver: sqliteDriverName(),
+            minWriteIntervalMs: 10,
+          })
         : McpAuditSinks.sql({ db: () => notes.kysely() }),
     ],
     failClosed: read('AUDIT_FAIL_CLOSED') === 'true',
