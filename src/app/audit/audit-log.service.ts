@@ -33,7 +33,7 @@ export class AuditLogService implements OnApplicationBootstrap, OnApplicationShu
     private readonly server: McpWarden,
     @Optional() @Inject(AUDIT_LOG_DESTINATION) destination: number | string | null = null,
   ) {
-    this.log = new LogLineWriter(destination ?? 2);
+    this.log = new LogLineWriter(destination ?? undefined);
     const options = auditFileFromEnv();
     if (options) this.file = new AuditFileSink(options);
   }

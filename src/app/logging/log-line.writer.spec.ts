@@ -133,6 +133,21 @@ describe('LogLineWriter (the service log, written off the event loop)', () => {
     expect(kept.length * line(1).length).toBeLessThan(3 * 64 * 1024 + 20 * 1024);
   });
 
+  it('does not hold a shutdown for a reader that never reads again', async () => {
+    const end = join(dir, 'pipe');
+    execFileSync('mkfifo', [end]);
+    const read = openSync(end, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = new LogLineWriter(end);
+    // Past what the pipe holds: the writer's last write waits on the reader for good.
+    for (let n = 1; n <= 200; n++) writer.write(line(n));
+    await writer.close();
+    // The close gave up waiting (its bound is 2 s, under the test's timeout). The reader goes
+    // now, and the write that waited on it ends in EPIPE, said once, before the next test.
+    closeSync(read);
+    while (errors.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(errors).toEqual([expect.stringMatching(/^log lines not written: .*EPIPE/)]);
+  });
+
   it('says once that its reader went away, and keeps taking lines without throwing', async () => {
     const end = join(dir, 'pipe');
     execFileSync('mkfifo', [end]);

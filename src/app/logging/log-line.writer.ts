@@ -76,21 +76,10 @@ export class LogLineWriter {
   }
 
   private async end(): Promise<void> {
-    const closed = once(this.boom, 'close');
+    // Given up on after CLOSE_WAIT_MS, or on an error: either way the shutdown goes on.
+    const closed = once(this.boom, 'close', { signal: AbortSignal.timeout(CLOSE_WAIT_MS) });
     this.boom.end();
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CLOSE_WAIT_MS);
-      timer.unref();
-    });
-    await Promise.race([
-      closed.then(
-        () => undefined,
-        () => undefined,
-      ),
-      gaveUp,
-    ]);
-    clearTimeout(timer);
+    await closed.catch(() => undefined);
     // The loss is said before the service goes.
     this.sayDropped();
   }
