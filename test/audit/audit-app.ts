@@ -81,6 +81,20 @@ export class AuditedTools {
   }
 }
 
+/** A tool that changes the arguments it was called with, as a handler may. */
+@Injectable()
+export class ArgumentsChanger {
+  @McpTool({
+    description: 'Changes its arguments',
+    input: { type: 'object', properties: { text: { type: 'string' }, nested: { type: 'object' } } },
+  })
+  changes_its_arguments(args: { text?: string; nested?: { items: string[] } }) {
+    args.text = 'changed by the tool';
+    args.nested?.items.push('added by the tool');
+    return 'changed';
+  }
+}
+
 /** Denies `forbidden`, asks about `guarded`, allows the rest; reads allowed. */
 export const auditAuthorizer: Authorizer = (name) =>
   name === 'forbidden'

@@ -15,12 +15,15 @@ import type { AddressInfo } from 'node:net';
 import {
   McpAuditSinks,
   McpCheckpointPublishers,
+  McpWarden,
   type McpAuditCheckpoint,
   type McpAuditSink,
   type McpAuditOptions,
 } from '../../src/index.js';
+import { argumentsDigest } from '../../src/mcp/authorization/audit/arguments-digest.js';
 import { createMcpApp } from '../support/mcp-test-app.js';
 import {
+  ArgumentsChanger,
   AuditedTools,
   auditAuthorizer,
   logDir,
@@ -95,6 +98,62 @@ describe('audit sinks', () => {
     await t.close();
     const fine = (await recordsOf(dir)).find((r) => r.kind === 'decision' && r.name === 'fine');
     expect(fine).toMatchObject({ arguments: { text: 'a' }, argumentsDigest: expect.any(String) });
+  });
+
+  it('a tool that changes its arguments does not change what its decision recorded', async () => {
+    const dir = logDir();
+    const t = await createMcpApp(
+      {
+        authorizer: auditAuthorizer,
+        transport: 'stdio',
+        audit: { sinks: [McpAuditSinks.jsonl({ dir })], arguments: 'full' },
+      },
+      [ArgumentsChanger],
+    );
+    await t.initialize('c1');
+    const sent = () => ({ text: 'as sent', nested: { items: ['one'] } });
+    await t.callTool('changes_its_arguments', sent(), 'c1');
+    await t.close();
+    const decision = (await recordsOf(dir)).find(
+      (r) => r.kind === 'decision' && r.name === 'changes_its_arguments',
+    );
+    // What was decided on, and the digest of that.
+    expect(decision!.arguments).toEqual(sent());
+    expect(decision!.argumentsDigest).toBe(argumentsDigest(sent()));
+  });
+
+  it('an audit$ subscriber can neither change an event nor what the sinks keep of it', async () => {
+    const dir = logDir();
+    const t = await createMcpApp(
+      {
+        authorizer: auditAuthorizer,
+        transport: 'stdio',
+        audit: { sinks: [McpAuditSinks.jsonl({ dir })], arguments: 'full' },
+      },
+      [AuditedTools],
+    );
+    const refused: string[] = [];
+    const attempt = (field: string, change: () => void) => {
+      try {
+        change();
+      } catch (error) {
+        if (error instanceof TypeError) refused.push(field);
+      }
+    };
+    t.app.get(McpWarden).audit$.subscribe((event) => {
+      if (event.kind !== 'decision' || event.name !== 'fine') return;
+      const open = event as { principal?: string; decision: string; arguments?: any };
+      attempt('principal', () => (open.principal = 'someone else'));
+      attempt('decision', () => (open.decision = 'deny'));
+      attempt('arguments', () => (open.arguments.text = 'redacted'));
+    });
+    await t.initialize('c1');
+    await t.callTool('fine', { text: 'a' }, 'c1');
+    await t.close();
+    expect(refused).toEqual(['principal', 'decision', 'arguments']);
+    const fine = (await recordsOf(dir)).find((r) => r.kind === 'decision' && r.name === 'fine');
+    expect(fine).toMatchObject({ decision: 'allow', arguments: { text: 'a' } });
+    expect(fine).not.toHaveProperty('principal');
   });
 
   it('rotates files by size, and the chain runs on across them', async () => {

@@ -252,3 +252,24 @@ describe.each(TRANSPORTS)('Cedar decisions (%s)', (_label, start) => {
     expect((await harness.list(MIA)).sort()).toEqual(['confirm', 'reset', 'search']);
   });
 });
+
+describe('Cedar decisions in audit events', () => {
+  it('a repeated decision, served from the cache, names its policies whatever a subscriber did', async () => {
+    const harness = await inProcess();
+    try {
+      const denied = async () => {
+        harness.audit.length = 0;
+        await harness.call(ALICE, 'transfer', { amount: 5000, to: 'x' });
+        return harness.audit.find((event) => event.seam === 'tool' && event.name === 'transfer')!;
+      };
+      const first = await denied();
+      expect(first.policies).toEqual(['transfer-limit']);
+      // The ids are the cache's own array: a subscriber that edits them is refused.
+      expect(() => (first.policies as string[]).push('made-up')).toThrow(TypeError);
+      expect(() => (first.policies as string[]).splice(0)).toThrow(TypeError);
+      expect((await denied()).policies).toEqual(['transfer-limit']);
+    } finally {
+      await harness.close();
+    }
+  });
+});

@@ -14,7 +14,8 @@ import {
   type McpAuditJournal,
   type McpAuditRecording,
 } from './audit-journal.interface.js';
-import { argumentsDigest } from './arguments-digest.js';
+import { canonicalArguments, argumentsSnapshot } from './arguments-digest.js';
+import { sha256Hex } from '../../core/common/sha256.js';
 
 /* Events of one millisecond share one ISO string: two events per call, thousands of calls a second. */
 let isoMs = 0;
@@ -26,6 +27,14 @@ function isoNow(): string {
     isoText = new Date(now).toISOString();
   }
   return isoText;
+}
+
+/*
+ * A policy's ids as the event carries them: the policy engine's own arrays, which its decision
+ * cache shares between calls, are frozen there and pass as they are.
+ */
+function frozen(ids: readonly string[]): readonly string[] {
+  return Object.isFrozen(ids) ? ids : Object.freeze([...ids]);
 }
 
 /** The options slice the audit reads. */
@@ -70,9 +79,9 @@ export class McpAuditService {
     if (!this.subject.observed && !this.journal) return undefined;
     const event = this.base(request, 'decision', seam, name, decision);
     if (seam === 'tool') {
-      const args = (request.params as { arguments?: unknown }).arguments ?? {};
-      event.argumentsDigest = argumentsDigest(args);
-      if (this.fullArguments) event.arguments = args;
+      const canonical = canonicalArguments((request.params as { arguments?: unknown }).arguments);
+      event.argumentsDigest = sha256Hex(canonical);
+      if (this.fullArguments) event.arguments = argumentsSnapshot(canonical);
       request.auditId = event.id;
     } else if (request.auditId && seam !== 'read') {
       event.of = request.auditId;
@@ -80,9 +89,11 @@ export class McpAuditService {
     if (detail !== undefined) event.detail = detail;
     if (operator !== undefined) event.operator = operator;
     if (trace) {
-      event.policies = trace.policies;
+      event.policies = frozen(trace.policies);
       event.policyVersion = trace.policyVersion;
-      if (trace.shadow) event.shadow = trace.shadow;
+      if (trace.shadow) {
+        event.shadow = Object.freeze({ ...trace.shadow, policies: frozen(trace.shadow.policies) });
+      }
     }
     return this.emit(event, seam === 'tool' && decision !== 'deny');
   }
@@ -160,6 +171,9 @@ export class McpAuditService {
    * is counted by the journal and is not the caller's.
    */
   private emit(event: McpAuditEvent, wait: boolean): Promise<void> | undefined {
+    // Frozen: every subscriber and every sink gets this one object, and the journal writes its
+    // line at the end of the turn, so a change made by one would reach the others and the record.
+    Object.freeze(event);
     if (this.subject.observed) this.subject.next(event);
     return this.journal?.append(event, wait);
   }

@@ -86,7 +86,10 @@ export class CedarEvaluator {
     }
     const tags = (request.entities[1]?.tags ?? {}) as Record<string, unknown>;
     const verdict = verdictOf(response, state.sets.annotations, input, tags);
-    state.cache.set(key, verdict);
+    // Every call that repeats the request gets this object, and audit events carry its ids.
+    Object.freeze(verdict.policies);
+    Object.freeze(verdict.decision);
+    state.cache.set(key, Object.freeze(verdict));
     return verdict;
   }
 
