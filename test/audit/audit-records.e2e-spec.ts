@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { SeverityNumber, logs } from '@opentelemetry/api';
 import {
   InMemoryLogRecordExporter,
@@ -48,6 +49,12 @@ async function drive(audit: McpAuditOptions, connId = 'c1') {
   await t.callTool('forbidden', {}, connId);
   await t.result('tools/list', {}, connId);
   return t;
+}
+
+/* An app whose JSON Lines sink in `dir` keeps the arguments themselves. */
+function keepingFullArguments(dir: string, tools: Type<object>) {
+  const audit: McpAuditOptions = { sinks: [McpAuditSinks.jsonl({ dir })], arguments: 'full' };
+  return createMcpApp({ authorizer: auditAuthorizer, transport: 'stdio', audit }, [tools]);
 }
 
 describe('audit sinks', () => {
@@ -102,14 +109,7 @@ describe('audit sinks', () => {
 
   it('a tool that changes its arguments does not change what its decision recorded', async () => {
     const dir = logDir();
-    const t = await createMcpApp(
-      {
-        authorizer: auditAuthorizer,
-        transport: 'stdio',
-        audit: { sinks: [McpAuditSinks.jsonl({ dir })], arguments: 'full' },
-      },
-      [ArgumentsChanger],
-    );
+    const t = await keepingFullArguments(dir, ArgumentsChanger);
     await t.initialize('c1');
     const sent = () => ({ text: 'as sent', nested: { items: ['one'] } });
     await t.callTool('changes_its_arguments', sent(), 'c1');
@@ -124,14 +124,7 @@ describe('audit sinks', () => {
 
   it('an audit$ subscriber can neither change an event nor what the sinks keep of it', async () => {
     const dir = logDir();
-    const t = await createMcpApp(
-      {
-        authorizer: auditAuthorizer,
-        transport: 'stdio',
-        audit: { sinks: [McpAuditSinks.jsonl({ dir })], arguments: 'full' },
-      },
-      [AuditedTools],
-    );
+    const t = await keepingFullArguments(dir, AuditedTools);
     const refused: string[] = [];
     const attempt = (field: string, change: () => void) => {
       try {
