@@ -9,7 +9,7 @@ import type { McpAuditCheckpointRecord } from './chain/audit-record.js';
 export interface McpAuditEntry {
   /** The record's JSON, one line: what `prev` of the next record is the SHA-256 of. */
   readonly line: string;
-  /** The event (or checkpoint) the line holds, without its chain fields. */
+  /** The event (or checkpoint) the line holds, without its chain fields; frozen: every sink gets it. */
   readonly record: McpAuditEvent | McpAuditCheckpointRecord;
   readonly instance: string;
   readonly seq: number;

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { deferred, type Deferred } from '../../../../test/support/deferred.js';
 import { registerMetrics } from '../../../../test/telemetry/otel-harness.js';
 import { nextTurn } from '../../core/common/next-turn.js';
@@ -58,6 +59,32 @@ describe('McpAuditJournalService: records are chained a batch at a time', () => 
     );
     expect(others).toEqual([]);
     expect(report).toMatchObject({ records: count, lastSeq: count, breaks: [] });
+  });
+
+  it('hands every sink the records frozen, its signed checkpoints too', async () => {
+    const records: McpAuditEntry['record'][] = [];
+    const sink: McpAuditSink = {
+      name: 'keeping',
+      write: async (entries) => {
+        for (const entry of entries) records.push(entry.record);
+      },
+    };
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const journal = new McpAuditJournalService('test', {
+      sinks: [sink],
+      signing: { privateKey, everyRecords: 2 },
+    });
+    await journal.onApplicationBootstrap();
+    for (let n = 1; n <= 3; n++) journal.append(Object.freeze(event(n)), false);
+    await journal.onApplicationShutdown();
+    expect(records.map((record) => record.kind)).toEqual([
+      'decision',
+      'decision',
+      'checkpoint',
+      'decision',
+      'checkpoint',
+    ]);
+    expect(records.filter((record) => !Object.isFrozen(record))).toEqual([]);
   });
 
   it('chains at once past SEAL_AT records, so a stalled sink never holds more than its bound', async () => {
