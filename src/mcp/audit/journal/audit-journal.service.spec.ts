@@ -61,7 +61,7 @@ describe('McpAuditJournalService: records are chained a batch at a time', () => 
     expect(report).toMatchObject({ records: count, lastSeq: count, breaks: [] });
   });
 
-  it('hands every sink the records frozen, its signed checkpoints too', async () => {
+  it('freezes every record it chains, its signed checkpoints too: sinks share them', async () => {
     const records: McpAuditEntry['record'][] = [];
     const sink: McpAuditSink = {
       name: 'keeping',
@@ -75,7 +75,7 @@ describe('McpAuditJournalService: records are chained a batch at a time', () => 
       signing: { privateKey, everyRecords: 2 },
     });
     await journal.onApplicationBootstrap();
-    for (let n = 1; n <= 3; n++) journal.append(Object.freeze(event(n)), false);
+    for (let n = 1; n <= 3; n++) journal.append(event(n), false);
     await journal.onApplicationShutdown();
     expect(records.map((record) => record.kind)).toEqual([
       'decision',

@@ -223,15 +223,12 @@ export class McpAuditJournalService
       signer.name,
       signer.key,
     );
-    // Frozen, as every event is: every sink gets this one object.
-    const seq = this.numbered(
-      Object.freeze({
-        id: randomUUID(),
-        kind: 'checkpoint',
-        time: new Date().toISOString(),
-        checkpoint: note,
-      } as const),
-    );
+    const seq = this.numbered({
+      id: randomUUID(),
+      kind: 'checkpoint',
+      time: new Date().toISOString(),
+      checkpoint: note,
+    });
     // In order, one at a time; the shutdown waits for the last before closing the publisher.
     const checkpoint = { instance: this.instance, seq, note };
     if (signer.publish) {

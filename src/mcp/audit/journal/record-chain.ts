@@ -25,10 +25,13 @@ export class RecordChain {
     return this.waiting.length;
   }
 
-  /** Numbers `record`; its line waits for the next seal. */
+  /**
+   * Numbers `record`, and freezes it: its line waits for the next seal, and every sink then gets
+   * this one object, so nothing may change it meanwhile (an event is frozen already).
+   */
   number(record: ChainRecord): number {
     const seq = ++this.size;
-    this.waiting.push({ record, seq });
+    this.waiting.push({ record: Object.freeze(record), seq });
     return seq;
   }
 

@@ -171,10 +171,13 @@ export class McpAuditService {
    * is counted by the journal and is not the caller's.
    */
   private emit(event: McpAuditEvent, wait: boolean): Promise<void> | undefined {
-    // Frozen: every subscriber and every sink gets this one object, and the journal writes its
-    // line at the end of the turn, so a change made by one would reach the others and the record.
-    Object.freeze(event);
-    if (this.subject.observed) this.subject.next(event);
+    if (this.subject.observed) {
+      // Frozen: every subscriber gets this one object, and the journal writes its line at the
+      // end of the turn, so a change made by one would reach the others and the record. (The
+      // journal freezes what it numbers: without subscribers, that is the only freeze.)
+      Object.freeze(event);
+      this.subject.next(event);
+    }
     return this.journal?.append(event, wait);
   }
 }
