@@ -74,8 +74,11 @@ describe('LogLineWriter (the service log, written off the event loop)', () => {
     const { cat, end } = await pipeToCat();
     const writer = new LogLineWriter(end);
     for (let n = 1; n <= 500; n++) writer.write(line(n));
+    // Listened for before the close: `cat` exits once the pipe is closed, and its exit may be
+    // handled before the close's own callback, when a later listener would wait for good.
+    const exited = once(cat, 'exit');
     await writer.close();
-    await once(cat, 'exit');
+    await exited;
     expect(numbers()).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
     expect(warnings).toEqual([]);
   });
