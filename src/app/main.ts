@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 import { ServiceLogger } from './logging/service.logger.js';
+import { exitWhenWritten, stderrLines } from './logging/stderr-lines.js';
 import { httpOperations } from './operations/http-operations.parts.js';
 
 /*
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   });
   // Close the app (ending open streams, finishing in-flight calls), then exit 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void app.close().then(() => process.exit(0)));
+    process.once(signal, () => void app.close().then(exitWhenWritten(0)));
   }
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   const host = process.env.HOST ?? '127.0.0.1';
@@ -29,7 +30,8 @@ async function main(): Promise<void> {
   }
   const address = app.getHttpServer().address() as { port: number };
   const shown = host.includes(':') ? `[${host}]` : host;
-  process.stderr.write(`MCP Warden notes service: http://${shown}:${address.port}/mcp\n`);
+  // Through the writer every other line takes, so it is never written inside one of them.
+  stderrLines().write(`MCP Warden notes service: http://${shown}:${address.port}/mcp\n`);
 }
 
 /* One plain line for the usual reasons a listen fails; anything else as it is. */
@@ -46,6 +48,7 @@ function listenFailure(error: unknown, host: string, port: number): unknown {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`mcp-warden: ${(error as Error)?.message ?? String(error)}\n`);
-  process.exit(1);
+  // After whatever the logger said before it, through the same writer.
+  stderrLines().write(`mcp-warden: ${(error as Error)?.message ?? String(error)}\n`);
+  return exitWhenWritten(1)();
 });

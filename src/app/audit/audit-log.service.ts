@@ -8,6 +8,7 @@ import {
 import type { Subscription } from 'rxjs';
 import { McpWarden, auditEventJson } from '../../index.js';
 import { LogLineWriter } from '../logging/log-line.writer.js';
+import { stderrLines } from '../logging/stderr-lines.js';
 import { AuditFileSink, auditFileFromEnv } from './audit-file.sink.js';
 
 /** Where the audit lines go: a file descriptor or a file's path. Default 2, stderr. */
@@ -19,7 +20,8 @@ export const AUDIT_LOG_DESTINATION = Symbol('AUDIT_LOG_DESTINATION');
  * turn of the event loop are handed on together, at its end (the check
  * phase), to a writer that writes them off the event loop (`LogLineWriter`):
  * a write per call cost more than the call's own work, and a write on the
- * event loop waits for the pipe. With AUDIT_LOG_FILE the same lines also go
+ * event loop waits for the pipe. On stderr it is the writer the service's
+ * logger uses too (`stderrLines()`). With AUDIT_LOG_FILE the same lines also go
  * to a size-rotated JSON Lines file (`AuditFileSink`).
  */
 @Injectable()
@@ -28,12 +30,16 @@ export class AuditLogService implements OnApplicationBootstrap, OnApplicationShu
   private pending = '';
   private readonly file?: AuditFileSink;
   private readonly log: LogLineWriter;
+  private readonly shared: boolean;
 
   constructor(
     private readonly server: McpWarden,
     @Optional() @Inject(AUDIT_LOG_DESTINATION) destination: number | string | null = null,
   ) {
-    this.log = new LogLineWriter(destination ?? undefined);
+    // On stderr, the writer the logger shares (never closed here: the logger outlives the app).
+    const onStderr = destination === null || destination === 2;
+    this.shared = onStderr;
+    this.log = onStderr ? stderrLines() : new LogLineWriter(destination);
     const options = auditFileFromEnv();
     if (options) this.file = new AuditFileSink(options);
   }
@@ -49,7 +55,7 @@ export class AuditLogService implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationShutdown(): Promise<void> {
     this.subscription?.unsubscribe();
     this.flush();
-    await Promise.all([this.log.close(), this.file?.close()]);
+    await Promise.all([this.shared ? this.log.idle() : this.log.close(), this.file?.close()]);
   }
 
   private flush(): void {

@@ -11,6 +11,7 @@ import { NotesMigrationProvider } from './notes.migrations.js';
 import { sqliteFile, type NotesDatabaseOptions } from './notes-database.options.js';
 import type { NotesDialect, NotesTables } from './notes.schema.js';
 import { openSqlite } from './sqlite.connection.js';
+import { stderrLines } from '../logging/stderr-lines.js';
 
 /** Connections one instance holds to PostgreSQL at most. */
 const POSTGRES_POOL_SIZE = 10;
@@ -60,7 +61,7 @@ async function openPostgresDatabase(url: string): Promise<NotesDatabase> {
   // An idle connection the server drops (restart, failover) must not crash the process: the pool
   // discards it and the next query opens a fresh one.
   pool.on('error', (error) => {
-    process.stderr.write(`mcp-warden: notes database connection lost: ${error.message}\n`);
+    stderrLines().write(`mcp-warden: notes database connection lost: ${error.message}\n`);
   });
   return {
     db: new Kysely<NotesTables>({ dialect: new PostgresDialect({ pool }) }),

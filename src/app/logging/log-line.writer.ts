@@ -8,6 +8,9 @@ const { SonicBoom } = sonicBoom;
 /** Bytes held while the log's reader is slower than the calls; past it lines are counted, not kept. */
 export const MAX_PENDING_LOG_BYTES = 8 * 1024 * 1024;
 
+/* How often the exit's flush retries a full pipe (sonic-boom waits 100 ms between tries). */
+const EXIT_FLUSH_TRIES = 5;
+
 /** How long a close waits for the last lines to leave (a reader that stopped reading). */
 const CLOSE_WAIT_MS = 2_000;
 
@@ -25,17 +28,37 @@ export class LogLineWriter {
   private dropped = 0;
   private failed = false;
   private closing?: Promise<void>;
+  /* Bytes taken and not yet written: what `idle()` waits for. */
+  private unwritten = 0;
+  private readonly idleWaiters = new Set<() => void>();
+  /* Set by the exit's flush, which tries a full pipe only a few times. */
+  private exitTries?: number;
 
   /** `destination`: a file descriptor (2, stderr, by default) or a file's path. */
   constructor(destination: number | string = 2, maxPendingBytes = MAX_PENDING_LOG_BYTES) {
-    this.boom = new SonicBoom({ dest: destination, sync: false, maxLength: maxPendingBytes });
+    this.boom = new SonicBoom({
+      dest: destination,
+      sync: false,
+      maxLength: maxPendingBytes,
+      // A full pipe is retried (every 100 ms) until the reader reads, but at the exit only a few times.
+      retryEAGAIN: () => this.exitTries === undefined || ++this.exitTries < EXIT_FLUSH_TRIES,
+    });
     this.boom.on('drop', (text: string) => {
       this.dropped += lineCount(text);
+      this.wrote(Buffer.byteLength(text));
     });
+    this.boom.on('write', (bytes: number) => this.wrote(bytes));
     this.boom.on('error', (error: Error) => this.failure(error));
     // Everything queued is written: the reader caught up, and the loss can be said without
     // waiting on it (the service's logger writes to the same stderr, on the event loop).
     this.boom.on('drain', () => this.sayDropped());
+  }
+
+  private wrote(bytes: number): void {
+    this.unwritten -= bytes;
+    if (this.unwritten > 0) return;
+    for (const resolve of this.idleWaiters) resolve();
+    this.idleWaiters.clear();
   }
 
   private sayDropped(): void {
@@ -58,11 +81,45 @@ export class LogLineWriter {
   write(lines: string): void {
     if (this.closing) return;
     try {
+      this.unwritten += Buffer.byteLength(lines);
       this.boom.write(lines);
     } catch (error) {
+      this.unwritten -= Buffer.byteLength(lines);
       // sonic-boom throws when it has no file to write to (a path it could not open).
       this.dropped += lineCount(lines);
       this.failure(error as Error);
+    }
+  }
+
+  /**
+   * Resolves once every line taken so far is written (or dropped), or after `timeoutMs`: a
+   * shutdown waits for the last lines of a writer that other code still writes to.
+   */
+  idle(timeoutMs = CLOSE_WAIT_MS): Promise<void> {
+    if (this.unwritten <= 0 || this.failed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.idleWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.idleWaiters.add(done);
+    });
+  }
+
+  /**
+   * Writes what is queued, now, on the calling thread: for the process's `exit`, after which
+   * nothing asynchronous runs. A write still in flight in the thread pool is not waited for.
+   * A reader that stopped reading is given up on after a few tries (it must not hold the exit).
+   */
+  flushSync(): void {
+    if (this.closing || this.failed || this.unwritten <= 0) return;
+    this.exitTries = 0;
+    try {
+      this.boom.flushSync();
+    } catch {
+      // Not written: the reader is gone or stopped reading; there is no one left to tell.
     }
   }
 

@@ -1,5 +1,9 @@
-import type { LogLevel } from '@nestjs/common';
+import type { ConsoleLogger, LogLevel } from '@nestjs/common';
 import { StderrLogger } from '../../index.js';
+import type { LogLineWriter } from './log-line.writer.js';
+import { stderrLines } from './stderr-lines.js';
+
+type JsonOptions = Parameters<ConsoleLogger['printAsJson']>[1];
 
 /** Nest's start-up chatter (modules loaded, routes mapped, "successfully started"): debug, not log. */
 const START_UP_CONTEXTS = new Set([
@@ -22,9 +26,19 @@ const SERVICE_LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log'];
  * listen failure itself is left to `main`, which says it once and exits 1.
  */
 export class ServiceLogger extends StderrLogger {
-  constructor(terminal: boolean = process.stderr.isTTY === true) {
+  private readonly lines?: LogLineWriter;
+
+  /** `lines`: where the JSON lines go (by default the process's one stderr writer). */
+  constructor(terminal: boolean = process.stderr.isTTY === true, lines?: LogLineWriter) {
     // A request's fields (connId, requestId, traceId) sit beside the message, not under `params`.
     super(undefined, { json: !terminal, colors: terminal, flattenParams: true });
+    if (!terminal) this.lines = lines ?? stderrLines();
+  }
+
+  /* Nest's own record and its own JSON, handed to the writer instead of written here. */
+  protected override printAsJson(message: unknown, options: JsonOptions): void {
+    if (!this.lines) return super.printAsJson(message, options);
+    this.lines.write(this.stringifyJsonLogObject(this.getJsonLogObject(message, options)) + '\n');
   }
 
   override log(message: unknown, ...rest: unknown[]): void {

@@ -15,6 +15,7 @@ import { rowLimit } from '../database/plan-stable.js';
 import type { Note } from './note.interface.js';
 import { escapeLike, NOTE_COLUMNS, NotesSearchStatement } from './notes-search.statement.js';
 import { hasNul, refuseNul } from './note-text.js';
+import { stderrLines } from '../logging/stderr-lines.js';
 
 /* A fresh 8-character id that is taken already is drawn again, this many times at most. */
 const ID_ATTEMPTS = 5;
@@ -49,9 +50,9 @@ export class NotesStore implements OnModuleInit, OnApplicationShutdown {
     }
     this.database = db;
     if (this.options.announce === false) return;
-    process.stderr.write(`mcp-warden: notes in ${describeNotesDatabase(this.options)}\n`);
+    stderrLines().write(`mcp-warden: notes in ${describeNotesDatabase(this.options)}\n`);
     if (imported !== undefined) {
-      process.stderr.write(`mcp-warden: imported ${imported} notes from notes.json\n`);
+      stderrLines().write(`mcp-warden: imported ${imported} notes from notes.json\n`);
     }
   }
 
