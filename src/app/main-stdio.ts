@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { principalFromEnv, serveStdio } from '../index.js';
 import { AppModule } from './app.module.js';
 import { ServiceLogger } from './logging/service.logger.js';
-import { exitWhenWritten, stderrLines } from './logging/stderr-lines.js';
+import { exitWhenWritten, exitWithReason } from './logging/stderr-lines.js';
 
 /*
  * The notes service over stdio: protocol on stdout, every log line on stderr.
@@ -13,8 +13,4 @@ import { exitWhenWritten, stderrLines } from './logging/stderr-lines.js';
 serveStdio(AppModule.forTransport('stdio'), {
   principal: principalFromEnv(),
   logger: new ServiceLogger(),
-}).then(exitWhenWritten(0), (error: unknown) => {
-  // After whatever the logger said before it, through the same writer.
-  stderrLines().write(`mcp-warden: ${(error as Error)?.message ?? String(error)}\n`);
-  return exitWhenWritten(1)();
-});
+}).then(() => exitWhenWritten(0), exitWithReason);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 import { ServiceLogger } from './logging/service.logger.js';
-import { exitWhenWritten, stderrLines } from './logging/stderr-lines.js';
+import { exitWhenWritten, exitWithReason, stderrLines } from './logging/stderr-lines.js';
 import { httpOperations } from './operations/http-operations.parts.js';
 
 /*
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   });
   // Close the app (ending open streams, finishing in-flight calls), then exit 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void app.close().then(exitWhenWritten(0)));
+    process.once(signal, () => void app.close().then(() => exitWhenWritten(0)));
   }
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   const host = process.env.HOST ?? '127.0.0.1';
@@ -47,8 +47,4 @@ function listenFailure(error: unknown, host: string, port: number): unknown {
     : error;
 }
 
-main().catch((error: unknown) => {
-  // After whatever the logger said before it, through the same writer.
-  stderrLines().write(`mcp-warden: ${(error as Error)?.message ?? String(error)}\n`);
-  return exitWhenWritten(1)();
-});
+main().catch(exitWithReason);

@@ -8,7 +8,11 @@ import {
 } from 'kysely';
 import { mkdir } from 'node:fs/promises';
 import { NotesMigrationProvider } from './notes.migrations.js';
-import { sqliteFile, type NotesDatabaseOptions } from './notes-database.options.js';
+import {
+  describeNotesDatabase,
+  sqliteFile,
+  type NotesDatabaseOptions,
+} from './notes-database.options.js';
 import type { NotesDialect, NotesTables } from './notes.schema.js';
 import { openSqlite } from './sqlite.connection.js';
 import { stderrLines } from '../logging/stderr-lines.js';
@@ -25,6 +29,13 @@ export interface NotesDatabase {
 }
 
 /** Opens the database the options name and brings its schema to the latest migration. */
+/** Says on stderr where the notes live, and how many came from a former notes.json. */
+export function announceNotesDatabase(options: NotesDatabaseOptions, imported?: number): void {
+  let text = `mcp-warden: notes in ${describeNotesDatabase(options)}\n`;
+  if (imported !== undefined) text += `mcp-warden: imported ${imported} notes from notes.json\n`;
+  stderrLines().write(text);
+}
+
 export async function openNotesDatabase(options: NotesDatabaseOptions): Promise<NotesDatabase> {
   const opened =
     options.kind === 'sqlite'

@@ -56,9 +56,11 @@ export class LogLineWriter {
 
   private wrote(bytes: number): void {
     this.unwritten -= bytes;
-    if (this.unwritten > 0) return;
+    if (this.unwritten <= 0) this.releaseIdle();
+  }
+
+  private releaseIdle(): void {
     for (const resolve of this.idleWaiters) resolve();
-    this.idleWaiters.clear();
   }
 
   private sayDropped(): void {
@@ -71,6 +73,8 @@ export class LogLineWriter {
   private failure(error: Error): void {
     if (this.failed) return;
     this.failed = true;
+    // Nothing more will be written: no one waits for it.
+    this.releaseIdle();
     this.logger.error(`log lines not written: ${error.message}`);
   }
 
@@ -80,11 +84,12 @@ export class LogLineWriter {
    */
   write(lines: string): void {
     if (this.closing) return;
+    const bytes = Buffer.byteLength(lines);
     try {
-      this.unwritten += Buffer.byteLength(lines);
+      this.unwritten += bytes;
       this.boom.write(lines);
     } catch (error) {
-      this.unwritten -= Buffer.byteLength(lines);
+      this.unwritten -= bytes;
       // sonic-boom throws when it has no file to write to (a path it could not open).
       this.dropped += lineCount(lines);
       this.failure(error as Error);

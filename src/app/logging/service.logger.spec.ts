@@ -84,7 +84,7 @@ describe('LogLineWriter.idle (a shutdown waits for the last lines of a shared wr
     await lines.close();
   });
 
-  it('gives up after its bound on a reader that reads nothing', async () => {
+  it('gives up after its bound on a reader that reads nothing, and at once when the reader goes', async () => {
     const end = join(dir, 'pipe');
     execFileSync('mkfifo', [end]);
     const read = openSync(end, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -95,7 +95,11 @@ describe('LogLineWriter.idle (a shutdown waits for the last lines of a shared wr
     const started = performance.now();
     await lines.idle(300);
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    // The reader goes: the write that waited on it fails (EPIPE), and nothing waits on the rest.
+    const waiting = lines.idle(60_000);
     closeSync(read);
+    await waiting;
+    expect(performance.now() - started).toBeLessThan(30_000);
     await lines.close();
   });
 });

@@ -24,9 +24,13 @@ export function stderrLines(): LogLineWriter {
  * Exits with `code` once the lines written so far have left (2 s at most: a reader that stopped
  * reading does not hold the exit). `process.exit` alone would cut off a write still in flight.
  */
-export function exitWhenWritten(code: number): () => Promise<never> {
-  return async () => {
-    await stderrLines().idle();
-    process.exit(code);
-  };
+export async function exitWhenWritten(code: number): Promise<never> {
+  await stderrLines().idle();
+  process.exit(code);
+}
+
+/** A failed start or run: its reason on one plain line, after whatever was said before it. */
+export function exitWithReason(error: unknown): Promise<never> {
+  stderrLines().write(`mcp-warden: ${(error as Error)?.message ?? String(error)}\n`);
+  return exitWhenWritten(1);
 }

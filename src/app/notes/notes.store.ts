@@ -5,17 +5,13 @@ import { NOTES_DATABASE } from '../app.constants.js';
 import { importJsonNotes } from '../database/json-file.import.js';
 import { claimNoteKey, noteKey, noteOfKey, type NoteKey } from '../database/note-keys.js';
 import { noteRow, tagRows, toNote } from '../database/note.rows.js';
-import { openNotesDatabase } from '../database/notes-database.factory.js';
-import {
-  describeNotesDatabase,
-  type NotesDatabaseOptions,
-} from '../database/notes-database.options.js';
+import { announceNotesDatabase, openNotesDatabase } from '../database/notes-database.factory.js';
+import type { NotesDatabaseOptions } from '../database/notes-database.options.js';
 import type { NotesTables } from '../database/notes.schema.js';
 import { rowLimit } from '../database/plan-stable.js';
 import type { Note } from './note.interface.js';
 import { escapeLike, NOTE_COLUMNS, NotesSearchStatement } from './notes-search.statement.js';
 import { hasNul, refuseNul } from './note-text.js';
-import { stderrLines } from '../logging/stderr-lines.js';
 
 /* A fresh 8-character id that is taken already is drawn again, this many times at most. */
 const ID_ATTEMPTS = 5;
@@ -49,11 +45,7 @@ export class NotesStore implements OnModuleInit, OnApplicationShutdown {
       throw error;
     }
     this.database = db;
-    if (this.options.announce === false) return;
-    stderrLines().write(`mcp-warden: notes in ${describeNotesDatabase(this.options)}\n`);
-    if (imported !== undefined) {
-      stderrLines().write(`mcp-warden: imported ${imported} notes from notes.json\n`);
-    }
+    if (this.options.announce !== false) announceNotesDatabase(this.options, imported);
   }
 
   /*
