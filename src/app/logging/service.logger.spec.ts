@@ -75,11 +75,12 @@ describe('LogLineWriter.idle (a shutdown waits for the last lines of a shared wr
     const lines = new LogLineWriter(file);
     const text = Array.from({ length: 2_000 }, (_, n) => `{"n":${n}}\n`).join('');
     for (let n = 0; n < 20; n++) lines.write(text);
-    await lines.idle();
+    // A bound far past the test's own timeout: only the lines being written can resolve it.
+    await lines.idle(10 * 60_000);
     expect(readFileSync(file, 'utf8')).toBe(text.repeat(20));
     // Still open: it takes lines after its idle.
     lines.write('{"n":"last"}\n');
-    await lines.idle();
+    await lines.idle(10 * 60_000);
     expect(readFileSync(file, 'utf8').endsWith('{"n":"last"}\n')).toBe(true);
     await lines.close();
   });
@@ -94,7 +95,9 @@ describe('LogLineWriter.idle (a shutdown waits for the last lines of a shared wr
     for (let n = 0; n < 200; n++) lines.write(line);
     const started = performance.now();
     await lines.idle(300);
+    // Its own bound, not the default of 2 s.
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(performance.now() - started).toBeLessThan(1_500);
     // The reader goes: the write that waited on it fails (EPIPE), and nothing waits on the rest.
     const waiting = lines.idle(60_000);
     closeSync(read);
