@@ -136,6 +136,44 @@ describe('LogLineWriter (the service log, written off the event loop)', () => {
     expect(kept.length * line(1).length).toBeLessThan(3 * 64 * 1024 + 20 * 1024);
   });
 
+  it('at the exit, writes the rest of a line the full pipe cut short before the lines after it', async () => {
+    const end = join(dir, 'pipe');
+    execFileSync('mkfifo', [end]);
+    // The pipe stays open for reading, by this test, which reads nothing.
+    const read = openSync(end, constants.O_RDONLY | constants.O_NONBLOCK);
+    // The reader to come, stopped before it reads a byte.
+    const target = openSync(out, 'w');
+    const cat = spawn('cat', [end], { stdio: ['ignore', target, 'ignore'] });
+    closeSync(target);
+    reader = cat;
+    await once(cat, 'spawn');
+    cat.kill('SIGSTOP');
+    // Not blocking, as a service's stderr is when it is a pipe: a full pipe answers EAGAIN.
+    const fd = openSync(end, constants.O_WRONLY | constants.O_NONBLOCK);
+    const writer = new LogLineWriter(fd);
+    const retrying = () => (writer as unknown as { retrying: boolean }).retrying;
+    // About 100 KiB for a pipe of 64 KiB: a write is cut short mid-line, and its rest waits on
+    // sonic-boom's retry timer (100 ms), with the lines after it queued.
+    for (let n = 1; n <= 100; n++) writer.write(line(n));
+    // Checked every turn, so the exit's flush below runs right after the retry was decided,
+    // well before its timer fires.
+    while (!retrying()) await new Promise<void>((resolve) => setImmediate(resolve));
+
+    // The reader reads again, and the process exits: the exit's flush writes as `cat` reads.
+    cat.kill('SIGCONT');
+    writer.flushSync();
+    closeSync(read);
+
+    // (This process goes on, unlike one that exits: the retry's timer finds nothing left.)
+    while (retrying()) await new Promise<void>((resolve) => setImmediate(resolve));
+    const exited = once(cat, 'exit');
+    await writer.close();
+    await exited;
+    // Every line whole (each parses) and in order, none twice.
+    expect(numbers()).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(errors).toEqual([]);
+  });
+
   it('does not hold a shutdown for a reader that never reads again', async () => {
     const end = join(dir, 'pipe');
     execFileSync('mkfifo', [end]);
