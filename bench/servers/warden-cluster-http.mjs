@@ -45,8 +45,11 @@ process.once('SIGTERM', async () => {
   await proxy.close();
   await Promise.all(
     children.map((child) => {
+      // An instance that is gone already will not say so again.
+      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+      const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      return once(child, 'exit');
+      return exited;
     }),
   );
   if (redisUrl) {
