@@ -89,15 +89,45 @@ async function migrate({ db, dialect }: NotesDatabase): Promise<void> {
     // another application's (or another store's) migrations would count as ours.
     migrationTableSchema: dialect === 'postgres' ? await currentSchema(db) : undefined,
   });
-  const { error, results } =
-    dialect === 'sqlite'
-      ? await exclusively(db, () => migrator.migrateToLatest())
-      : await migrator.migrateToLatest();
+  let outcome: MigrationResultSet;
+  for (let tries = 1; ; tries++) {
+    outcome =
+      dialect === 'sqlite'
+        ? await exclusively(db, () => migrator.migrateToLatest())
+        : await migrator.migrateToLatest();
+    if (tries === MIGRATION_TRIES || !(await droppedElsewhere(db, dialect, outcome.error))) break;
+  }
+  const { error, results } = outcome;
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`notes database migration${failed ? ` ${failed}` : ''} failed: ${reason}`);
   }
+}
+
+/** Runs of a PostgreSQL migration that met another schema being dropped. */
+const MIGRATION_TRIES = 5;
+/* PostgreSQL's invalid_schema_name. */
+const SCHEMA_DOES_NOT_EXIST = '3F000';
+
+/*
+ * Kysely's Migrator looks for its tables through the dialect's introspector. The introspector
+ * reads every table of every schema in the database, and calls has_schema_privilege and
+ * pg_get_serial_sequence with each schema's name. If another session drops a schema during
+ * that read (another application's, or another test's), PostgreSQL answers "schema ... does not
+ * exist" for the schema that went. The migration then fails although nothing is wrong with ours.
+ * It is run again, as long as our own schema is still there.
+ */
+async function droppedElsewhere(
+  db: Kysely<NotesTables>,
+  dialect: NotesDialect,
+  error: unknown,
+): Promise<boolean> {
+  if (dialect !== 'postgres' || (error as { code?: unknown })?.code !== SCHEMA_DOES_NOT_EXIST) {
+    return false;
+  }
+  const ours = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return Boolean(ours.rows[0]?.schema);
 }
 
 /*

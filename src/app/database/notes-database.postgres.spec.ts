@@ -67,6 +67,31 @@ describeWithService(
       );
     });
 
+    it('another schema dropped during the migration does not fail it', async () => {
+      // Another application keeps creating and dropping schemas of its own while notes
+      // databases open in fresh schemas: the migration's look at every table of the database
+      // meets schemas as they go.
+      let churning = true;
+      const churn = (async () => {
+        for (let n = 0; churning; n++) {
+          const other = `${name}_churn_${n}`;
+          await query(url, `create schema ${other}; create table ${other}.t (id serial, v text)`);
+          await query(url, `drop schema ${other} cascade`);
+        }
+      })();
+      const schemas = Array.from({ length: 12 }, (_, n) => `${name}_open_${n}`);
+      try {
+        for (const schema of schemas) {
+          const opened = await openNotesDatabase(postgres(withSearchPath(url, schema)));
+          await opened.db.destroy();
+        }
+      } finally {
+        churning = false;
+        await churn;
+        for (const schema of schemas) await query(url, `drop schema if exists ${schema} cascade`);
+      }
+    });
+
     it('a search_path naming no schema at all says how to name one', async () => {
       await expect(openNotesDatabase(postgres(withSearchPath(url, '"$user"')))).rejects.toThrow(
         /no schema on its search_path \("\$user"\): name one in DATABASE_URL/,
