@@ -28,7 +28,6 @@ export interface NotesDatabase {
   readonly dialect: NotesDialect;
 }
 
-/** Opens the database the options name and brings its schema to the latest migration. */
 /** Says on stderr where the notes live, and how many came from a former notes.json. */
 export function announceNotesDatabase(options: NotesDatabaseOptions, imported?: number): void {
   let text = `mcp-warden: notes in ${describeNotesDatabase(options)}\n`;
@@ -36,6 +35,7 @@ export function announceNotesDatabase(options: NotesDatabaseOptions, imported?: 
   stderrLines().write(text);
 }
 
+/** Opens the database the options name and brings its schema to the latest migration. */
 export async function openNotesDatabase(options: NotesDatabaseOptions): Promise<NotesDatabase> {
   const opened =
     options.kind === 'sqlite'

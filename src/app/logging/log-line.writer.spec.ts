@@ -137,17 +137,11 @@ describe('LogLineWriter (the service log, written off the event loop)', () => {
   });
 
   it('at the exit, writes the rest of a line the full pipe cut short before the lines after it', async () => {
-    const end = join(dir, 'pipe');
-    execFileSync('mkfifo', [end]);
-    // The pipe stays open for reading, by this test, which reads nothing.
-    const read = openSync(end, constants.O_RDONLY | constants.O_NONBLOCK);
     // The reader to come, stopped before it reads a byte.
-    const target = openSync(out, 'w');
-    const cat = spawn('cat', [end], { stdio: ['ignore', target, 'ignore'] });
-    closeSync(target);
-    reader = cat;
-    await once(cat, 'spawn');
+    const { cat, end } = await pipeToCat();
     cat.kill('SIGSTOP');
+    // The pipe stays open for reading meanwhile, by this test, which reads nothing.
+    const read = openSync(end, constants.O_RDONLY | constants.O_NONBLOCK);
     // Not blocking, as a service's stderr is when it is a pipe: a full pipe answers EAGAIN.
     const fd = openSync(end, constants.O_WRONLY | constants.O_NONBLOCK);
     const writer = new LogLineWriter(fd);
