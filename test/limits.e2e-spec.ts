@@ -1,3 +1,4 @@
+import { aborted as whenAborted } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { McpTool, type Authorizer, type McpToolContext } from '../src/index.js';
 import { deferred } from './support/deferred.js';
@@ -10,11 +11,9 @@ const aborted: string[] = [];
 class SlowTools {
   @McpTool({ description: 'Never finishes on its own' })
   hang(_args: object, ctx: McpToolContext) {
-    return new Promise((_, reject) => {
-      ctx.signal.addEventListener('abort', () => {
-        aborted.push(String((ctx.signal.reason as Error)?.message));
-        reject(ctx.signal.reason);
-      });
+    return whenAborted(ctx.signal, ctx.signal).then(() => {
+      aborted.push(String((ctx.signal.reason as Error)?.message));
+      throw ctx.signal.reason;
     });
   }
 

@@ -1,3 +1,4 @@
+import { aborted } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,9 +53,8 @@ export class AuditedTools {
   @McpTool({ description: 'Waits until cancelled or timed out', input: INPUT })
   async waits(_args: object, context: McpRequestContext) {
     this.ran.push('waits');
-    await new Promise((_, reject) =>
-      context.signal.addEventListener('abort', () => reject(context.signal.reason)),
-    );
+    await aborted(context.signal, context.signal);
+    throw context.signal.reason;
   }
 
   /** Opened by the test: a task's tool ends when it is. */
@@ -69,7 +69,7 @@ export class AuditedTools {
     this.ran.push('long_job');
     await new Promise<void>((resolve, reject) => {
       void this.gate.promise.then(resolve);
-      context.signal.addEventListener('abort', () => reject(context.signal.reason));
+      void aborted(context.signal, context.signal).then(() => reject(context.signal.reason));
     });
     return 'long job done';
   }

@@ -1,3 +1,4 @@
+import { aborted } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { filter, firstValueFrom, type Observable } from 'rxjs';
 import {
@@ -51,18 +52,16 @@ export class FaultTools {
 
   @McpTool({ description: 'Never finishes; records its abort', input: { type: 'object' } })
   hang(_args: object, ctx: McpToolContext) {
-    return new Promise((_, reject) => {
-      ctx.signal.addEventListener('abort', () => {
-        signals.hangAborted.resolve(String((ctx.signal.reason as Error)?.message));
-        reject(ctx.signal.reason);
-      });
+    return aborted(ctx.signal, ctx.signal).then(() => {
+      signals.hangAborted.resolve(String((ctx.signal.reason as Error)?.message));
+      throw ctx.signal.reason;
     });
   }
 
   @McpTool({ description: 'Rejects only after its call timed out', input: { type: 'object' } })
   reject_late(_args: object, ctx: McpToolContext) {
     return new Promise((_, reject) => {
-      ctx.signal.addEventListener('abort', () =>
+      void aborted(ctx.signal, ctx.signal).then(() =>
         setImmediate(() => {
           reject(new Error(`${INTERNAL_SECRET} late`));
           signals.lateRejected.resolve();
@@ -74,7 +73,7 @@ export class FaultTools {
   @McpTool({ description: 'Resolves only after its call timed out', input: { type: 'object' } })
   resolve_late(_args: object, ctx: McpToolContext) {
     return new Promise((done) => {
-      ctx.signal.addEventListener('abort', () => setImmediate(() => done('too late')));
+      void aborted(ctx.signal, ctx.signal).then(() => setImmediate(() => done('too late')));
     });
   }
 

@@ -1,3 +1,4 @@
+import { aborted } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { McpTool, type McpToolContext } from '../../src/index.js';
 import { deferred } from '../support/deferred.js';
@@ -19,9 +20,9 @@ class HoldingTools {
     this.started.resolve();
     await Promise.race([
       this.release.promise,
-      new Promise((_, reject) =>
-        ctx.signal.addEventListener('abort', () => reject(new Error('x'))),
-      ),
+      aborted(ctx.signal, ctx.signal).then(() => {
+        throw new Error('x');
+      }),
     ]);
     return 'released';
   }

@@ -1,3 +1,4 @@
+import { aborted as whenAborted } from 'node:util';
 import { Injectable, type Provider } from '@nestjs/common';
 import {
   Authorizers,
@@ -179,7 +180,7 @@ export class ModernTools {
     // Sent only when the request carries a progressToken: its answer is then an SSE stream.
     ctx.progress(1, undefined, 'holding');
     const aborted = deferred<string>();
-    ctx.signal.addEventListener('abort', () => aborted.resolve('aborted'), { once: true });
+    void whenAborted(ctx.signal, ctx.signal).then(() => aborted.resolve('aborted'));
     runs.hold = { signal: ctx.signal, aborted };
     runs.holding.resolve();
     return aborted.promise;

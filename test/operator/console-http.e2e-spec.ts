@@ -1,3 +1,4 @@
+import { aborted } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ADAPTERS } from '../support/http-app.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidc/index.js';
@@ -110,9 +111,8 @@ describe.each(ADAPTERS.map((adapter, i) => [adapter, i] as const))(
         handler: async (_args, ctx) => {
           await Promise.resolve();
           ctx.progress(1, 2, 'half exported');
-          await new Promise((_, reject) =>
-            ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }),
-          );
+          await aborted(ctx.signal, ctx.signal);
+          throw ctx.signal.reason;
         },
       });
       const token = await issuer.mintToken({ aud: t.url, sub: 'carl', scope: 'notes:read' });

@@ -1,3 +1,4 @@
+import { aborted } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import {
   McpPrompt,
@@ -47,8 +48,8 @@ export class WaitingTools {
   @McpTool({ description: 'Waits until cancelled', input: OBJECT_SCHEMA })
   wait(_args: object, ctx: McpToolContext) {
     this.started.resolve(ctx.signal);
-    return new Promise((_resolve, reject) => {
-      ctx.signal.addEventListener('abort', () => reject(new Error('aborted')));
+    return aborted(ctx.signal, ctx.signal).then(() => {
+      throw new Error('aborted');
     });
   }
 }

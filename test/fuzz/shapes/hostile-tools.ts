@@ -1,3 +1,4 @@
+import { aborted } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { IsOptional, IsString } from 'class-validator';
 import { McpTool, type McpToolContext } from '../../../src/index.js';
@@ -38,10 +39,7 @@ export class HostileTools {
     inputSchema: { type: 'object' },
   })
   async hold(_args: object, ctx: McpToolContext) {
-    await Promise.race([
-      HostileTools.gate.promise,
-      new Promise((resolve) => ctx.signal.addEventListener('abort', resolve)),
-    ]);
+    await Promise.race([HostileTools.gate.promise, aborted(ctx.signal, ctx.signal)]);
     return 'held';
   }
 }
