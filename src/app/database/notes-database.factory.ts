@@ -90,12 +90,14 @@ async function migrate({ db, dialect }: NotesDatabase): Promise<void> {
     migrationTableSchema: dialect === 'postgres' ? await currentSchema(db) : undefined,
   });
   let outcome: MigrationResultSet;
-  for (let tries = 1; ; tries++) {
+  const retryUntil = performance.now() + MIGRATION_RETRY_MS;
+  for (;;) {
     outcome =
       dialect === 'sqlite'
         ? await exclusively(db, () => migrator.migrateToLatest())
         : await migrator.migrateToLatest();
-    if (tries === MIGRATION_TRIES || !(await droppedElsewhere(db, dialect, outcome.error))) break;
+    if (performance.now() >= retryUntil) break;
+    if (!(await droppedElsewhere(db, dialect, outcome.error))) break;
   }
   const { error, results } = outcome;
   if (error) {
@@ -105,8 +107,12 @@ async function migrate({ db, dialect }: NotesDatabase): Promise<void> {
   }
 }
 
-/** Runs of a PostgreSQL migration that met another schema being dropped. */
-const MIGRATION_TRIES = 5;
+/*
+ * How long a PostgreSQL migration that met another schema being dropped is run again. A time,
+ * not a count of runs: each run reads the whole catalog, and the busier the database (the more
+ * schemas it holds, the more often others drop theirs), the more runs can meet a drop.
+ */
+const MIGRATION_RETRY_MS = 10_000;
 /* PostgreSQL's invalid_schema_name. */
 const SCHEMA_DOES_NOT_EXIST = '3F000';
 
