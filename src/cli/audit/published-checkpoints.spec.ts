@@ -11,12 +11,19 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
+/* The timers alive in this process, as Node counts its active resources. */
+const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
 describe('checkpoints in Redis, when Redis is not there', () => {
-  it('reading them fails with the address it tried', async () => {
+  it('reading them fails with the address it tried, and leaves no timer to hold the process', async () => {
     const port = await deadPort();
+    const before = timers();
     await expect(readPublished(`redis://127.0.0.1:${port}`)).rejects.toThrow(
       `cannot read checkpoints from 127.0.0.1:${port}`,
     );
+    // A zero-delay timer runs after every zero-delay timer set before it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(timers()).toBe(before);
   });
 
   it('a publish rejects (the journal logs it), and the publisher still closes', async () => {

@@ -27,13 +27,24 @@ export async function openRedis(url: string): Promise<McpRedisConnections> {
     // A command queued while Redis is away fails after a few retries instead of waiting forever.
     maxRetriesPerRequest: 3,
     connectTimeout: 5_000,
+    // `disconnect()` destroys a socket that has not closed after this long. A socket that never
+    // connected, or that Redis dropped, has closed already: the default 2 s would only hold the
+    // process (a failed boot, a shutdown with Redis away).
+    disconnectTimeout: 0,
   };
   const command = new Redis(url, options);
   const subscriber = new Redis(url, options);
   // Connection errors are retried by the client; logging each one is the caller's choice.
   command.on('error', () => undefined);
   subscriber.on('error', () => undefined);
-  await Promise.all([command.connect(), subscriber.connect()]);
+  try {
+    await Promise.all([command.connect(), subscriber.connect()]);
+  } catch (error) {
+    // The boot fails; left alone, both clients would go on reconnecting for good.
+    command.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
   return {
     command,
     subscriber,
