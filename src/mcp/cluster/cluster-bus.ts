@@ -73,7 +73,12 @@ export class McpClusterBus {
 
   static async connect(settings: ClusterBusSettings): Promise<McpClusterBus> {
     const bus = new McpClusterBus(await openRedis(settings.redisUrl), settings);
-    await bus.start();
+    // A start Redis refuses (a subscribe its ACL forbids, the first heartbeat) fails the boot;
+    // the two connections are closed first, or they would hold the process.
+    await bus.start().catch(async (error: unknown) => {
+      await bus.close();
+      throw error;
+    });
     return bus;
   }
 
