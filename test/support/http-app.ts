@@ -1,7 +1,12 @@
 import type { INestApplication, Provider } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { request as httpRequest, type Server } from 'node:http';
+import {
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { McpModule, type McpModuleOptions } from '../../src/index.js';
 import { bootOutcome } from './boot-outcome.js';
@@ -124,8 +129,16 @@ export class HttpTestApp {
     this.base = `http://127.0.0.1:${port}`;
     this.url = this.base + path;
     const server = app.getHttpServer() as Server;
+    // The responses each connection still owes: one cut while it does is a client gone
+    // mid-response; one that closes owing none is a keep-alive connection timing out.
+    const owed = new WeakMap<Socket, number>();
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      owed.set(req.socket, (owed.get(req.socket) ?? 0) + 1);
+      res.once('finish', () => owed.set(req.socket, (owed.get(req.socket) ?? 1) - 1));
+    });
     server.on('connection', (socket: Socket) =>
       socket.once('close', () => {
+        if (!owed.get(socket)) return;
         for (const resolveClose of this.socketCloseWaiters.splice(0)) resolveClose();
       }),
     );
@@ -142,8 +155,10 @@ export class HttpTestApp {
   }
 
   /**
-   * Resolves when the server next sees a client connection close. Awaiting it
-   * after aborting a stream means the server has run its close handlers.
+   * Resolves when the server next sees a client connection close while a
+   * response on it was still open (a stream, a parked call): not when an idle
+   * keep-alive connection times out. Awaiting it after aborting a stream means
+   * the server has run its close handlers.
    */
   nextSocketClose(): Promise<void> {
     return new Promise((resolveClose) => this.socketCloseWaiters.push(resolveClose));
