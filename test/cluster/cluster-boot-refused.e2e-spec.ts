@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { McpClusterBus } from '../../src/mcp/cluster/cluster-bus.js';
+import { activeResources } from '../support/active-resources.js';
 import { describeWithService, findService, TEST_REDIS_URL } from '../support/services.js';
 import { until } from '../support/until.js';
 import { uniquePrefix } from './cluster-support.js';
-
-/* The TCP sockets alive in this process, as Node counts its active resources. */
-const sockets = () =>
-  process.getActiveResourcesInfo().filter((kind) => kind === 'TCPSocketWrap').length;
 
 /*
  * A Redis that accepts the instance's connections and then refuses what its start needs: a user
@@ -44,7 +41,7 @@ describeWithService(
       const url = new URL(redisUrl);
       url.username = user;
       url.password = password;
-      const before = sockets();
+      const before = activeResources('TCPSocketWrap');
       await expect(
         McpClusterBus.connect({
           redisUrl: url.toString(),
@@ -53,7 +50,7 @@ describeWithService(
         }),
       ).rejects.toThrow(/NOPERM/);
       // Closed, the two connections leave once Redis has answered their QUIT.
-      await until(() => sockets() === before, 'the connections to close');
+      await until(() => activeResources('TCPSocketWrap') === before, 'the connections to close');
     });
   },
 );

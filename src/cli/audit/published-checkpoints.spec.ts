@@ -1,4 +1,4 @@
-import { activeTimers, afterZeroDelayTimers } from '../../../test/support/active-timers.js';
+import { activeTimers, afterZeroDelayTimers } from '../../../test/support/active-resources.js';
 import { freePort } from '../../../test/support/free-port.js';
 import { McpCheckpointPublishers } from '../../mcp/audit/publishers/mcp-checkpoint-publishers.js';
 import { readPublished } from './published-checkpoints.js';

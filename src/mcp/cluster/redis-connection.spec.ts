@@ -1,4 +1,4 @@
-import { activeTimers, afterZeroDelayTimers } from '../../../test/support/active-timers.js';
+import { activeTimers, afterZeroDelayTimers } from '../../../test/support/active-resources.js';
 import { freePort } from '../../../test/support/free-port.js';
 import { openRedis } from './redis-connection.js';
 

@@ -1,7 +1,6 @@
 import { deferred } from '../../../../test/support/deferred.js';
+import { activeTimers as timers } from '../../../../test/support/active-resources.js';
 import { withTimeout } from './with-timeout.js';
-
-const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
 describe('withTimeout', () => {
   it('settles like the work when it settles first, and leaves no timer behind', async () => {

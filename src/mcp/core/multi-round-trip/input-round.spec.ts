@@ -1,3 +1,4 @@
+import { rejection } from '../../../../test/support/rejection.js';
 import { McpInvalidParamsError } from '../errors/protocol.errors.js';
 import { McpInputRequiredError } from './input-required.error.js';
 import { APPROVAL_KEY, McpInputRound } from './input-round.js';
@@ -13,15 +14,6 @@ function round(
   approvedBefore = false,
 ): McpInputRound {
   return new McpInputRound(responses, verified, approvedBefore);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('McpInputRound', () => {

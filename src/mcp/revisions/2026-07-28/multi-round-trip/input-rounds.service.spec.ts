@@ -1,3 +1,4 @@
+import { rejection } from '../../../../../test/support/rejection.js';
 import { jest } from '@jest/globals';
 import type { McpPrincipal } from '../../../authentication/principal.interface.js';
 import { resolveMcpOptions } from '../../../options/options.resolver.js';
@@ -23,15 +24,6 @@ async function askedApproval(service: McpInputRounds, principal: McpPrincipal | 
   const first = await service.begin('tools/call', {}, CALL, principal);
   first.ask('approval', { method: 'elicitation/create', params: QUESTION });
   return service.inputRequired(first, 'tools/call', CALL, principal);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error & { code?: number }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error & { code?: number };
-  }
-  throw new Error('expected a rejection');
 }
 
 function expectRefused(round: McpInputRound, problem: string): void {
