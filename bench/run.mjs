@@ -289,7 +289,7 @@ async function main() {
     removeDataDir();
     against?.cleanup();
   }
-  const targets = checkTargets(medians, labels);
+  const targets = checkTargets(medians, labels, against?.commit);
   const date = new Date().toISOString().slice(0, 10);
   let doc = [
     `# MCP Warden benchmarks, ${date}`,
@@ -299,7 +299,7 @@ async function main() {
     SERVICE_NOTE,
     '',
     ...sections.flatMap((section) => [section, '']),
-    ...(targets.length ? ['## Targets (issue #5)', '', ...targets, ''] : []),
+    ...(targets.length ? ['## Targets', '', ...targets, ''] : []),
   ].join('\n');
   const prettier = await import('prettier');
   doc = await prettier.format(doc, { parser: 'markdown', proseWrap: 'preserve' });

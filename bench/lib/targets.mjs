@@ -1,4 +1,5 @@
-// The issue's targets, checked against the medians of this invocation.
+// The issues' targets, checked against the medians of this invocation.
+import { AGAINST } from './against.mjs';
 import { HOSTILE_BODIES, LOOP_TARGET_MS, MAX_BODY_BYTES } from '../workloads/hostile-body.mjs';
 import { HONEST_P99_MS } from '../workloads/soak-hostile.mjs';
 import { CONSOLE_PUSH_TARGET_MS } from '../workloads/console-push.mjs';
@@ -10,14 +11,24 @@ const SUBJECTS = {
   stdio: ['warden-stdio', 'service-stdio'],
 };
 
+/**
+ * The main before the notes service moved to SQLite, Cedar and audit records (in-memory notes,
+ * closures for policy): its service is the floor the current one's calls per second must reach,
+ * measured as its `--against` twin in the same run (docs/notes-service.md, "Performance").
+ */
+export const SERVICE_FLOOR_COMMIT = '90b0bca';
+
 const times = (value) => `${value.toFixed(2)}×`;
 /** Timer granularity the wall-excess comparison allows (the probe ticks every 1 ms). */
 const EXCESS_SLACK_MS = 5;
 const us = (value) => `${Math.round(value)} µs`;
 const perSecond = (value) => `${Math.round(value).toLocaleString('en-US')}/s`;
 
-/** `medians[workloadId][serverId]` → Markdown list items, one per target and subject. */
-export function checkTargets(medians, labels) {
+/**
+ * `medians[workloadId][serverId]` → Markdown list items, one per target and subject.
+ * `againstCommit`: the short commit of `--against`, whose rows are the `…@against` twins.
+ */
+export function checkTargets(medians, labels, againstCommit) {
   const lines = [];
   const add = (met, text) => lines.push(`- **${met ? 'met' : 'not met'}**: ${text}`);
   // A row with no bound is a figure, not a verdict: it never says met.
@@ -54,6 +65,16 @@ export function checkTargets(medians, labels) {
       `HTTP tools/call, 32 in flight, ${labels['warden-fastify-http']}: ${times(vsBare)} bare Fastify (≥ 0.8×), ` +
         `${times(vsDefault)} the default mount (≥ 1×); server CPU per call ${us(fastify.serverCpu)} vs ` +
         `bare Fastify ${us(tp['bare-fastify-http'].serverCpu)}`,
+    );
+  }
+  // The notes service at least as fast as the floor's, twin against twin in the same run.
+  const floor = tp?.[`service-http${AGAINST}`];
+  if (againstCommit?.startsWith(SERVICE_FLOOR_COMMIT) && tp?.['service-http'] && floor) {
+    const service = tp['service-http'];
+    add(
+      service.rate / floor.rate >= 1,
+      `HTTP tools/call, 32 in flight, ${labels['service-http']}: ${times(service.rate / floor.rate)} the calls/s of ` +
+        `its ${SERVICE_FLOOR_COMMIT} twin (≥ 1×); server CPU per call ${us(service.serverCpu)} vs ${us(floor.serverCpu)}`,
     );
   }
   // Bearer auth with a cached (here: local) key costs at most a fifth of the throughput.

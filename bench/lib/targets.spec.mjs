@@ -190,4 +190,28 @@ describe('bench targets', () => {
       expect.stringMatching(/^- \*\*not met\*\*: /),
     ]);
   });
+
+  describe("the notes service against its floor's twin", () => {
+    const serviceLabels = { 'service-http': 'notes service' };
+    // Only the service rows: the framework's own bounds need the SDK and bare rows.
+    const at = (rate) => ({
+      'throughput-http': { 'service-http': row(rate), 'service-http@against': row(1000) },
+    });
+
+    it('is met at the same calls/s as the 90b0bca twin and not met below', () => {
+      expect(checkTargets(at(1000), serviceLabels, '90b0bca')).toEqual([
+        expect.stringMatching(
+          /^- \*\*met\*\*: .*notes service: 1\.00× the calls\/s of its 90b0bca twin/,
+        ),
+      ]);
+      expect(checkTargets(at(999), serviceLabels, '90b0bcaf')).toEqual([
+        expect.stringMatching(/^- \*\*not met\*\*: /),
+      ]);
+    });
+
+    it('is no verdict against another ref, nor without one', () => {
+      expect(checkTargets(at(2000), serviceLabels, '40a0feb')).toEqual([]);
+      expect(checkTargets(at(2000), serviceLabels)).toEqual([]);
+    });
+  });
 });
