@@ -16,7 +16,7 @@ const SUBJECTS = {
  * closures for policy): its service is the floor the current one's calls per second must reach,
  * measured as its `--against` twin in the same run (docs/notes-service.md, "Performance").
  */
-export const SERVICE_FLOOR_COMMIT = '90b0bca';
+const SERVICE_FLOOR_COMMIT = '90b0bca';
 
 const times = (value) => `${value.toFixed(2)}×`;
 /** Timer granularity the wall-excess comparison allows (the probe ticks every 1 ms). */
