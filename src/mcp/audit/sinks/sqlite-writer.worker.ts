@@ -16,12 +16,19 @@
 import { AUDIT_COLUMNS } from './sql-table.sink.js';
 
 const COLUMNS = AUDIT_COLUMNS.map((column) => `"${column}"`).join(', ');
-const PLACEHOLDERS = AUDIT_COLUMNS.map(() => '?').join(', ');
+/*
+ * Each row's columns are read out of its line by SQLite (`->>`, JSON1, in the engine since
+ * 3.38): the line is bound once, parsed once in C (SQLite keeps the parse for the statement's
+ * other extractions), and no JavaScript object is built per record. A JSON.parse of each line
+ * here, then eight bound values, were most of the thread's work (docs/audit.md, "Performance").
+ */
+const VALUES = AUDIT_COLUMNS.map((column) =>
+  column === 'line' ? ':line' : `:line ->> '${column}'`,
+).join(', ');
 
 export const SQLITE_WRITER_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { file, table, busyTimeoutMs, driver, betterSqlite } = workerData;
-const FIELDS = ${JSON.stringify(AUDIT_COLUMNS)};
 
 /* Node's own SQLite, its experimental warning (Node 22) dropped; undefined where there is none. */
 function builtinSqlite() {
@@ -72,8 +79,8 @@ function prepare() {
     db.exec('COMMIT');
     return {
       db,
-      insert: db.prepare('insert into "' + table + '" (${COLUMNS}) values (${PLACEHOLDERS}) on conflict do nothing'),
-      kept: db.prepare('select line from "' + table + '" where instance = ? and seq = ?'),
+      insert: db.prepare('insert into "' + table + '" (${COLUMNS}) values (' + ${JSON.stringify(VALUES)} + ') on conflict do nothing'),
+      kept: db.prepare('select line from "' + table + '" where instance = (:line ->> ' + "'instance'" + ') and seq = (:line ->> ' + "'seq'" + ')'),
     };
   } catch (error) {
     db.close();
@@ -89,11 +96,11 @@ function keep({ db, insert, kept }, chunks) {
   db.exec('BEGIN IMMEDIATE');
   try {
     for (const line of chunks.flatMap((chunk) => chunk.split('\\n').slice(0, -1))) {
-      const record = JSON.parse(line);
-      const { changes } = insert.run(...FIELDS.map((field) => (field === 'line' ? line : (record[field] ?? null))));
+      const { changes } = insert.run({ line });
       if (Number(changes) === 0) {
-        const row = kept.get(record.instance, record.seq);
+        const row = kept.get({ line });
         if (!row || row.line !== line) {
+          const record = JSON.parse(line);
           throw new Error('another record is kept at ' + record.instance + '#' + record.seq);
         }
       }
