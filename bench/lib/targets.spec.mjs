@@ -205,7 +205,17 @@ describe('bench targets', () => {
         ),
       ]);
       expect(checkTargets(at(999), serviceLabels, '90b0bcaf')).toEqual([
-        expect.stringMatching(/^- \*\*not met\*\*: /),
+        expect.stringMatching(/^- \*\*not met\*\*: .*: 0\.999× the calls\/s/),
+      ]);
+    });
+
+    it('shows a third decimal where two would read as the bound itself', () => {
+      expect(checkTargets(at(996), serviceLabels, '90b0bca')).toEqual([
+        expect.stringMatching(/^- \*\*not met\*\*: .*: 0\.996× the calls\/s/),
+      ]);
+      // Away from a bound, two decimals as before.
+      expect(checkTargets(at(1234), serviceLabels, '90b0bca')).toEqual([
+        expect.stringMatching(/^- \*\*met\*\*: .*: 1\.23× the calls\/s/),
       ]);
     });
 
