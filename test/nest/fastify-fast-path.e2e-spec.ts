@@ -1,8 +1,10 @@
+import { Injectable, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpModule, type McpHttpOptions } from '../../src/index.js';
+import { McpModule, McpTool, type McpHttpOptions } from '../../src/index.js';
+import { modernHeaders, modernMessage } from '../modern/modern-app.js';
 import { EchoTools } from './nest-app.fixture.js';
 import {
   HealthController,
@@ -26,6 +28,28 @@ interface Setup {
   readonly fastify?: ConstructorParameters<typeof FastifyAdapter>[0];
   readonly before?: (app: NestFastifyApplication) => void;
   readonly return503OnClosing?: boolean;
+  /** The app's tools, in place of EchoTools. */
+  readonly providers?: (new (...args: never[]) => object)[];
+}
+
+/** What each call's guard saw as its HTTP request: Node's own, or Fastify's wrapper. */
+const guardSaw: string[] = [];
+
+class RequestKindGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<object>();
+    guardSaw.push(request instanceof IncomingMessage ? 'node' : 'fastify');
+    return true;
+  }
+}
+
+@Injectable()
+class GuardedEchoTools {
+  @McpTool({ description: 'Echoes its text', input: { type: 'object', properties: {} } })
+  @UseGuards(RequestKindGuard)
+  echo() {
+    return 'echoed';
+  }
 }
 
 /** A Fastify app with a global prefix and its own route; `routed()` counts what Fastify saw. */
@@ -45,7 +69,7 @@ async function boot(setup: Setup = {}) {
       ),
     ],
     // With several servers a tool names its servers; these need none.
-    providers: setup.servers ? [] : [EchoTools],
+    providers: setup.servers ? [] : (setup.providers ?? [EchoTools]),
   }).compile();
   const adapter = new FastifyAdapter({
     ...setup.fastify,
@@ -282,6 +306,31 @@ describe('the fast path on Fastify (http.fastPath)', () => {
     expect(await fourPosts(post)).toEqual([200, 200, 200, 200]);
     expect(hook.count()).toBe(1);
     expect(routed()).toBe(1);
+    await app.close();
+  });
+
+  it("a route's handlers see Node's request from the request that made it fast on", async () => {
+    // A modern-era tools/call needs no session, so it can be a route's first request: it
+    // arrives through Fastify, and its guard sees what every later call's sees.
+    guardSaw.length = 0;
+    const { app, base, routed } = await boot({ providers: [GuardedEchoTools] });
+    const call = async (id: number) => {
+      const message = modernMessage(id, 'tools/call', { name: 'echo', arguments: {} });
+      const response = await fetch(`${base}/v1/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...modernHeaders(message.method, message.params),
+        },
+        body: JSON.stringify(message),
+      });
+      return ((await response.json()) as { result?: { content?: { text?: string }[] } }).result;
+    };
+    expect((await call(1))?.content?.[0]?.text).toBe('echoed');
+    expect((await call(2))?.content?.[0]?.text).toBe('echoed');
+    expect(routed()).toBe(1);
+    expect(guardSaw).toEqual(['node', 'node']);
     await app.close();
   });
 

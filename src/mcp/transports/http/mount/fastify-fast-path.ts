@@ -50,9 +50,15 @@ export class FastifyFastPath {
   /**
    * From the binder's `preParsing` hook, for a request Fastify routed to the MCP route `url`
    * (its registered path): judges that route once, and opens the door to it if it goes fast.
+   * True when this request opened it: the route's later requests reach it as Node's own.
    */
-  learn(request: object, url: string | undefined, kind: McpRouteKind, ownHook: FastifyHook): void {
-    if (!url || this.judged.has(url)) return;
+  learn(
+    request: object,
+    url: string | undefined,
+    kind: McpRouteKind,
+    ownHook: FastifyHook,
+  ): boolean {
+    if (!url || this.judged.has(url)) return false;
     this.judged.add(url);
     const context = routeContextOf(request);
     const verdict = this.judge(url, context, ownHook);
@@ -65,6 +71,7 @@ export class FastifyFastPath {
       });
     }
     this.options.onJudged(url, verdict.fast, verdict.fast ? undefined : verdict.reason);
+    return verdict.fast && context?.Request !== undefined;
   }
 
   private judge(

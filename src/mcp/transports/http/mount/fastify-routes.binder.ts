@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { rememberClientAddress } from '../../../core/http/client-address.js';
 import type { McpRoutePaths } from './express-routes.binder.js';
 import type { FastifyFastPath } from './fastify-fast-path.js';
 import { markMcpRouteHook } from './fastify-route-context.js';
@@ -58,8 +60,18 @@ export function bindFastifyRoutes(
     const route = req.routeOptions;
     const kind = routeKind(route, own);
     if (!kind) return done(null, payload);
-    fastPath?.learn(req, route?.url, kind, hook);
     // The reply is hijacked and answered here; the lifecycle goes no further.
+    if (fastPath?.learn(req, route?.url, kind, hook)) {
+      // The route goes fast from now on, and its later requests reach the handlers as Node's
+      // own: this one does too, so a guard sees one kind of request on the route, the first
+      // included (a modern-era call needs no session, so it can be the first). The client
+      // address stays the one Fastify resolved.
+      const raw = (req as { raw?: IncomingMessage }).raw;
+      if (raw) {
+        rememberClientAddress(raw, (req as { ip?: unknown }).ip);
+        return void serve(kind, raw, reply);
+      }
+    }
     void serve(kind, req, reply);
   });
   fastify.addHook('preParsing', hook);
