@@ -20,9 +20,10 @@ const COLUMNS = AUDIT_COLUMNS.map((column) => `"${column}"`).join(', ');
  * Each row's columns are read out of its line by SQLite (`->>`, JSON1, in the engine since
  * 3.38): the line is bound once, parsed once in C (SQLite keeps the parse for the statement's
  * other extractions), and no JavaScript object is built per record. A JSON.parse of each line
- * here, then eight bound values, were most of the thread's work (docs/audit.md, "Performance").
+ * here, then eight bound values, were most of the thread's work (docs/audit.md, "Performance";
+ * bench/sqlite-audit-rows.mjs measures both).
  */
-const VALUES = AUDIT_COLUMNS.map((column) =>
+export const ROW_VALUES = AUDIT_COLUMNS.map((column) =>
   column === 'line' ? ':line' : `:line ->> '${column}'`,
 ).join(', ');
 
@@ -79,7 +80,7 @@ function prepare() {
     db.exec('COMMIT');
     return {
       db,
-      insert: db.prepare('insert into "' + table + '" (${COLUMNS}) values (' + ${JSON.stringify(VALUES)} + ') on conflict do nothing'),
+      insert: db.prepare('insert into "' + table + '" (${COLUMNS}) values (' + ${JSON.stringify(ROW_VALUES)} + ') on conflict do nothing'),
       kept: db.prepare('select line from "' + table + '" where instance = (:line ->> ' + "'instance'" + ') and seq = (:line ->> ' + "'seq'" + ')'),
     };
   } catch (error) {
