@@ -19,12 +19,13 @@ const SUBJECTS = {
 const SERVICE_FLOOR_COMMIT = '90b0bca';
 
 /*
- * A ratio, to two decimals; to three where two would land on a multiple of 0.05, where every
- * bound sits, so that 0.996× on a "not met" line of a ≥ 1× bound does not read as 1.00×.
+ * A ratio, to two decimals; to three where two would land on a multiple of 0.05 up to 3×, where
+ * every bound sits, so that 0.996× on a "not met" line of a ≥ 1× bound does not read as 1.00×.
  */
 const times = (value) => {
   const shown = value.toFixed(2);
-  const onABound = Math.round(Number(shown) * 100) % 5 === 0 && Number(shown) !== value;
+  const onABound =
+    value < 3.05 && Math.round(Number(shown) * 100) % 5 === 0 && Number(shown) !== value;
   return `${onABound ? value.toFixed(3) : shown}×`;
 };
 /** Timer granularity the wall-excess comparison allows (the probe ticks every 1 ms). */

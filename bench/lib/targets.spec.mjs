@@ -213,9 +213,12 @@ describe('bench targets', () => {
       expect(checkTargets(at(996), serviceLabels, '90b0bca')).toEqual([
         expect.stringMatching(/^- \*\*not met\*\*: .*: 0\.996× the calls\/s/),
       ]);
-      // Away from a bound, two decimals as before.
+      // Away from a bound, two decimals as before; and past 3×, where no bound sits.
       expect(checkTargets(at(1234), serviceLabels, '90b0bca')).toEqual([
         expect.stringMatching(/^- \*\*met\*\*: .*: 1\.23× the calls\/s/),
+      ]);
+      expect(checkTargets(at(7301), serviceLabels, '90b0bca')).toEqual([
+        expect.stringMatching(/^- \*\*met\*\*: .*: 7\.30× the calls\/s/),
       ]);
     });
 
