@@ -2,9 +2,11 @@
 // whatever else the machine runs, for comparing two commits where calls/s and CPU time swing by
 // a factor of two from one minute to the next (a shared virtual machine).
 //
-//   node bench/instructions.mjs [--server warden-http|warden-fastify|warden-stdio] [--against <git ref>]
+//   node bench/instructions.mjs [--server warden-http|warden-fastify|warden-stdio|service] [--against <git ref>]
 //
-// The server (bench/servers/<server>.mjs, JSON Schema tools only) runs under callgrind; the
+// The server (bench/servers/<server>.mjs, JSON Schema tools only; `service`: the notes service's
+// HTTP entry point, dist/app/main.js, over an empty data directory, called with search_notes as
+// the bench's service rows are, its SQLite audit thread counted too) runs under callgrind; the
 // driver (this process, not counted) warms it up with 3,000 calls, zeroes the counts, then makes
 // N more, 32 in flight over raw keep-alive connections sharing one session (warden-stdio: 32
 // pipelined on its pipes), and stops it. Two
@@ -22,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { prepareAgainst } from './lib/against.mjs';
 import { callTool, openSession } from './lib/mcp-http.mjs';
-import { echoCall } from './lib/mcp.mjs';
+import { echoCall, searchNotesCall } from './lib/mcp.mjs';
 import { drive, median } from './lib/measure.mjs';
 import { RawHttpConnection } from './lib/raw-http.mjs';
 import { StdioClient } from './lib/stdio-client.mjs';
@@ -31,7 +33,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const IN_FLIGHT = 32;
 const WARM_UP = 3_000;
 const [SHORT, LONG] = [2_000, 8_000];
-const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/mcp/;
+const URL_PATTERN = /http:\/\/(?:127\.0\.0\.1|localhost):\d+\/mcp/;
 
 const { values: flags } = parseArgs({
   options: {
@@ -42,10 +44,23 @@ const { values: flags } = parseArgs({
 });
 const log = (line) => process.stderr.write(`${line}\n`);
 const STDIO = flags.server.endsWith('-stdio');
+const SERVICE = flags.server === 'service';
+
+/* The script a checkout runs as the server, and what it needs of its environment. */
+function serverOf(repo, dataDir) {
+  if (!SERVICE) return { script: join(repo, 'bench/servers', `${flags.server}.mjs`), env: {} };
+  return {
+    script: join(repo, 'dist/app/main.js'),
+    // The bench is one caller: its per-caller quota is raised, as the bench's service rows do.
+    env: { DATA_DIR: dataDir, CALLS_PER_SECOND_PER_PRINCIPAL: '1000000000' },
+  };
+}
 
 /** The instruction total of one server process that served WARM_UP + `calls` calls. */
 async function total(repo, calls) {
   const dir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-callgrind-'));
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-callgrind-data-'));
+  const server = serverOf(repo, dataDir);
   const child = spawn(
     'valgrind',
     [
@@ -54,12 +69,19 @@ async function total(repo, calls) {
       '--smc-check=all-non-file',
       `--callgrind-out-file=${join(dir, 'callgrind.out')}`,
       process.execPath,
-      join(repo, 'bench/servers', `${flags.server}.mjs`),
+      server.script,
     ],
     {
       cwd: repo,
-      env: { ...process.env, PORT: '0', NODE_ENV: 'production', WARDEN_DTO_TOOL: 'off' },
-      stdio: [STDIO ? 'pipe' : 'ignore', 'pipe', 'ignore'],
+      env: {
+        ...process.env,
+        PORT: '0',
+        NODE_ENV: 'production',
+        WARDEN_DTO_TOOL: 'off',
+        ...server.env,
+      },
+      // The service prints its address on stderr, with its log.
+      stdio: [STDIO ? 'pipe' : 'ignore', 'pipe', SERVICE ? 'pipe' : 'ignore'],
     },
   );
   try {
@@ -76,6 +98,7 @@ async function total(repo, calls) {
     if (found) sum += Number(found[1]);
   }
   rmSync(dir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
   if (sum === 0) throw new Error('callgrind counted nothing');
   return sum;
 }
@@ -86,17 +109,19 @@ async function total(repo, calls) {
  */
 async function driveHttp(child, calls) {
   const url = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const found = URL_PATTERN.exec(line);
-      if (found) resolve(found[0]);
-    });
+    for (const output of [child.stdout, child.stderr].filter(Boolean)) {
+      createInterface({ input: output }).on('line', (line) => {
+        const found = URL_PATTERN.exec(line);
+        if (found) resolve(found[0]);
+      });
+    }
     child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
   });
   const connections = await Promise.all(
     Array.from({ length: IN_FLIGHT }, () => RawHttpConnection.open(url)),
   );
   const headers = await openSession(connections[0]);
-  const call = echoCall();
+  const call = SERVICE ? searchNotesCall() : echoCall();
   let id = 0;
   const run = (count) =>
     drive({
