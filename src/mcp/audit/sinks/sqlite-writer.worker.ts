@@ -20,8 +20,8 @@ const COLUMNS = AUDIT_COLUMNS.map((column) => `"${column}"`).join(', ');
  * Each row's columns are read out of its line by SQLite (`->>`, JSON1, in the engine since
  * 3.38): the line is bound once, parsed once in C (SQLite keeps the parse for the statement's
  * other extractions), and no JavaScript object is built per record. A JSON.parse of each line
- * here, then eight bound values, were most of the thread's work (docs/audit.md, "Performance";
- * bench/sqlite-audit-rows.mjs measures both).
+ * here, then eight bound values, cost the thread about a tenth more a line (docs/audit.md,
+ * "Performance"; bench/sqlite-audit-rows.mjs measures both).
  */
 export const ROW_VALUES = AUDIT_COLUMNS.map((column) =>
   column === 'line' ? ':line' : `:line ->> '${column}'`,
