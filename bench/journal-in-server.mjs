@@ -14,10 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createBenchAuth } from './lib/bench-auth.mjs';
-import { benchDataDir, catalog } from './lib/catalog.mjs';
-import { startServer, stopAll } from './lib/spawn-server.mjs';
-import { throughputHttp } from './workloads/throughput.mjs';
+import { runRow } from './lib/row-runs.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -27,54 +24,32 @@ const { values: flags } = parseArgs({
   },
 });
 const PROBE = fileURLToPath(new URL('servers/journal-probe.mjs', import.meta.url));
-const PARTS = ['record', 'outcome', 'seal', 'flush', 'gc'];
-const { dataDir, remove: removeDataDir } = benchDataDir('mcp-warden-journal-');
+const CODE = ['record', 'outcome', 'seal', 'flush'];
 const probeDir = mkdtempSync(join(tmpdir(), 'mcp-warden-journal-probe-'));
-const auth = await createBenchAuth();
-const row = catalog(dataDir, auth).find((server) => server.id === flags.row);
-let code = 0;
-try {
-  if (!row?.env?.WARDEN_AUDIT) throw new Error(`${flags.row}: not an audited HTTP row`);
-  for (let run = 1; run <= Number(flags.runs); run++) {
-    const file = join(probeDir, `run-${run}.json`);
-    const probed = { ...row, env: { ...row.env, JOURNAL_PROBE_FILE: file } };
-    const handle = await startServer(probed, ['--import', PROBE]);
-    try {
-      // driveMeasured reads the CPU as the measured part starts and ends: the probe's totals are
-      // read at the same moments (written every 100 ms, so each edge is within 0.1 s).
-      const snapshots = [];
-      const cpu = () => {
-        snapshots.push(JSON.parse(readFileSync(file, 'utf8')));
-        return handle.cpu();
-      };
-      const sizes = { warmup: { count: 3_000 }, throughput: { seconds: Number(flags.seconds) } };
-      const result = await Promise.race([
-        throughputHttp.run({ ...probed, url: handle.url, cpu }, sizes),
-        handle.crashed,
-      ]);
-      const [before, after] = snapshots.slice(-2);
-      const calls = after.calls - before.calls;
-      const perCall = (part) => (after[part] - before[part]) / calls / 1000;
-      const audit = PARTS.filter((part) => part !== 'gc').reduce((sum, p) => sum + perCall(p), 0);
-      console.log(
-        `run ${run}: ${result.rate.toFixed(0)} calls/s, server ${result.serverCpu.toFixed(1)} µs/call; ` +
-          `audit code ${audit.toFixed(2)} µs a call (` +
-          PARTS.filter((part) => part !== 'gc')
-            .map((part) => `${part} ${perCall(part).toFixed(2)}`)
-            .join(', ') +
-          `), GC pauses ${perCall('gc').toFixed(2)} µs a call`,
-      );
-    } finally {
-      await handle.stop();
-    }
-  }
-} catch (error) {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  code = 1;
-} finally {
-  await auth.close();
-  removeDataDir();
-  rmSync(probeDir, { recursive: true, force: true });
-  await stopAll();
-  process.exit(code);
-}
+
+await runRow({
+  rowId: flags.row,
+  runs: Number(flags.runs),
+  seconds: Number(flags.seconds),
+  accept(row) {
+    if (!row.env?.WARDEN_AUDIT) throw new Error(`${flags.row}: not an audited HTTP row`);
+  },
+  prepare: (row, run) => ({
+    server: { ...row, env: { ...row.env, JOURNAL_PROBE_FILE: join(probeDir, `run-${run}.json`) } },
+    nodeFlags: ['--import', PROBE],
+  }),
+  // The probe writes its totals every 100 ms, so each edge of the measured part is within 0.1 s.
+  read: (_handle, server) => JSON.parse(readFileSync(server.env.JOURNAL_PROBE_FILE, 'utf8')),
+  report(run, result, before, after) {
+    const calls = after.calls - before.calls;
+    const perCall = (part) => (after[part] - before[part]) / calls / 1000;
+    const audit = CODE.reduce((sum, part) => sum + perCall(part), 0);
+    console.log(
+      `run ${run}: ${result.rate.toFixed(0)} calls/s, server ${result.serverCpu.toFixed(1)} µs/call; ` +
+        `audit code ${audit.toFixed(2)} µs a call (` +
+        CODE.map((part) => `${part} ${perCall(part).toFixed(2)}`).join(', ') +
+        `), GC pauses ${perCall('gc').toFixed(2)} µs a call`,
+    );
+  },
+  cleanup: () => rmSync(probeDir, { recursive: true, force: true }),
+});

@@ -62,7 +62,8 @@ export class FastifyFastPath {
     this.judged.add(url);
     const context = routeContextOf(request);
     const verdict = this.judge(url, context, ownHook);
-    if (verdict.fast && context?.Request) {
+    const opens = verdict.fast && context?.Request !== undefined;
+    if (opens) {
       this.door.add(url, {
         kind,
         inert: verdict.inert,
@@ -71,7 +72,7 @@ export class FastifyFastPath {
       });
     }
     this.options.onJudged(url, verdict.fast, verdict.fast ? undefined : verdict.reason);
-    return verdict.fast && context?.Request !== undefined;
+    return opens;
   }
 
   private judge(
