@@ -3,7 +3,6 @@ import {
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ElicitRequestSchema,
   ResourceUpdatedNotificationSchema,
@@ -15,6 +14,7 @@ import {
   type RoundRobinProxy,
 } from '../../examples/cluster/round-robin-proxy.mjs';
 import { findService, describeWithService, TEST_REDIS_URL } from '../support/services.js';
+import { ClosingStreamableTransport } from '../support/closing-transport.js';
 import { deferred } from '../support/deferred.js';
 import { until } from '../support/until.js';
 import { ClusterInstance, deleteKeys, uniquePrefix } from './cluster-support.js';
@@ -62,7 +62,8 @@ describeWithService(await findService(TEST_REDIS_URL), 'cluster mode', (redisUrl
   /** A connected client whose initialize lands on instance `owner`. */
   async function connect(owner: number, capabilities: object = {}) {
     const client = new Client({ name: 'cluster-test', version: '1.0.0' }, { capabilities });
-    const transport = new StreamableHTTPClientTransport(new URL('/mcp', proxy.url));
+    // Instances die under these clients: a closed one must leave no reconnection behind.
+    const transport = new ClosingStreamableTransport(new URL('/mcp', proxy.url));
     proxy.steer(owner);
     const before = proxy.served.filter((r) => r.method === 'GET').length;
     await client.connect(transport);
