@@ -63,6 +63,13 @@ export default {
   // replaced between files. Its heap otherwise grows by the file, and full collections slow
   // every later suite in it (the whole run took a fifth longer).
   workerIdleMemoryLimit: '700MB',
+  // How long a worker may take to exit once the run has ended before Jest kills it and reports
+  // "A worker process has failed to exit gracefully". Jest's 500 ms is shorter than a worker
+  // with such a heap takes on two slow cores. Timed from the end message, one system run's workers
+  // exited after 285-485 ms, another's after 524-560 ms (Jest had killed them at 500); logged in
+  // the workers, each exited within 11 ms of reading that message, no suite's handle left. A
+  // suite that does leave something running still shows, later (docs/testing.md).
+  workerGracefulExitTimeout: 5_000,
   // The soak last, away from the suites that load the machine most (see the sequencer).
   testSequencer: '<rootDir>/test/support/soak-last.sequencer.mjs',
   testTimeout: 60_000,
