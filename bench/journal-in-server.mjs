@@ -7,8 +7,10 @@
 //   npm run build && node bench/journal-in-server.mjs [--row warden-audit-http] [--runs 3] [--seconds 4]
 //
 // Each run is a fresh server (a row of lib/catalog.mjs with a journal: warden-audit-http,
-// warden-audit-fail-closed-http, warden-audit-discard-http) under the throughput-http load,
-// preloaded with servers/journal-probe.mjs. The timing itself adds about 0.1 µs a part.
+// warden-audit-fail-closed-http, warden-audit-discard-http, or the notes service, service-http,
+// whose records go to its database) under the throughput-http load, preloaded with
+// servers/journal-probe.mjs. The timing itself adds about 0.1 µs a part. In the service, the
+// decision and outcome records also hand each event to its stderr log's subscriber.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +34,9 @@ await runRow({
   runs: Number(flags.runs),
   seconds: Number(flags.seconds),
   accept(row) {
-    if (!row.env?.WARDEN_AUDIT) throw new Error(`${flags.row}: not an audited HTTP row`);
+    // The service keeps its records unless AUDIT_RECORDS=off (service-no-records-http).
+    const audited = row.env?.WARDEN_AUDIT || row.id === 'service-http';
+    if (!audited) throw new Error(`${flags.row}: not an audited HTTP row`);
   },
   prepare: (row, run) => ({
     server: { ...row, env: { ...row.env, JOURNAL_PROBE_FILE: join(probeDir, `run-${run}.json`) } },
