@@ -12,18 +12,31 @@ type Message = Record<string, any>;
  * last writer's file win, so notes another process had acknowledged vanished.
  */
 
-async function service(env: Record<string, string>, cwd?: string): Promise<StdioScript> {
-  const child = new StdioScript(MAIN_STDIO, { DATA_DIR: '', DATABASE_URL: '', ...env }, { cwd });
-  await child.initialize({});
-  return child;
-}
-
-/* A service that dies fails the test at once, with its last words, instead of at the timeout. */
-function answer(child: StdioScript, method: string, params: object): Promise<Message> {
+/*
+ * A service that dies, starting or answering, fails the test at once with its last words,
+ * instead of at the timeout: two of them start on one store at once, and a start that lost a
+ * race for it would otherwise leave `initialize` waiting for an answer that never comes.
+ */
+function unlessItDies<T>(child: StdioScript, pending: Promise<T>): Promise<T> {
   const died = child.exited.then(() => {
     throw new Error(`the service exited: ${child.stderr.text.slice(-600)}`);
   });
-  return Promise.race([child.request(method, params), died]);
+  return Promise.race([pending, died]);
+}
+
+function spawned(env: Record<string, string>, cwd?: string): StdioScript {
+  return new StdioScript(MAIN_STDIO, { DATA_DIR: '', DATABASE_URL: '', ...env }, { cwd });
+}
+
+async function started(child: StdioScript): Promise<StdioScript> {
+  await unlessItDies(child, child.initialize({}));
+  return child;
+}
+
+const service = (env: Record<string, string>, cwd?: string) => started(spawned(env, cwd));
+
+function answer(child: StdioScript, method: string, params: object): Promise<Message> {
+  return unlessItDies(child, child.request(method, params));
 }
 
 async function call(child: StdioScript, name: string, args: object): Promise<Message> {
@@ -46,8 +59,10 @@ function twoProcesses(env: () => Record<string, string>): void {
   });
 
   it('concurrent writes from two processes: no acknowledged note lost, every tag kept', async () => {
-    const [a, b] = await Promise.all([service(env()), service(env())]);
+    // Both are disposed after the test, whichever fails to start.
+    const [a, b] = [spawned(env()), spawned(env())];
     children.push(a, b);
+    await Promise.all([started(a), started(b)]);
     const shared = await call(a, 'create_note', { title: 'shared', body: 'both tag it' });
     const writes = [a, b].flatMap((child, c) =>
       Array.from({ length: 20 }, (_, i) => [
