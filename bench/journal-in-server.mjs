@@ -34,8 +34,9 @@ await runRow({
   runs: Number(flags.runs),
   seconds: Number(flags.seconds),
   accept(row) {
-    // The service keeps its records unless AUDIT_RECORDS=off (service-no-records-http).
-    const audited = row.env?.WARDEN_AUDIT || row.id === 'service-http';
+    // The notes service keeps its records unless AUDIT_RECORDS=off (service-no-records-http).
+    const service = row.script.endsWith('dist/app/main.js') && row.env?.AUDIT_RECORDS !== 'off';
+    const audited = row.env?.WARDEN_AUDIT || service;
     if (!audited) throw new Error(`${flags.row}: not an audited HTTP row`);
   },
   prepare: (row, run) => ({

@@ -13,30 +13,23 @@ type Message = Record<string, any>;
  */
 
 /*
- * A service that dies, starting or answering, fails the test at once with its last words,
- * instead of at the timeout: two of them start on one store at once, and a start that lost a
- * race for it would otherwise leave `initialize` waiting for an answer that never comes.
+ * A service that dies, starting or answering, fails the test at once with its last words
+ * (`whileRunning`): two of them start on one store at once, and a start that lost a race for it
+ * would otherwise leave `initialize` waiting until the timeout.
  */
-function unlessItDies<T>(child: StdioScript, pending: Promise<T>): Promise<T> {
-  const died = child.exited.then(() => {
-    throw new Error(`the service exited: ${child.stderr.text.slice(-600)}`);
-  });
-  return Promise.race([pending, died]);
-}
-
 function spawned(env: Record<string, string>, cwd?: string): StdioScript {
   return new StdioScript(MAIN_STDIO, { DATA_DIR: '', DATABASE_URL: '', ...env }, { cwd });
 }
 
 async function started(child: StdioScript): Promise<StdioScript> {
-  await unlessItDies(child, child.initialize({}));
+  await child.whileRunning(child.initialize({}));
   return child;
 }
 
 const service = (env: Record<string, string>, cwd?: string) => started(spawned(env, cwd));
 
 function answer(child: StdioScript, method: string, params: object): Promise<Message> {
-  return unlessItDies(child, child.request(method, params));
+  return child.whileRunning(child.request(method, params));
 }
 
 async function call(child: StdioScript, name: string, args: object): Promise<Message> {

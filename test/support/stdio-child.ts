@@ -176,6 +176,17 @@ export class StdioScript {
     return response;
   }
 
+  /**
+   * `pending`, unless the child exits first: then a rejection with its last stderr lines, at once
+   * rather than at the suite's timeout (a request to a dead child is never answered).
+   */
+  whileRunning<T>(pending: Promise<T>): Promise<T> {
+    const died = this.exited.then(() => {
+      throw new Error(`the child exited: ${this.stderr.text.slice(-600)}`);
+    });
+    return Promise.race([pending, died]);
+  }
+
   /** Sends `initialize` and `notifications/initialized`; resolves to the initialize response. */
   async initialize(capabilities: object = {}): Promise<Message> {
     const response = await this.request('initialize', { ...INITIALIZE_PARAMS, capabilities });
