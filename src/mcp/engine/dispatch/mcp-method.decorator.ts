@@ -2,10 +2,18 @@ import { SetMetadata } from '@nestjs/common';
 import type { z } from 'zod';
 import { MCP_METHOD_METADATA } from '../../core/mcp.constants.js';
 
+/**
+ * What the dispatcher asks of a method's params schema: a zod schema of the official MCP package,
+ * or one that answers as such a schema does.
+ */
+export interface McpParamsSchema {
+  safeParse(params: unknown): z.ZodSafeParseResult<unknown>;
+}
+
 /** What `@McpMethod()` records: the JSON-RPC method and the schema of its params. */
 export interface McpMethodMetadata {
   method: string;
-  params?: z.ZodType;
+  params?: McpParamsSchema;
 }
 
 /**
@@ -18,5 +26,5 @@ export interface McpMethodMetadata {
  * @ReadSeam()
  * get(request: McpRequest<GetParams>) { ... }
  */
-export const McpMethod = (method: string, params?: z.ZodType): MethodDecorator =>
+export const McpMethod = (method: string, params?: McpParamsSchema): MethodDecorator =>
   SetMetadata(MCP_METHOD_METADATA, { method, params } satisfies McpMethodMetadata);

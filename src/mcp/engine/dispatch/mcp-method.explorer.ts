@@ -1,6 +1,5 @@
 import { Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { z } from 'zod';
 import {
   ProviderMethodScanner,
   type ProviderMethod,
@@ -8,12 +7,12 @@ import {
 import { MCP_METHOD_METADATA } from '../../core/mcp.constants.js';
 import { McpExecutionContext } from '../../definitions/pipeline/mcp-execution-context.js';
 import { runGuards } from '../../definitions/pipeline/run-guards.js';
-import type { McpMethodMetadata } from './mcp-method.decorator.js';
+import type { McpMethodMetadata, McpParamsSchema } from './mcp-method.decorator.js';
 import type { McpRequest } from './mcp-request.interface.js';
 
 /** A request method's handler, behind its own guards. */
 export interface McpRoute {
-  readonly params?: z.ZodType;
+  readonly params?: McpParamsSchema;
   /** The handler's value, or a promise of it; a guard's refusal throws (or rejects). */
   readonly invoke: (request: McpRequest) => unknown;
 }

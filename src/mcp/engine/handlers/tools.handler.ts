@@ -1,10 +1,7 @@
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
 import type { McpAuthorizationSettings } from '../../authorization/authorization-settings.interface.js';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  CallToolRequestParamsSchema,
-  PaginatedRequestParamsSchema,
-} from '@modelcontextprotocol/core';
+import { PaginatedRequestParamsSchema } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { hasScopes, McpInsufficientScopeError } from '../../authentication/scopes.js';
 import { contextOf } from '../../authorization/authorizer-context.js';
@@ -29,9 +26,10 @@ import {
   type McpToolTasks,
 } from '../tools/tool-tasks.interface.js';
 import { toolErrorResult } from '../results/tool-result.normalizer.js';
+import { callToolParams, type CallToolParams } from './call-tool-params.js';
 
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
-type CallParams = z.infer<typeof CallToolRequestParamsSchema>;
+type CallParams = CallToolParams;
 type AskDecision = Extract<AuthorizerDecision, { kind: 'ask' }>;
 
 /** Detail of a deny when the handler was reached without the tool seam's verdict. */
@@ -67,7 +65,7 @@ export class McpToolsHandler {
    * runs (validating its arguments first, as every run does); an ask
    * validates the arguments before anyone is asked (`ask`).
    */
-  @McpMethod('tools/call', CallToolRequestParamsSchema)
+  @McpMethod('tools/call', callToolParams)
   @ToolSeam()
   call(request: McpRequest<CallParams>): MaybePromise<McpToolOutcome | McpParkedCall> {
     const { name } = request.params;
