@@ -49,14 +49,10 @@ function plainCall(params: unknown): CallToolParams | undefined {
   }
   const { name, arguments: args, _meta: meta } = params as Record<string, unknown>;
   if (typeof name !== 'string') return undefined;
-  const call: CallToolParams = { name };
-  if ('_meta' in params) {
-    const copied = plainMeta(meta);
-    if (!copied) return undefined;
-    // The schema's order: `_meta` first.
-    return plainArguments({ _meta: copied, name } as CallToolParams, params, args);
-  }
-  return plainArguments(call, params, args);
+  if (!('_meta' in params)) return plainArguments({ name }, params, args);
+  const copied = plainMeta(meta);
+  // The schema's order: `_meta` first.
+  return copied && plainArguments({ _meta: copied, name } as CallToolParams, params, args);
 }
 
 /* Adds the arguments' copy to `call`, or undefined to leave the whole to the schema. */
