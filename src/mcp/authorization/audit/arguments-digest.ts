@@ -1,5 +1,6 @@
 import { sha256Hex } from '../../core/common/sha256.js';
 import canonicalizeImport from 'canonicalize';
+import { deepFreeze } from '../../core/common/deep-freeze.js';
 
 type Canonicalize = (value: unknown) => string | undefined;
 /* The CommonJS build's vendored copy arrives wrapped once more ({ default: fn }). */
@@ -29,13 +30,5 @@ export function argumentsDigest(value: unknown): string {
  * record say other than what was decided on.
  */
 export function argumentsSnapshot(canonical: string): unknown {
-  return deepFreeze(JSON.parse(canonical));
-}
-
-function deepFreeze(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
+  return deepFreeze(JSON.parse(canonical) as unknown);
 }

@@ -1,10 +1,11 @@
-import { ClientCapabilitiesSchema, LoggingLevelSchema } from '@modelcontextprotocol/core';
+import { LoggingLevelSchema } from '@modelcontextprotocol/core';
 import { McpInvalidParamsError } from '../errors/protocol.errors.js';
 import type { McpWardenError } from '../errors/mcp-warden.error.js';
 import { isJsonObject } from './jsonrpc.js';
 import type { ClientCapabilities, LoggingLevel } from './mcp-types.js';
 import { META, SUPPORTED_MODERN_PROTOCOL_VERSIONS } from './era.constants.js';
 import { McpUnsupportedProtocolVersionError } from './era.errors.js';
+import { readClientCapabilities } from './client-capabilities.reader.js';
 
 /** What a modern request declares about itself in `params._meta`. */
 export interface McpRequestEnvelope {
@@ -46,8 +47,8 @@ export function readEra(params: unknown): McpEraReading {
   if (!(META.clientCapabilities in meta)) {
     return invalid(`${META.clientCapabilities}: missing`);
   }
-  const capabilities = ClientCapabilitiesSchema.safeParse(meta[META.clientCapabilities]);
-  if (!capabilities.success) return invalid(`${META.clientCapabilities}: expected an object`);
+  const clientCapabilities = readClientCapabilities(meta[META.clientCapabilities]);
+  if (!clientCapabilities) return invalid(`${META.clientCapabilities}: expected an object`);
   let logLevel: LoggingLevel | undefined;
   if (META.logLevel in meta) {
     const level = LoggingLevelSchema.safeParse(meta[META.logLevel]);
@@ -64,7 +65,7 @@ export function readEra(params: unknown): McpEraReading {
   }
   return {
     era: 'modern',
-    envelope: { protocolVersion: version, clientCapabilities: capabilities.data, logLevel },
+    envelope: { protocolVersion: version, clientCapabilities, logLevel },
   };
 }
 
