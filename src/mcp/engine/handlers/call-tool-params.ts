@@ -1,6 +1,7 @@
 import { CallToolRequestParamsSchema, RequestMetaSchema } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import type { McpParamsSchema } from '../dispatch/mcp-method.decorator.js';
+import { isJsonObject } from '../../core/protocol/jsonrpc.js';
 
 /** `tools/call` params, as the official schema gives them. */
 export type CallToolParams = z.infer<typeof CallToolRequestParamsSchema>;
@@ -24,8 +25,7 @@ const CHECKED_META_KEYS = Object.keys(RequestMetaSchema.shape).filter(
 /* A plain JSON object, whose own keys (for...in) are all a copy needs. */
 function isPlain(value: unknown): value is Record<string, unknown> {
   return (
-    typeof value === 'object' &&
-    value !== null &&
+    isJsonObject(value) &&
     Object.getPrototypeOf(value) === Object.prototype &&
     // The schema leaves a `__proto__` key out of its copies; a spread would set the prototype.
     !Object.hasOwn(value, '__proto__')
@@ -42,12 +42,12 @@ function plainMeta(meta: unknown): Record<string, unknown> | undefined {
 }
 
 function plainCall(params: unknown): CallToolParams | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
+  if (!isJsonObject(params)) return undefined;
   // A JSON object's keys are its own: anything but these goes to the schema.
   for (const key in params) {
     if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
   }
-  const { name, arguments: args, _meta: meta } = params as Record<string, unknown>;
+  const { name, arguments: args, _meta: meta } = params;
   if (typeof name !== 'string') return undefined;
   if (!('_meta' in params)) return plainArguments({ name }, params, args);
   const copied = plainMeta(meta);

@@ -29,7 +29,6 @@ import { toolErrorResult } from '../results/tool-result.normalizer.js';
 import { callToolParams, type CallToolParams } from './call-tool-params.js';
 
 type ListParams = z.infer<typeof PaginatedRequestParamsSchema>;
-type CallParams = CallToolParams;
 type AskDecision = Extract<AuthorizerDecision, { kind: 'ask' }>;
 
 /** Detail of a deny when the handler was reached without the tool seam's verdict. */
@@ -67,7 +66,7 @@ export class McpToolsHandler {
    */
   @McpMethod('tools/call', callToolParams)
   @ToolSeam()
-  call(request: McpRequest<CallParams>): MaybePromise<McpToolOutcome | McpParkedCall> {
+  call(request: McpRequest<CallToolParams>): MaybePromise<McpToolOutcome | McpParkedCall> {
     const { name } = request.params;
     const verdict = request.toolSeam;
     const decision = verdict?.decision ?? { kind: 'deny', reason: SEAM_NOT_APPLIED };
@@ -104,7 +103,7 @@ export class McpToolsHandler {
    */
   private ask(
     entry: McpToolEntry,
-    request: McpRequest<CallParams>,
+    request: McpRequest<CallToolParams>,
     decision: AskDecision,
     input: McpToolArguments,
     asTask: boolean,
@@ -132,7 +131,7 @@ export class McpToolsHandler {
    * exist, so a denied caller learns nothing from its shape.
    */
   private async seamDenial(
-    request: McpRequest<CallParams>,
+    request: McpRequest<CallToolParams>,
     entry: McpToolEntry | undefined,
     reason: string,
   ): Promise<CallToolResult> {
@@ -158,14 +157,14 @@ export class McpToolsHandler {
     return entries.filter((_, index) => visible[index]);
   }
 
-  private run(entry: McpToolEntry, request: McpRequest<CallParams>): Promise<CallToolResult> {
+  private run(entry: McpToolEntry, request: McpRequest<CallToolParams>): Promise<CallToolResult> {
     return this.invoker.run(entry, request.params.arguments ?? {}, request);
   }
 
   /* Arguments that fail their contract are refused at once: no task is made for them. */
   private async runAsTask(
     entry: McpToolEntry,
-    request: McpRequest<CallParams>,
+    request: McpRequest<CallToolParams>,
   ): Promise<McpToolOutcome> {
     const checked = await this.invoker.validate(entry, request.params.arguments ?? {});
     if (!checked.ok) return checked.refusal;
