@@ -1,5 +1,6 @@
 import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
 import type { McpAuditCheckpointRecord } from './audit-record.js';
+import { jsonString } from '../../core/common/json-string.js';
 
 /*
  * A record's JSON line, written field by field. Every call writes two, and on Node 20 (V8 11)
@@ -12,16 +13,8 @@ import type { McpAuditCheckpointRecord } from './audit-record.js';
  * record; `record-line.spec.ts` holds every field of `McpAuditEvent` to that.
  */
 
-/** A character `JSON.stringify` would escape, or a surrogate it may. */
-// eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-function quoted(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : '"' + text + '"';
-}
-
 function json(value: unknown): string {
-  if (typeof value === 'string') return quoted(value);
+  if (typeof value === 'string') return jsonString(value);
   if (typeof value === 'number' && Number.isFinite(value)) return '' + value;
   return JSON.stringify(value) ?? 'null';
 }
@@ -39,9 +32,13 @@ export function recordLine(
 ): string {
   const fields =
     record.kind === 'checkpoint'
-      ? head(record) + ',"checkpoint":' + quoted((record as McpAuditCheckpointRecord).checkpoint)
+      ? head(record) +
+        ',"checkpoint":' +
+        jsonString((record as McpAuditCheckpointRecord).checkpoint)
       : head(record) + eventFields(record as McpAuditEvent);
-  return fields + ',"instance":' + quoted(instance) + ',"seq":' + seq + ',"prev":"' + prev + '"}';
+  return (
+    fields + ',"instance":' + jsonString(instance) + ',"seq":' + seq + ',"prev":"' + prev + '"}'
+  );
 }
 
 /**
@@ -66,27 +63,28 @@ function head(record: McpAuditEvent | McpAuditCheckpointRecord): string {
 
 /* McpAuditEvent's fields after id, kind and time. */
 function eventFields(event: McpAuditEvent): string {
-  let line = ',"connId":' + quoted(event.connId) + ',"requestId":' + json(event.requestId);
-  if (event.traceId !== undefined) line += ',"traceId":' + quoted(event.traceId);
+  let line = ',"connId":' + jsonString(event.connId) + ',"requestId":' + json(event.requestId);
+  if (event.traceId !== undefined) line += ',"traceId":' + jsonString(event.traceId);
   line += ',"transport":"' + event.transport + '"';
-  if (event.principal !== undefined) line += ',"principal":' + quoted(event.principal);
-  if (event.issuer !== undefined) line += ',"issuer":' + quoted(event.issuer);
-  if (event.clientId !== undefined) line += ',"clientId":' + quoted(event.clientId);
+  if (event.principal !== undefined) line += ',"principal":' + jsonString(event.principal);
+  if (event.issuer !== undefined) line += ',"issuer":' + jsonString(event.issuer);
+  if (event.clientId !== undefined) line += ',"clientId":' + jsonString(event.clientId);
   if (event.era !== undefined) line += ',"era":"' + event.era + '"';
-  line += ',"seam":"' + event.seam + '","name":' + quoted(event.name);
+  line += ',"seam":"' + event.seam + '","name":' + jsonString(event.name);
   line += ',"decision":"' + event.decision + '"';
-  if (event.detail !== undefined) line += ',"detail":' + quoted(event.detail);
-  if (event.operator !== undefined) line += ',"operator":' + quoted(event.operator);
+  if (event.detail !== undefined) line += ',"detail":' + jsonString(event.detail);
+  if (event.operator !== undefined) line += ',"operator":' + jsonString(event.operator);
   if (event.policies !== undefined) line += ',"policies":' + json(event.policies);
-  if (event.policyVersion !== undefined) line += ',"policyVersion":' + quoted(event.policyVersion);
+  if (event.policyVersion !== undefined)
+    line += ',"policyVersion":' + jsonString(event.policyVersion);
   if (event.shadow !== undefined) line += ',"shadow":' + json(event.shadow);
   if (event.argumentsDigest !== undefined) {
     line += ',"argumentsDigest":"' + event.argumentsDigest + '"';
   }
   if (event.arguments !== undefined) line += ',"arguments":' + json(event.arguments);
-  if (event.of !== undefined) line += ',"of":' + quoted(event.of);
-  if (event.audience !== undefined) line += ',"audience":' + quoted(event.audience);
-  if (event.scope !== undefined) line += ',"scope":' + quoted(event.scope);
+  if (event.of !== undefined) line += ',"of":' + jsonString(event.of);
+  if (event.audience !== undefined) line += ',"audience":' + jsonString(event.audience);
+  if (event.scope !== undefined) line += ',"scope":' + jsonString(event.scope);
   if (event.outcome !== undefined) line += ',"outcome":"' + event.outcome + '"';
   if (event.durationMs !== undefined) line += ',"durationMs":' + json(event.durationMs);
   return line;

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../../core/common/sha256.js';
 import canonicalizeImport from 'canonicalize';
 import { deepFreeze } from '../../core/common/deep-freeze.js';
+import { needsJsonEscape } from '../../core/common/json-string.js';
 
 type Canonicalize = (value: unknown) => string | undefined;
 /* The CommonJS build's vendored copy arrives wrapped once more ({ default: fn }). */
@@ -11,7 +12,45 @@ const canonicalize: Canonicalize =
 
 /** `value` in RFC 8785 canonical JSON: the same arguments, whatever the order of their keys. */
 export function canonicalArguments(value: unknown): string {
-  return canonicalize(value ?? {}) ?? 'null';
+  return flatCanonical(value ?? {}) ?? canonicalize(value ?? {}) ?? 'null';
+}
+
+/*
+ * The commonest arguments, a plain object of strings, finite numbers, booleans and nulls (a
+ * `{ text }`, a search's filters), written directly. canonicalize's general walk (a frame per
+ * container, a Set of what it entered, a check of every string) cost about three times as much,
+ * on every audited tools/call (docs/audit.md, "Performance"). Anything else, or a key or string
+ * that needs escaping, or a surrogate (RFC 8785 refuses a lone one), is left to canonicalize:
+ * undefined. arguments-digest.spec.ts holds the two to the same text.
+ */
+function flatCanonical(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  // sort()'s default order is by UTF-16 code unit, the order RFC 8785 gives an object's members.
+  const keys = Object.keys(value).sort();
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const item = (value as Record<string, unknown>)[key];
+    let json: string;
+    if (typeof item === 'string') {
+      if (needsJsonEscape(item)) return undefined;
+      json = '"' + item + '"';
+    } else if (typeof item === 'number') {
+      // A finite number's shortest round-trip form, which RFC 8785 takes from ECMAScript.
+      if (!Number.isFinite(item)) return undefined;
+      json = '' + item;
+    } else if (typeof item === 'boolean') {
+      json = item ? 'true' : 'false';
+    } else if (item === null) {
+      json = 'null';
+    } else {
+      return undefined;
+    }
+    if (needsJsonEscape(key)) return undefined;
+    text += (i === 0 ? '"' : ',"') + key + '":' + json;
+  }
+  return text + '}';
 }
 
 /**
