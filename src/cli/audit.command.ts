@@ -65,11 +65,21 @@ function report(
     return 1;
   }
   let failed = 0;
+  let unchecked = 0;
   for (const chain of reports) {
+    // A signature left unchecked does not hold: a signed log is verified with its key.
+    if (chain.breaks.length === 0 && !key && chain.checkpoints > 0) {
+      unchecked += 1;
+      out(
+        `UNCHECKED ${chain.instance}: ${chain.records} records, chain intact; ` +
+          `${chain.checkpoints} checkpoints not verified: pass --key <public key>`,
+      );
+      continue;
+    }
     if (chain.breaks.length === 0) {
       const signed = key
         ? `${chain.verifiedCheckpoints}/${chain.checkpoints} checkpoints verified, ${chain.unsignedTail} records after the last`
-        : `${chain.checkpoints} checkpoints not verified (no --key)`;
+        : 'no checkpoints (nothing signed)';
       out(`ok      ${chain.instance}: ${chain.records} records, chain intact; ${signed}`);
       continue;
     }
@@ -81,8 +91,9 @@ function report(
       out(`  ${found.kind}:${record} at ${found.where}: ${found.message}`);
     }
   }
-  out(`${reports.length - failed} chains intact, ${failed} broken`);
-  return failed === 0 ? 0 : 1;
+  const intact = reports.length - failed - unchecked;
+  out(`${intact} chains intact, ${failed} broken${unchecked ? `, ${unchecked} unchecked` : ''}`);
+  return failed + unchecked === 0 ? 0 : 1;
 }
 
 type Filters = Partial<

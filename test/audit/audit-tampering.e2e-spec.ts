@@ -4,6 +4,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { runAuditCommand } from '../../src/cli/audit.command.js';
+import { GENESIS, lineDigest } from '../../src/mcp/audit/chain/audit-record.js';
+import { verifyChains } from '../../src/mcp/audit/verify/chain-verifier.js';
 import { McpAuditSinks } from '../../src/index.js';
 import { createMcpApp } from '../support/mcp-test-app.js';
 import {
@@ -74,6 +76,38 @@ async function verify(tampered: string[], key = publicKeyFile) {
 
 const seqOf = (line: string) => (JSON.parse(line) as { seq: number }).seq;
 const idOf = (line: string) => (JSON.parse(line) as { id: string }).id;
+const isCheckpoint = (line: string) => line.includes('"kind":"checkpoint"');
+
+/*
+ * The lines of `records` chained anew after `after` (the last line kept, or none): what a forger
+ * with write access and this code writes, so every `prev` and `seq` holds.
+ */
+function rechained(after: string | undefined, records: Record<string, unknown>[]): string[] {
+  let seq = after ? seqOf(after) : 0;
+  let prev = after ? lineDigest(after) : GENESIS;
+  return records.map((record) => {
+    const line = JSON.stringify({ ...record, seq: ++seq, prev });
+    prev = lineDigest(line);
+    return line;
+  });
+}
+
+/* A plain decision in place of `line`: same chain and time, another id. */
+function forgedFrom(line: string, id: string): Record<string, unknown> {
+  const { instance, time } = JSON.parse(line) as { instance: string; time: string };
+  return {
+    id,
+    kind: 'decision',
+    time,
+    connId: 'c1',
+    requestId: 99,
+    transport: 'stdio',
+    seam: 'tool',
+    name: 'fine',
+    decision: 'allow',
+    instance,
+  };
+}
 
 describe('mcp-warden audit verify', () => {
   it('passes the log as written', async () => {
@@ -136,6 +170,66 @@ describe('mcp-warden audit verify', () => {
     expect(out).toMatch(
       /wrong-key: record \d+ \(\S+\) at .*: a checkpoint signed with another key/,
     );
+    expect(status).toBe(1);
+  });
+
+  it('a log cut short, then grown again with records chained anew: the published ones name it', async () => {
+    const kept = lines.length - 8;
+    const grown = rechained(
+      lines[kept - 1],
+      lines.slice(kept).map((line, i) => forgedFrom(line, `forged-${i}`)),
+    );
+    const tampered = [...lines.slice(0, kept), ...grown];
+    expect(tampered.length).toBe(lines.length);
+    const { status, out } = await verify(tampered);
+    expect(out).toMatch(
+      /edited: record (\d+) \(forged-\d\) at .*: the log holds another record where checkpoint \1 was published/,
+    );
+    expect(status).toBe(1);
+  });
+
+  it('an edit chained anew to the end, its checkpoints made plain: the published ones name it', async () => {
+    const index = lines.findIndex((line, i) => i > 2 && line.includes('"decision":"deny"'));
+    const rest = lines.slice(index).map((line, i) => {
+      if (isCheckpoint(line)) return forgedFrom(line, `plain-${i}`);
+      const record = JSON.parse(line) as Record<string, unknown>;
+      return i === 0 ? { ...record, decision: 'allow' } : record;
+    });
+    const tampered = [...lines.slice(0, index), ...rechained(lines[index - 1], rest)];
+    // Chained anew, the log holds together on its own: only the second place can tell.
+    const alone = verifyChains(
+      tampered.map((line) => ({ where: 'log', line })),
+      signingKeys().publicKey,
+    );
+    expect(alone.every((chain) => !chain.breaks.some((b) => b.kind === 'removed'))).toBe(true);
+    const { status, out } = await verify(tampered);
+    const firstPublished = lines.findIndex((line, i) => i > index && isCheckpoint(line));
+    expect(out).toContain(
+      `edited: record ${seqOf(lines[firstPublished]!)} (plain-${firstPublished - index})`,
+    );
+    expect(status).toBe(1);
+  });
+
+  it('a whole chain written by someone else, with no checkpoint: refused under the key', async () => {
+    const other = rechained(
+      undefined,
+      lines
+        .slice(0, 3)
+        .map((line, i) => ({ ...forgedFrom(line, `alien-${i}`), instance: 'elsewhere' })),
+    );
+    const { status, out } = await verify([...lines, ...other]);
+    expect(out).toContain('unsigned: record 1 (alien-0)');
+    expect(out).toMatch(/^BROKEN {2}elsewhere: 3 records$/m);
+    expect(status).toBe(1);
+  });
+
+  it('a signed log verified without its key is not passed', async () => {
+    const out: string[] = [];
+    const dir = logDir();
+    writeFileSync(join(dir, 'audit-x-000001.jsonl'), lines.join('\n') + '\n');
+    const status = await runAuditCommand(['verify', dir], out.push.bind(out), out.push.bind(out));
+    expect(out.join('\n')).toMatch(/^UNCHECKED .*checkpoints not verified: pass --key/m);
+    expect(out.join('\n')).toMatch(/^0 chains intact, 0 broken, 1 unchecked$/m);
     expect(status).toBe(1);
   });
 

@@ -60,16 +60,19 @@ export interface OpenedCheckpoint extends CheckpointBody {
   readonly signature: 'signed' | 'other-key' | 'invalid';
 }
 
+/** What a note says (its origin, size and head), its signatures unchecked. */
+export function checkpointBody(note: string): CheckpointBody {
+  const split = note.indexOf('\n\n');
+  const text = split >= 0 ? note.slice(0, split + 1) : note;
+  const [origin = '', size = '', hash = ''] = text.split('\n');
+  return { origin, size: Number(size), head: Buffer.from(hash, 'base64').toString('hex') };
+}
+
 /** Parses a note and checks its signature against `publicKey` (any key name). */
 export function openCheckpoint(note: string, publicKey: KeyObject): OpenedCheckpoint {
   const split = note.indexOf('\n\n');
   const text = split >= 0 ? note.slice(0, split + 1) : note;
-  const [origin = '', size = '', hash = ''] = text.split('\n');
-  const body = {
-    origin,
-    size: Number(size),
-    head: Buffer.from(hash, 'base64').toString('hex'),
-  };
+  const body = checkpointBody(note);
   const lines =
     split >= 0
       ? note

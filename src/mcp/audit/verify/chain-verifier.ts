@@ -11,7 +11,7 @@ export interface StoredLine {
 
 /** What can be wrong with a chain (docs/audit.md, "Verifying"). @publicApi */
 export type McpAuditBreakKind =
-  'edited' | 'removed' | 'reordered' | 'inserted' | 'truncated' | 'wrong-key';
+  'edited' | 'removed' | 'reordered' | 'inserted' | 'truncated' | 'wrong-key' | 'unsigned';
 
 /** The first break of one kind in one chain. @publicApi */
 export interface McpAuditBreak {
@@ -206,6 +206,17 @@ function verifyChain(
   }
   const lastSeq = Math.max(0, ...records.map((record) => record.seq));
   const signed = checkCheckpoints({ records, bySeq, key, published, window, start, lastSeq, flag });
+  // Under a key, a chain no checkpoint signs proves nothing: anyone could have written it whole.
+  if (key && !window && signed.checkpoints === 0) {
+    const first = records[0]!;
+    flag({
+      kind: 'unsigned',
+      where: first.where,
+      seq: first.seq,
+      id: first.id,
+      message: 'no checkpoint signs this chain',
+    });
+  }
   const order: McpAuditBreakKind[] = [
     'edited',
     'removed',
@@ -213,6 +224,7 @@ function verifyChain(
     'inserted',
     'truncated',
     'wrong-key',
+    'unsigned',
   ];
   return {
     instance,

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { McpAuditCheckpoint } from '../audit-options.interface.js';
-import { openCheckpoint } from '../chain/checkpoint-note.js';
+import { checkpointBody, openCheckpoint } from '../chain/checkpoint-note.js';
 import type { McpAuditBreak, Parsed } from './chain-verifier.js';
 
 /** What the checkpoint checks of one chain read. */
@@ -81,17 +81,33 @@ export function checkCheckpoints(inputs: CheckpointInputs): {
         seq: checkpoint.seq,
         message: `the log ends at record ${lastSeq}; a published checkpoint is record ${checkpoint.seq}`,
       });
-    } else {
-      const held = bySeq.get(checkpoint.seq);
-      if (held?.checkpoint !== undefined && held.checkpoint !== checkpoint.note) {
-        flag({
-          kind: 'edited',
-          where: held.where,
-          seq: held.seq,
-          id: held.id,
-          message: 'the log holds another checkpoint than the one published',
-        });
-      }
+      continue;
+    }
+    const held = bySeq.get(checkpoint.seq);
+    if (held && held.checkpoint !== checkpoint.note) {
+      flag({
+        kind: 'edited',
+        where: held.where,
+        seq: held.seq,
+        id: held.id,
+        message:
+          held.checkpoint === undefined
+            ? `the log holds another record where checkpoint ${checkpoint.seq} was published`
+            : 'the log holds another checkpoint than the one published',
+      });
+    }
+    // The record the published note signed must be in the log as it was: a log cut short and
+    // grown again, or rewritten and chained anew from an edited record, names other hashes.
+    const { size, head } = checkpointBody(checkpoint.note);
+    const signedHead = bySeq.get(size);
+    if (signedHead && signedHead.digest !== head) {
+      flag({
+        kind: 'edited',
+        where: signedHead.where,
+        seq: signedHead.seq,
+        id: signedHead.id,
+        message: `record ${size} is not the one published checkpoint ${checkpoint.seq} signed`,
+      });
     }
   }
   return { checkpoints, verified, lastVerified };
