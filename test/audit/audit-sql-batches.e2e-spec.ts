@@ -85,7 +85,7 @@ describe('SQL audit sink batches', () => {
     }
   });
 
-  it('a batch is all or nothing: a duplicate record fails it, and none of its rows is kept', async () => {
+  it('a batch is all or nothing: another record at one of its places fails it, none of it kept', async () => {
     const db = new Kysely<any>({
       dialect: new SqliteDialect({ database: await openSqlite(join(logDir(), 'whole.db')) }),
     });
@@ -93,24 +93,57 @@ describe('SQL audit sink batches', () => {
       const sink = McpAuditSinks.sql({ db });
       await sink.open!('i-1');
       await sink.write(entries(1, 10));
-      // 70 rows (64 + 4 + 1 + 1), the last of which is already kept: the transaction rolls back.
-      // The driver's error may come from another realm than the test's (a native module Jest
-      // shares between files), where toThrow would not know it for an Error: match its message.
-      const failed = await sink.write(entries(11, 69).concat(entries(10, 1))).then(
-        () => 'kept',
-        (error: { message?: string }) => error.message,
-      );
-      expect(failed).toMatch(/UNIQUE constraint failed/);
-      const { count } = await db
-        .selectFrom('mcp_audit_records')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .executeTakeFirstOrThrow();
-      expect(Number(count)).toBe(10);
+      // 70 rows (64 + 4 + 1 + 1), the last of which is at a place another record holds.
+      const [other] = entries(10, 1);
+      const failed = await sink
+        .write(entries(11, 69).concat({ ...other!, line: '{"seq":10,"forged":true}' }))
+        .then(
+          () => 'kept',
+          (error: { message?: string }) => error.message,
+        );
+      expect(failed).toBe('another record is kept at i-1#10');
+      expect(await count(db)).toBe(10);
     } finally {
       await db.destroy();
     }
   });
+
+  it('a retried batch that was kept already (its answer lost) is kept once, not refused', async () => {
+    await retriesAreKeptOnce(
+      new Kysely<any>({
+        dialect: new SqliteDialect({ database: await openSqlite(join(logDir(), 'retry.db')) }),
+      }),
+    );
+  });
 });
+
+async function count(db: Kysely<any>): Promise<number> {
+  const { count } = await db
+    .selectFrom('mcp_audit_records')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/* One batch of a single INSERT and one of several, each written twice, then one overlapping. */
+async function retriesAreKeptOnce(db: Kysely<any>) {
+  try {
+    const sink = McpAuditSinks.sql({ db });
+    await sink.open!('i-1');
+    for (const batch of [entries(1, 64), entries(65, 70)]) {
+      await sink.write(batch);
+      await sink.write(batch);
+    }
+    await sink.write(entries(130, 10));
+    expect(await count(db)).toBe(139);
+    const rows = await db.selectFrom('mcp_audit_records').select('seq').orderBy('seq').execute();
+    expect(rows.map((row) => Number(row.seq))).toEqual(
+      Array.from({ length: 139 }, (_, index) => index + 1),
+    );
+  } finally {
+    await db.destroy();
+  }
+}
 
 const postgres = await findService(TEST_DATABASE_URL);
 
@@ -132,5 +165,13 @@ describeWithService(postgres, 'SQL audit sink batches on PostgreSQL', (databaseU
     } finally {
       await db.destroy();
     }
+  });
+
+  it('a retried batch that was kept already (its answer lost) is kept once, not refused', async () => {
+    const db = new Kysely<any>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: schema.url, max: 2 }) }),
+    });
+    await db.schema.dropTable('mcp_audit_records').ifExists().execute();
+    await retriesAreKeptOnce(db);
   });
 });

@@ -87,6 +87,20 @@ describe('McpAuditJournalService: records are chained a batch at a time', () => 
     expect(records.filter((record) => !Object.isFrozen(record))).toEqual([]);
   });
 
+  it('tells the console where its last checkpoint is', async () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const journal = new McpAuditJournalService('test', {
+      sinks: [new HoldingSink()],
+      signing: { privateKey, everyRecords: 2 },
+    });
+    await journal.onApplicationBootstrap();
+    expect(journal.chainState().lastCheckpoint).toBeUndefined();
+    for (let n = 1; n <= 5; n++) journal.append(event(n), false);
+    // Records 1, 2, checkpoint 3, records 4, 5, checkpoint 6.
+    expect(journal.chainState()).toMatchObject({ signed: true, seq: 7, lastCheckpoint: 6 });
+    await journal.onApplicationShutdown();
+  });
+
   it('chains at once past SEAL_AT records, so a stalled sink never holds more than its bound', async () => {
     const otel = registerMetrics();
     const sink = new HoldingSink();

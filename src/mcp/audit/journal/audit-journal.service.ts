@@ -229,6 +229,7 @@ export class McpAuditJournalService
       time: new Date().toISOString(),
       checkpoint: note,
     });
+    this.lastCheckpoint = seq;
     // In order, one at a time; the shutdown waits for the last before closing the publisher.
     const checkpoint = { instance: this.instance, seq, note };
     if (signer.publish) {

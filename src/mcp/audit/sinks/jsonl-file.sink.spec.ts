@@ -1,5 +1,6 @@
 import { constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { McpAuditEntry } from '../audit-sink.interface.js';
 import { JsonlFileSink } from './jsonl-file.sink.js';
@@ -51,6 +52,35 @@ describe('JsonlFileSink', () => {
       expect(Buffer.byteLength(readFileSync(join(dir, file)))).toBeLessThanOrEqual(1_000);
     }
     expect(linesIn(dir)).toEqual(entries(1, 150).map((kept) => kept.line));
+  });
+
+  it('a batch retried after it was written, in part (across a rotation) or whole, adds no line twice', async () => {
+    const sink = new JsonlFileSink({ dir, maxBytes: 1_000 });
+    await sink.open('i');
+    await sink.write(entries(1, 50));
+    await sink.write(entries(1, 50));
+    await sink.write(entries(31, 30));
+    await sink.close();
+    expect(linesIn(dir)).toEqual(entries(1, 60).map((kept) => kept.line));
+  });
+
+  it('a write that fails partway is cut off before the next, so no line is torn or doubled', async () => {
+    const sink = new JsonlFileSink({ dir });
+    await sink.open('i');
+    await sink.write(entries(1, 5));
+    // The disk takes part of the next batch, then the write fails (as on a full disk).
+    const handle = (sink as unknown as { handle: FileHandle }).handle;
+    const writev = handle.writev.bind(handle);
+    handle.writev = async (buffers: readonly NodeJS.ArrayBufferView[]) => {
+      const first = buffers[0] as Buffer;
+      await handle.write(first.subarray(0, Math.floor(first.length / 2)));
+      handle.writev = writev;
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    };
+    await expect(sink.write(entries(6, 5))).rejects.toThrow('no space left');
+    await sink.write(entries(6, 5));
+    await sink.close();
+    expect(linesIn(dir)).toEqual(entries(1, 10).map((kept) => kept.line));
   });
 
   it('writes through O_DSYNC: a write returns once its data is on disk', async () => {

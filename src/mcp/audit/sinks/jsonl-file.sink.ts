@@ -46,6 +46,10 @@ export class JsonlFileSink implements McpAuditSink {
   private segment = 0;
   private bytes = 0;
   private openedAt = 0;
+  /** The last record on disk: a retried batch skips what an earlier attempt wrote. */
+  private writtenSeq = 0;
+  /** A write failed: what it may have left past `bytes` is cut before the next. */
+  private torn = false;
 
   constructor(private readonly options: McpJsonlSinkOptions) {
     this.minWriteIntervalMs = options.minWriteIntervalMs ?? 5;
@@ -57,37 +61,59 @@ export class JsonlFileSink implements McpAuditSink {
     await this.next();
   }
 
-  async write(entries: readonly McpAuditEntry[]): Promise<void> {
+  /*
+   * A failed batch is retried whole by the journal: the part an earlier attempt put on disk
+   * (before a rotation, say) is skipped, and a write that failed partway is cut off first, so
+   * the file never holds a record twice or a torn line before the next.
+   */
+  async write(batch: readonly McpAuditEntry[]): Promise<void> {
     const { maxBytes = 64 * 1024 * 1024, maxAgeMs } = this.options;
+    if (this.torn) {
+      await this.handle!.truncate(this.bytes);
+      this.torn = false;
+    }
+    const entries = batch[0]!.seq > this.writtenSeq ? batch : batch.filter(this.unwritten);
+    if (entries.length === 0) return;
     if (maxAgeMs !== undefined && this.bytes > 0 && Date.now() - this.openedAt > maxAgeMs) {
       await this.next();
     }
     const chunks = lineChunks(entries).map((text) => Buffer.from(text));
     const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    const last = entries[entries.length - 1]!.seq;
     // The usual case: the batch fits in the current file, one synced write.
-    if (this.bytes + total <= maxBytes) return this.append(chunks, total);
+    if (this.bytes + total <= maxBytes) return this.append(chunks, total, last);
     // Otherwise line by line, into as many files as it takes.
     let lines: Buffer[] = [];
     let size = 0;
+    let seq = this.writtenSeq;
     for (const entry of entries) {
       const line = Buffer.from(entry.line + '\n');
       if (this.bytes + size > 0 && this.bytes + size + line.length > maxBytes) {
-        await this.append(lines, size);
+        await this.append(lines, size, seq);
         await this.next();
         lines = [];
         size = 0;
       }
       lines.push(line);
       size += line.length;
+      seq = entry.seq;
     }
-    await this.append(lines, size);
+    await this.append(lines, size, seq);
   }
 
-  private async append(data: Buffer[], size: number): Promise<void> {
+  private readonly unwritten = (entry: McpAuditEntry) => entry.seq > this.writtenSeq;
+
+  private async append(data: Buffer[], size: number, lastSeq: number): Promise<void> {
     if (size === 0) return;
-    await this.handle!.writev(data);
-    if (DSYNC === undefined) await this.handle!.datasync();
+    try {
+      await this.handle!.writev(data);
+      if (DSYNC === undefined) await this.handle!.datasync();
+    } catch (error) {
+      this.torn = true;
+      throw error;
+    }
     this.bytes += size;
+    this.writtenSeq = lastSeq;
   }
 
   async close(): Promise<void> {

@@ -29,8 +29,9 @@ export function auditTableName(table = 'mcp_audit_records'): string {
 
 /**
  * A PostgreSQL or SQLite table, one row per record: the exact line the chain hashed, plus the
- * columns `mcp-warden audit query` filters on. A batch is one INSERT, so it is kept whole or
- * not at all; the journal retries it. Primary key (instance, seq): a record is never kept twice.
+ * columns `mcp-warden audit query` filters on. A batch is one transaction, so it is kept whole
+ * or not at all; the journal retries it. Primary key (instance, seq): a record is never kept
+ * twice, and a retry of a batch already kept changes nothing.
  */
 export class SqlTableSink implements McpAuditSink {
   readonly name = 'sql';
@@ -102,12 +103,41 @@ export class SqlTableSink implements McpAuditSink {
       for (; rows.length - at >= size; at += size) queries.push(this.insert(rows, at, size));
     }
     if (queries.length === 1) {
-      await this.db.executeQuery(queries[0]!);
+      const { numAffectedRows } = await this.db.executeQuery(queries[0]!);
+      if (Number(numAffectedRows ?? 0) < rows.length) await this.sameAsKept(this.db, entries);
       return;
     }
     await this.db.transaction().execute(async (trx) => {
-      for (const query of queries) await trx.executeQuery(query);
+      let inserted = 0;
+      for (const query of queries) {
+        inserted += Number((await trx.executeQuery(query)).numAffectedRows ?? 0);
+      }
+      if (inserted < rows.length) await this.sameAsKept(trx, entries);
     });
+  }
+
+  /*
+   * Some rows were there already. A batch whose commit went through but whose answer was lost
+   * (the connection cut after COMMIT) is retried by the journal: its rows are kept once. Any
+   * other record at one of its places fails the batch, and so its transaction.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private async sameAsKept(db: Kysely<any>, entries: readonly McpAuditEntry[]): Promise<void> {
+    const { instance } = entries[0]!;
+    const seqs = entries.map((entry) => entry.seq);
+    const kept = await db
+      .selectFrom(this.table)
+      .select(['seq', 'line'])
+      .where('instance', '=', instance)
+      .where('seq', '>=', Math.min(...seqs))
+      .where('seq', '<=', Math.max(...seqs))
+      .execute();
+    const lines = new Map(kept.map((row) => [Number(row.seq), row.line as string]));
+    for (const entry of entries) {
+      if (lines.get(entry.seq) !== entry.line) {
+        throw new Error(`another record is kept at ${entry.instance}#${entry.seq}`);
+      }
+    }
   }
 
   /* An n-row INSERT as Kysely compiled it, by n: its SQL is reused with new parameters. */
@@ -118,7 +148,11 @@ export class SqlTableSink implements McpAuditSink {
     const parameters = chunk.flatMap((row) => AUDIT_COLUMNS.map((column) => row[column]));
     const compiledBefore = this.statements.get(size);
     if (compiledBefore) return { ...compiledBefore, parameters };
-    const compiled = this.db.insertInto(this.table).values(chunk).compile();
+    const compiled = this.db
+      .insertInto(this.table)
+      .values(chunk)
+      .onConflict((conflict) => conflict.doNothing())
+      .compile();
     const reusable =
       compiled.parameters.length === parameters.length &&
       compiled.parameters.every((value, index) => value === parameters[index]);
