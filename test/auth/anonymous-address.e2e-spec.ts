@@ -16,7 +16,10 @@ import {
  * framework resolves it with the app's own proxy trust: with no proxy
  * trusted, the socket's address (a forged X-Forwarded-For changes nothing);
  * behind a trusted proxy (Express `trust proxy`, Fastify `trustProxy`), the
- * forwarded address, so callers behind one proxy do not share one budget.
+ * forwarded address, so callers behind one proxy do not share one budget. The
+ * proxy trusted is the test's own address (loopback), never every hop: only
+ * the rightmost X-Forwarded-For hop it did not write counts. An IPv6 caller
+ * counts by its /64, an IPv4-mapped one as its IPv4 address.
  */
 
 /* Half a call per second: a bucket of one call, refilled only after two seconds. */
@@ -37,7 +40,8 @@ async function boot(variant: HttpVariant, trustProxy: boolean): Promise<HttpTest
   }).compile();
   let app: INestApplication;
   if (variant === 'fastify') {
-    app = moduleRef.createNestApplication(new FastifyAdapter({ trustProxy }), { logger: false });
+    const adapter = new FastifyAdapter(trustProxy ? { trustProxy: '127.0.0.1' } : {});
+    app = moduleRef.createNestApplication(adapter, { logger: false });
   } else {
     const express = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
     if (trustProxy) express.set('trust proxy', 'loopback');
@@ -75,5 +79,28 @@ describe.each(HTTP_VARIANTS)('anonymous callers are keyed by client address (%s)
     expect(await initializeFor(t, '203.0.113.1')).toBe(200);
     expect(await initializeFor(t, '203.0.113.1')).toBe(429);
     expect(await initializeFor(t, '203.0.113.2')).toBe(200);
+  });
+
+  it('several hops: only the rightmost untrusted one counts; the client picks the leftmost', async () => {
+    t = await boot(variant, true);
+    expect(await initializeFor(t, '198.51.100.1, 203.0.113.1')).toBe(200);
+    expect(await initializeFor(t, '198.51.100.2, 203.0.113.1')).toBe(429);
+    expect(await initializeFor(t, '203.0.113.1')).toBe(429);
+    expect(await initializeFor(t, '198.51.100.1, 203.0.113.2')).toBe(200);
+  });
+
+  it('IPv6: addresses in one /64 share a budget; another /64 has its own', async () => {
+    t = await boot(variant, true);
+    expect(await initializeFor(t, '2001:db8::1')).toBe(200);
+    expect(await initializeFor(t, '2001:db8::2')).toBe(429);
+    expect(await initializeFor(t, '2001:db8::ffff:ffff:ffff:ffff')).toBe(429);
+    expect(await initializeFor(t, '2001:db8:0:1::1')).toBe(200);
+  });
+
+  it('an IPv4-mapped IPv6 address shares the budget of its IPv4 address', async () => {
+    t = await boot(variant, true);
+    expect(await initializeFor(t, '203.0.113.5')).toBe(200);
+    expect(await initializeFor(t, '::ffff:203.0.113.5')).toBe(429);
+    expect(await initializeFor(t, '::ffff:203.0.113.6')).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { clientAddressOf } from '../core/http/client-address.js';
+import { addressPrefixOf } from './address-prefix.js';
 import type { McpPrincipal } from './principal.interface.js';
 import { principalKey } from './principal-key.js';
 
@@ -8,7 +9,9 @@ import { principalKey } from './principal-key.js';
  * anonymous caller the client's address as the host framework resolved it
  * (`clientAddressOf`: behind a proxy the app trusts, the forwarded address;
  * otherwise the socket's), so anonymous callers share a quota per address,
- * not one for all of them. `fallback` keys what has neither (a local
+ * not one for all of them. An IPv6 address counts by its /64, which one
+ * holder picks addresses from freely, and an IPv4-mapped one as its IPv4
+ * address (`addressPrefixOf`). `fallback` keys what has neither (a local
  * in-process or stdio connection).
  */
 export function quotaKeyOf(
@@ -18,5 +21,5 @@ export function quotaKeyOf(
 ): string {
   if (principal) return `p:${principalKey(principal)}`;
   const address = clientAddressOf(httpRequest);
-  return address ? `a:${address}` : `c:${fallback}`;
+  return address ? `a:${addressPrefixOf(address)}` : `c:${fallback}`;
 }
