@@ -310,9 +310,29 @@ describe('audit sinks', () => {
     await Promise.all(apps.map((t) => t.close()));
     const chains = await verifySource(dir, publicKey);
     expect(chains.map((chain) => [chain.instance, chain.breaks, chain.unsignedTail])).toEqual([
-      ['node-a', [], 0],
-      ['node-b', [], 0],
-      ['node-c', [], 0],
+      [expect.stringMatching(/^node-a-[0-9a-f]{8}$/), [], 0],
+      [expect.stringMatching(/^node-b-[0-9a-f]{8}$/), [], 0],
+      [expect.stringMatching(/^node-c-[0-9a-f]{8}$/), [], 0],
     ]);
+  });
+
+  it('a restart under the same audit.instance begins a chain of its own: both verify', async () => {
+    const dir = logDir();
+    const { privateKey, publicKey } = signingKeys();
+    for (let start = 0; start < 2; start += 1) {
+      const t = await drive({
+        sinks: [McpAuditSinks.jsonl({ dir })],
+        signing: { privateKey },
+        instance: 'pod-1',
+      });
+      await t.close();
+    }
+    const chains = await verifySource(dir, publicKey);
+    expect(chains).toHaveLength(2);
+    expect(chains[0]!.instance).not.toBe(chains[1]!.instance);
+    for (const chain of chains) {
+      expect(chain).toMatchObject({ instance: expect.stringMatching(/^pod-1-/), breaks: [] });
+      expect(chain.records).toBeGreaterThan(5);
+    }
   });
 });

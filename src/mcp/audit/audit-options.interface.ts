@@ -41,7 +41,11 @@ export interface McpAuditOptions extends McpAuditRecording {
     everyMs?: number;
     publish?: McpCheckpointPublisher;
   };
-  /** The chain's instance id. Default: host name, process id and a random suffix. */
+  /**
+   * The name of this instance's chains (a pod's name, say). Each start writes a chain of its
+   * own, `<instance>-<random suffix>`, so a restart never continues the last start's chain.
+   * Default: host name and process id.
+   */
   instance?: string;
   /** Records a sink may hold while it is slow or down; past it they are dropped and counted. Default 10,000. */
   maxPending?: number;

@@ -83,8 +83,10 @@ export class McpAuditJournalService
     this.metrics = new McpAuditMetrics(serverAttributes(serverName));
     this.failClosed = options.failClosed === true;
     this.waiters = new RecordWaiters(options.failClosedTimeoutMs ?? 2_000);
-    this.instance =
-      options.instance ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    // One chain per start: a restart under a fixed `audit.instance` (a pod's name, say) would
+    // otherwise number its records from 1 again, into the same files or rows as the last start.
+    const name = options.instance ?? `${hostname()}-${process.pid}`;
+    this.instance = `${name}-${randomBytes(4).toString('hex')}`;
     this.origin = `mcp-warden/${serverName}/${this.instance}`;
     this.chain = new RecordChain(this.instance);
     const maxPending = options.maxPending ?? 10_000;
