@@ -236,8 +236,13 @@ async function main() {
   const { dataDir, remove: removeDataDir } = benchDataDir('mcp-warden-bench-');
   const auth = await createBenchAuth();
   const servers = catalog(dataDir, auth);
-  const against = flags.against ? prepareAgainst(flags.against, root, log) : undefined;
+  const fixtures = WORKLOADS.some((workload) => workload.needsFixtures);
+  const against = flags.against
+    ? prepareAgainst(flags.against, root, log, { fixtures })
+    : undefined;
   if (against) {
+    // An interrupted run (Ctrl-C) removes the ref's worktree too.
+    cleanupOnSignal = against.cleanup;
     // Only the rows the ref's own catalog has: a row added since calls a tool the ref lacks.
     const theirs = await import(pathToFileURL(join(against.dir, 'bench/lib/catalog.mjs')).href);
     const known = new Set(theirs.catalog(dataDir, auth).map((server) => server.id));
@@ -257,6 +262,12 @@ async function main() {
       const onRedis = subjects.filter((server) => server.needsRedis).map((server) => server.id);
       if (onRedis.length && !(await redisReachable(`${workload.id} (${onRedis.join(', ')})`, log)))
         subjects = subjects.filter((server) => !server.needsRedis);
+      // A twin whose ref lacks what the workload runs besides its script sits out, said so.
+      subjects = subjects.filter((server) => {
+        const why = server.twinOf && workload.twinCannotRun?.(server);
+        if (why) log(`[${workload.id}] ${server.id} sits out: ${why}`);
+        return !why;
+      });
       const results = new Map(subjects.map((server) => [server.id, []]));
       const began = performance.now();
       for (let run = 0; run < runs; run++) {
@@ -315,9 +326,16 @@ async function main() {
   }
 }
 
+/** What an interrupted run must still undo (the `--against` worktree), once main has it. */
+let cleanupOnSignal = () => {};
+
 process.on('exit', killAllNow);
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => stopAll().finally(() => process.exit(130)));
+  process.once(signal, () =>
+    stopAll()
+      .finally(() => cleanupOnSignal())
+      .finally(() => process.exit(130)),
+  );
 }
 main()
   .then(

@@ -3,7 +3,9 @@
 // node_modules is the current one when the two lockfiles are the same, else its own `npm ci`.
 // Each Warden and notes-service row gets a twin, `<id>@against`, that runs the worktree's copy of
 // the same script, interleaved with the current rows; every table then shows each row against
-// its twin (`vs <ref>`). Baselines (bare Node, the SDK servers) are not doubled.
+// its twin (`vs <ref>`). Baselines (bare Node, the SDK servers) are not doubled. A twin carries
+// its tree (`root`), so a workload that runs more than the row's script (the soak, the console
+// fixture, the bundler) runs the ref's own; where the ref lacks it, the twin sits out, said so.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -12,12 +14,18 @@ import { join, relative } from 'node:path';
 /** The suffix of a twin's id. */
 export const AGAINST = '@against';
 
-/** Checks out and builds `ref`; returns its directory, its short commit and a cleanup. */
-export function prepareAgainst(ref, root, log) {
+/**
+ * Checks out and builds `ref` (with `fixtures`, its test fixtures too, where it has
+ * `build:fixtures`); returns its directory, its short commit and a cleanup (safe to call twice).
+ */
+export function prepareAgainst(ref, root, log, { fixtures = false } = {}) {
   const git = (...args) => execFileSync('git', args, { cwd: root }).toString().trim();
   const commit = git('rev-parse', '--short', `${ref}^{commit}`);
   const dir = mkdtempSync(join(os.tmpdir(), `mcp-warden-bench-${commit}-`));
+  let cleaned = false;
   const cleanup = () => {
+    if (cleaned) return;
+    cleaned = true;
     try {
       git('worktree', 'remove', '--force', dir);
     } catch {
@@ -38,6 +46,11 @@ export function prepareAgainst(ref, root, log) {
     }
     log(`--against ${ref}: building`);
     run('npm', ['run', '--silent', 'build']);
+    const scripts = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts ?? {};
+    if (fixtures && scripts['build:fixtures']) {
+      log(`--against ${ref}: building its test fixtures`);
+      run('npm', ['run', '--silent', 'build:fixtures']);
+    }
     return { dir, commit, cleanup };
   } catch (error) {
     cleanup();
@@ -67,6 +80,7 @@ export function twinsOf(servers, root, dir, ref) {
           id: `${server.id}${AGAINST}`,
           label: `${server.label} @ ${ref}`,
           twinOf: server.id,
+          root: dir,
           script: moved(server.script),
           bundle: moved(server.bundle),
           env,

@@ -45,12 +45,13 @@ describe('--against', () => {
   it('twins every row of our own code, not the baselines, pointed at the ref’s checkout', () => {
     const twins = twinsOf(servers, root, '/tmp/ref', 'main~1');
     expect(
-      twins.map((twin) => [twin.id, twin.label, twin.twinOf, twin.script, twin.bundle]),
+      twins.map((twin) => [twin.id, twin.label, twin.twinOf, twin.root, twin.script, twin.bundle]),
     ).toEqual([
       [
         'warden-http@against',
         'mcp-warden @ main~1',
         'warden-http',
+        '/tmp/ref',
         '/tmp/ref/bench/servers/warden-http.mjs',
         undefined,
       ],
@@ -58,6 +59,7 @@ describe('--against', () => {
         'warden-http-bundled@against',
         'mcp-warden (bundled) @ main~1',
         'warden-http-bundled',
+        '/tmp/ref',
         '/tmp/ref/bench/servers/warden-http.mjs',
         '/tmp/ref/bench/servers/warden-http.mjs',
       ],

@@ -335,7 +335,7 @@ export function catalog(dataDir, auth) {
     const lean = { ...echoCalls, transport, env: { WARDEN_DTO_TOOL: 'off' }, dedicated: true };
     const entry = `bench/servers/warden-${transport}.mjs`;
     const launcher = transport === 'stdio' ? 'dist/bundle/main-stdio.mjs' : 'dist/bundle/main.mjs';
-    // Cedar stays out of the bundle (scripts/bundle/externals.mjs): it loads from node_modules.
+    // Cedar stays out of the bundle (src/cli/bundle/externals.ts): it loads from node_modules.
     const cedarEnv = { ...lean.env, WARDEN_POLICY: 'cedar' };
     const cedar =
       transport === 'stdio'

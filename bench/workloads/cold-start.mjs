@@ -13,14 +13,15 @@
 // built" rows start the same server from tsc's output, one module per file. The peers (bare Node,
 // SDK 1.x and 2.x) run as their packages ship (each SDK package is one prebuilt file per entry),
 // with the same advantage: started through a launcher that turns the compile cache on
-// (bench/servers/compile-cache-launcher.mjs).
+// (bench/servers/compile-cache-launcher.mjs). With `--against`, a twin's bundle is built by its
+// ref's own bundler (its tree's dist/cli/bundle/), so a change to the bundler shows in the ratio;
+// a ref without one has its bundled twins sit out.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { bundleServer } from '../../dist/cli/bundle/bundle-server.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, INITIALIZED, initializeLine } from '../lib/mcp.mjs';
 import { callTool, openSession } from '../lib/mcp-http.mjs';
 import { median } from '../lib/measure.mjs';
@@ -134,50 +135,59 @@ function runtimeOf(wanted) {
   return { path, version: execFileSync(path, ['-p', 'process.versions.node']).toString().trim() };
 }
 
-/** The bundles of the bench's own Warden servers, built once per bench invocation. */
-let bundles;
-async function bundled(script, transport, preloadCedar = false) {
-  bundles ??= { dir: bundleDir(), built: new Map() };
+/** The bundler of a tree: this checkout's, or a twin's ref's (`mcp-warden bundle`'s code). */
+const bundlerOf = (root) => join(root, 'dist/cli/bundle/bundle-server.js');
+
+/**
+ * The bundles of the bench's own Warden servers, built once per bench invocation: per tree (this
+ * checkout, a twin's ref), each by that tree's bundler into a folder of its own.
+ */
+const bundles = new Map();
+async function bundled(server, transport) {
+  const root = server.root ?? ROOT;
+  if (!bundles.has(root)) {
+    const { bundleServer } = await import(pathToFileURL(bundlerOf(root)).href);
+    bundles.set(root, { dir: bundleDir(root), built: new Map(), bundleServer });
+  }
+  const tree = bundles.get(root);
+  const { bundle: script, preloadCedar = false } = server;
   const key = `${script}${preloadCedar ? ' --preload-cedar' : ''}`;
-  if (!bundles.built.has(key)) {
-    const name = `${bundles.built.size}-${script.replace(/.*\//, '').replace(/\.m?js$/, '')}`;
-    const built = bundleServer({
+  if (!tree.built.has(key)) {
+    const name = `${tree.built.size}-${script.replace(/.*\//, '').replace(/\.m?js$/, '')}`;
+    const built = tree.bundleServer({
       entry: script,
-      outDir: bundles.dir,
+      outDir: tree.dir,
       name,
       transport,
       preloadCedar,
     });
-    bundles.built.set(key, built);
+    tree.built.set(key, built);
   }
-  return (await bundles.built.get(key)).launcher;
+  return (await tree.built.get(key)).launcher;
 }
 
 /*
  * A deployed bundle sits beside its node_modules, where its externals resolve; these bundles sit
  * in a temporary folder, so the one external a bench server loads (Cedar, with a policy) is
- * linked in from this checkout's node_modules.
+ * linked in from the node_modules of the tree it was built from.
  */
-function bundleDir() {
+function bundleDir(root) {
   const dir = mkdtempSync(join(os.tmpdir(), 'mcp-warden-bench-bundle-'));
   mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(join(ROOT, 'node_modules/@cedar-policy'), join(dir, 'node_modules/@cedar-policy'));
+  symlinkSync(join(root, 'node_modules/@cedar-policy'), join(dir, 'node_modules/@cedar-policy'));
   return dir;
 }
 
-process.on('exit', () => bundles && rmSync(bundles.dir, { recursive: true, force: true }));
+process.on('exit', () => {
+  for (const { dir } of bundles.values()) rmSync(dir, { recursive: true, force: true });
+});
 
-/** Resolves a row's entry: a bundle it names is built first. */
 /** The peers (bare Node, the SDK servers) start with the compile cache on, as Warden's bundles. */
 const LAUNCHER = fileURLToPath(new URL('../servers/compile-cache-launcher.mjs', import.meta.url));
 
+/** Resolves a row's entry: a bundle it names is built first. */
 async function entryOf(server, transport) {
-  if (server.bundle) {
-    return {
-      ...server,
-      script: await bundled(server.bundle, transport, server.preloadCedar),
-    };
-  }
+  if (server.bundle) return { ...server, script: await bundled(server, transport) };
   if (server.role) return { ...server, args: [LAUNCHER, server.script] };
   return server;
 }
@@ -195,6 +205,12 @@ function coldStart(transport, servers, sample) {
     },
     baselines: [transport === 'stdio' ? 'sdk2-stdio' : 'sdk2-http'],
     metrics,
+    // A bundled twin needs its ref's own bundler: bundled by this checkout's, a change to the
+    // bundler since the ref would never show in the ratio.
+    twinCannotRun(twin) {
+      if (twin.bundle && !existsSync(bundlerOf(twin.root)))
+        return `its ref has no built bundler (${bundlerOf(twin.root)})`;
+    },
     async run(server, sizes) {
       const target = await entryOf(server, transport);
       // The first start of each warms the file cache (and the compile cache, where there is one).

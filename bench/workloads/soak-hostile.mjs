@@ -5,17 +5,22 @@
 // so this row has no baseline beside it: the figure is judged against the target alone. The
 // soak's functional checks (nothing lost, crossed or left over, every defence reached) must
 // pass too, or the row fails. test/soak.e2e-spec.ts runs the same mode for those checks only:
-// a latency bound depends on the machine, so it is judged here, not in a test.
+// a latency bound depends on the machine, so it is judged here, not in a test. With
+// `--against`, the twin runs its ref's own soak (and so its fixture app, on its own build).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runJsonChild } from '../lib/json-child.mjs';
 
-const SOAK = fileURLToPath(new URL('../../scripts/soak.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The soak script of the tree `server` runs from (a twin's is its ref's). */
+const soakOf = (server) => join(server.root ?? ROOT, 'scripts/soak.mjs');
 /** The soak's bound on the honest probe's p99 (scripts/soak/options.mjs, HONEST_P99_MS). */
 export { HONEST_P99_MS } from '../../scripts/soak/options.mjs';
 
 /** Runs the soak to its end; resolves with its JSON report, which must say ok. */
-async function soak(args) {
-  const report = await runJsonChild(SOAK, args, 'the hostile soak');
+async function soak(script, args) {
+  const report = await runJsonChild(script, args, 'the hostile soak');
   if (!report?.ok) throw new Error(`the hostile soak failed: ${JSON.stringify(report?.problems)}`);
   return report;
 }
@@ -34,8 +39,13 @@ export const soakHostile = {
     { key: 'p99', label: 'probe p99 (ms)', short: 'p99', unit: 'ms' },
     { key: 'calls', label: 'probe calls', short: 'calls', unit: '' },
   ],
-  async run(_server, sizes) {
-    const report = await soak([
+  // A ref from before the soak's latency probe has no figure to give.
+  twinCannotRun(twin) {
+    if (!existsSync(join(twin.root, 'scripts/soak/probe-worker.mjs')))
+      return "its ref's soak has no latency probe (scripts/soak/probe-worker.mjs)";
+  },
+  async run(server, sizes) {
+    const report = await soak(soakOf(server), [
       '--short',
       '--hostile',
       '--json',

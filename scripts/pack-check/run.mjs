@@ -24,6 +24,9 @@
  *      protected resource metadata, Streamable HTTP, the SSE pair and the operator console's
  *      routes, with its middleware run; on the app's first Node, the same again from the bundle
  *      the installed `mcp-warden bundle` made of it (esbuild is the app's dev dependency);
+ *    - stdio, bundled (stdio-drive.mjs), on the app's first Node: the app's stdio entry
+ *      (app-src/main-stdio.ts) bundled by `mcp-warden bundle --transport stdio` answers one
+ *      tools/call on stdin and exits 0 when stdin ends;
  *    - tests: the app's spec in its own runner (`jest`, `vitest run`): the testing module,
  *      `McpTestClient`, and the HTTP app inside the runner.
  *    A warning Node printed fails the step.
@@ -53,6 +56,7 @@ import { bearerSetup, driveHttpApp } from './http-drive.mjs';
 import { MATRIX } from './matrix.mjs';
 import { checkPolicyCli, layOutPolicies } from './policy-cli.mjs';
 import { CheckError, checkNoWarnings, childEnv, run } from './processes.mjs';
+import { driveStdioApp } from './stdio-drive.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FORBIDDEN = [
@@ -200,6 +204,8 @@ async function checkOnNode(app, dir, nodeName, bearer, policies, bundled) {
     if (bundled) {
       report.step = 'HTTP, bundled';
       checkNoWarnings(report.step, await driveHttpApp(dir, node, bearer, 'dist/bundle/main.mjs'));
+      report.step = 'stdio, bundled';
+      checkNoWarnings(report.step, await driveStdioApp(dir, node, 'dist/bundle/main-stdio.mjs'));
     }
     report.step = `${app.runner} tests`;
     const [command, args] = testCommand(app, node);
@@ -211,7 +217,10 @@ async function checkOnNode(app, dir, nodeName, bearer, policies, bundled) {
       `mcp-warden policy schema, validate and test (${policies.cases} cases) pass, ` +
       'a typo and a flipped case fail, named; 401 challenge, resource metadata, Streamable ' +
       'HTTP, the SSE pair and the console under /api with the app middleware' +
-      (bundled ? ', the same from its `mcp-warden bundle` bundle; ' : '; ') +
+      (bundled
+        ? ', the same from its `mcp-warden bundle` bundle; a tools/call over stdio through ' +
+          'its `--transport stdio` bundle; '
+        : '; ') +
       `${app.runner} spec passed`;
   } catch (error) {
     report.detail = `FAIL at ${report.step}: ${error.message}`;
@@ -256,6 +265,13 @@ async function checkApp(app, work, tarball, bearer) {
       { cwd: dir },
     );
     checkNoWarnings(step, bundled.stderr);
+    step = 'mcp-warden bundle --transport stdio';
+    const stdio = await run(
+      join(dir, 'node_modules/.bin/mcp-warden'),
+      ['bundle', '--entry', 'dist/main-stdio.js', '--out', 'dist/bundle', '--transport', 'stdio'],
+      { cwd: dir },
+    );
+    checkNoWarnings(step, stdio.stderr);
   } catch (error) {
     return failed(step, error);
   }
