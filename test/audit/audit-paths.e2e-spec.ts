@@ -61,9 +61,15 @@ describe.each(['legacy', 'modern'] as const)(
       const decisions = new Set(
         mine.filter((e) => e.kind === 'decision' && e.seam === 'tool').map((e) => e.id),
       );
-      // Every approval step and outcome names a decision of this call.
-      for (const event of mine)
-        if (event.of !== undefined) expect(decisions.has(event.of)).toBe(true);
+      // Every approval step and outcome names a decision of this call: none is left unlinked.
+      for (const event of mine) {
+        if (event.kind === 'decision' && event.seam === 'tool') continue;
+        expect([event.kind, event.seam, event.of && decisions.has(event.of)]).toEqual([
+          event.kind,
+          event.seam,
+          true,
+        ]);
+      }
       return mine.map((event) =>
         [
           event.kind,

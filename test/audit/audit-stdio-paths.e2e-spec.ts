@@ -126,7 +126,8 @@ describe.each(['legacy', 'modern'] as const)(
       ).toEqual(expected);
       // Every approval step and outcome names an earlier tool decision of the same tool.
       for (const [index, record] of records.entries()) {
-        if (record.of === undefined) continue;
+        if (record.kind === 'decision' && record.seam === 'tool') continue;
+        expect(record.of).toEqual(expect.any(String));
         const decision = records.slice(0, index).find((r) => r.id === record.of);
         expect(decision).toMatchObject({ kind: 'decision', seam: 'tool', name: record.name });
       }
