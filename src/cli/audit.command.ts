@@ -106,6 +106,12 @@ function query(lines: string[], filters: Filters, out: Print, err: Print): numbe
     err('mcp-warden audit: --format is jsonl or table');
     return 2;
   }
+  const since = instantOf(filters.since, 0);
+  const until = instantOf(filters.until, DAY_MS - 1);
+  if (Number.isNaN(since) || Number.isNaN(until)) {
+    err('mcp-warden audit: --since and --until take an ISO time (2026-12-07T10:00:00Z) or day');
+    return 2;
+  }
   const rows: Record<string, unknown>[] = [];
   for (const line of lines) {
     let record: Record<string, unknown>;
@@ -118,13 +124,26 @@ function query(lines: string[], filters: Filters, out: Print, err: Print): numbe
     if (filters.tool && record.name !== filters.tool) continue;
     if (filters.decision && record.decision !== filters.decision) continue;
     if (filters.kind && record.kind !== filters.kind) continue;
-    if (filters.since && String(record.time) < filters.since) continue;
-    if (filters.until && String(record.time) > filters.until) continue;
+    const time = Date.parse(String(record.time));
+    if (time < since || time > until) continue;
     if (format === 'jsonl') out(line);
     else rows.push(record);
   }
   if (format === 'table') table(rows, out);
   return 0;
+}
+
+const DAY_MS = 86_400_000;
+
+/*
+ * A bound as a time: an ISO time as given, a day alone (2026-12-07) from its start, plus
+ * `dayEnd` for --until, so that day is included. No bound: unbounded. NaN: not a time.
+ */
+function instantOf(text: string | undefined, dayEnd: number): number {
+  if (text === undefined) return dayEnd === 0 ? -Infinity : Infinity;
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return NaN;
+  const time = Date.parse(text);
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) ? time + dayEnd : time;
 }
 
 const COLUMNS = [

@@ -27,6 +27,12 @@ Options that mirror McpPolicies.cedar({...}):
 ${BUNDLE_USAGE}
 ${AUDIT_USAGE}`;
 
+/* `mcp-warden audit query … | head`: the reader closed the pipe, and wants no more lines. */
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'audit') {
     return runAuditCommand(
