@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpAuditSinks, McpWarden, type McpAuditEvent } from '../../src/index.js';
+import { Injectable } from '@nestjs/common';
+import { McpAuditSinks, McpTool, McpWarden, type McpAuditEvent } from '../../src/index.js';
 import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { AuditedTools, auditAuthorizer, logDir, recordsOf, verifySource } from './audit-app.js';
 import { deferred } from '../support/deferred.js';
@@ -129,6 +130,25 @@ describe.each(['legacy', 'modern'] as const)(
       ]);
     });
 
+    it('let through, then refused before it ran: a deny names the decision, no outcome', async () => {
+      const refusals = [
+        ['fine', { text: 5 }, 'invalid_arguments'],
+        ['guarded', { text: 5 }, 'invalid_arguments'],
+        ['no_such_tool', {}, 'unknown_tool'],
+      ] as const;
+      for (const [name, args, reason] of refusals) {
+        const from = events.length;
+        await client.callTool({ name, arguments: args }).catch(() => undefined);
+        const mine = events.slice(from).filter((event) => event.name === name);
+        const seam = name === 'guarded' ? 'ask' : 'allow';
+        expect(mine.map((e) => [e.kind, e.seam, e.decision, e.detail ?? null])).toEqual([
+          ['decision', 'tool', seam, name === 'guarded' ? 'Run guarded?' : null],
+          ['decision', 'tool', 'deny', reason],
+        ]);
+        expect(mine[1]!.of).toBe(mine[0]!.id);
+      }
+    });
+
     it('the tool ran past limits.toolTimeoutMs', async () => {
       expect(await story('waits', callTool('waits'))).toEqual([
         ['decision', 'tool', 'allow'],
@@ -183,6 +203,46 @@ describe.each(['legacy', 'modern'] as const)(
     });
   },
 );
+
+@Injectable()
+class ScopedTool {
+  @McpTool({ description: 'Needs a scope nobody here has', scopes: ['admin'] })
+  admin_only() {
+    return 'never';
+  }
+}
+
+describe('audit records of a call the caller’s scopes cannot cover (HTTP 403)', () => {
+  it('the seam allowed it, the scopes refused it: a deny names the decision, no outcome', async () => {
+    const events: McpAuditEvent[] = [];
+    const t = await createHttpApp(
+      {
+        authorizer: auditAuthorizer,
+        authorizerSource: 'configured',
+        http: { authenticate: () => ({ subject: 'alice', scopes: [] }) },
+        audit: { sinks: [McpAuditSinks.jsonl({ dir: logDir() })] },
+      },
+      [ScopedTool],
+    );
+    try {
+      t.app.get(McpWarden).audit$.subscribe((event) => events.push(event));
+      const { sessionId } = await t.initialize();
+      const response = await t.post(
+        t.message('tools/call', { name: 'admin_only', arguments: {} }),
+        { 'mcp-session-id': sessionId },
+      );
+      expect(response.status).toBe(403);
+      const mine = events.filter((event) => event.name === 'admin_only');
+      expect(mine.map((e) => [e.kind, e.seam, e.decision, e.detail ?? null])).toEqual([
+        ['decision', 'tool', 'allow', null],
+        ['decision', 'tool', 'deny', 'insufficient_scope'],
+      ]);
+      expect(mine[1]).toMatchObject({ of: mine[0]!.id, principal: 'alice' });
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe('audit records of a task (2026-07-28, the tasks extension, over HTTP)', () => {
   let t: HttpTestApp;

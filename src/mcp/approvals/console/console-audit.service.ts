@@ -76,7 +76,9 @@ function rowOf(entry: McpAuditEntry): ConsoleAuditRow {
     time: string;
     kind: string;
   };
-  const decision = record.kind === 'decision' && record.seam === 'tool' ? record.id : record.of;
+  // A call's story hangs on its tool decision; its steps, refusal and outcome name it in `of`.
+  const decision =
+    record.of ?? (record.kind === 'decision' && record.seam === 'tool' ? record.id : undefined);
   return {
     seq: entry.seq,
     id: record.id,

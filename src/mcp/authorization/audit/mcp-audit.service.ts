@@ -114,6 +114,20 @@ export class McpAuditService {
   }
 
   /**
+   * Records that a call its seam let through (allowed, or asked about) was refused before it
+   * ran: `reason` is `unknown_tool`, `insufficient_scope`, `task_only` or `invalid_arguments`.
+   * A deny linked to the call's decision, so its story ends with why it did not run, not at an
+   * allow with no outcome (docs/audit.md). Not a seam's decision: the seam counters skip it.
+   */
+  refused(request: McpSeamRequest, name: string, reason: string): void {
+    if (!this.subject.observed && !this.journal) return;
+    const event = this.base(request, 'decision', 'tool', name, 'deny');
+    if (request.auditId) event.of = request.auditId;
+    event.detail = reason;
+    void this.emit(event, false);
+  }
+
+  /**
    * Records a token exchange a handler made as its caller (docs/token-exchange.md): the
    * audience, the scope and what came of it, never a token. Linked to the call's decision.
    */

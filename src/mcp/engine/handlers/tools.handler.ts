@@ -18,6 +18,7 @@ import { MCP_APPROVAL_GATE, type McpApprovalGate } from '../tools/approval-gate.
 import { McpMethod } from '../dispatch/mcp-method.decorator.js';
 import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { McpToolInvoker, type McpToolArguments } from '../tools/tool-invoker.service.js';
+import { McpAuditService } from '../../authorization/audit/mcp-audit.service.js';
 import type { AuthorizerDecision } from '../../authorization/authorizer.interface.js';
 import { isPromiseLike, type MaybePromise } from '../../core/common/maybe-promise.js';
 import {
@@ -47,6 +48,7 @@ export class McpToolsHandler {
     private readonly invoker: McpToolInvoker,
     @Inject(MCP_OPTIONS) private readonly options: McpAuthorizationSettings,
     @Inject(MCP_TOOL_TASKS) private readonly tasks: McpToolTasks,
+    private readonly audit: McpAuditService,
   ) {}
 
   @McpMethod('tools/list', PaginatedRequestParamsSchema)
@@ -72,11 +74,15 @@ export class McpToolsHandler {
     const decision = verdict?.decision ?? { kind: 'deny', reason: SEAM_NOT_APPLIED };
     if (decision.kind === 'deny') return this.seamDenial(request, verdict?.entry, decision.reason);
     const entry = verdict?.entry;
-    if (!entry) throw new McpInvalidParamsError(`Unknown tool: ${name}`);
+    if (!entry) {
+      this.audit.refused(request, name, 'unknown_tool');
+      throw new McpInvalidParamsError(`Unknown tool: ${name}`);
+    }
     // The caller may call it (allow or ask), so it may see its output schema: respect it.
     const structured = entry.tool.outputSchema === undefined;
     // Before any approval: a call the caller's scopes cannot cover is not worth asking about.
     if (!hasScopes(entry.scopes, request.principal)) {
+      this.audit.refused(request, name, 'insufficient_scope');
       // Over HTTP the transport turns this into the 403 step-up challenge.
       if (request.transport === 'http') throw new McpInsufficientScopeError(name, entry.scopes);
       return toolDenial(name, 'deny', 'insufficient_scope', structured);
@@ -84,6 +90,7 @@ export class McpToolsHandler {
     // A tool that may run as a task asks the tasks extension how (-32021 when it must and cannot).
     const plan = entry.task === 'never' ? 'now' : this.tasks.plan(request, entry);
     if (plan === 'task-only') {
+      this.audit.refused(request, name, 'task_only');
       return toolErrorResult(`Tool ${name} runs only as a task (protocol 2026-07-28 and later)`);
     }
     if (decision.kind === 'allow') {
@@ -108,7 +115,7 @@ export class McpToolsHandler {
     input: McpToolArguments,
     asTask: boolean,
   ): MaybePromise<McpToolOutcome | McpParkedCall> {
-    if (!input.ok) return input.refusal;
+    if (!input.ok) return this.refusedArguments(request, input.refusal);
     const execute = (run: McpRequest) => this.invoker.execute(entry, input.value, run);
     if (asTask && decision.approver === 'operator') {
       // An operator is not the caller: the task exists at once and waits for the decision.
@@ -143,6 +150,12 @@ export class McpToolsHandler {
     return toolDenial(name, 'deny', reason, !visible);
   }
 
+  /* A call whose arguments fail the tool's contract: recorded, then answered with why. */
+  private refusedArguments(request: McpRequest<CallToolParams>, refusal: CallToolResult) {
+    this.audit.refused(request, request.params.name, 'invalid_arguments');
+    return refusal;
+  }
+
   /** The tools this caller may call (see `McpAuthorizationService.isToolVisible`). */
   async visibleTools(request: McpRequest): Promise<McpToolEntry[]> {
     const context = contextOf(request);
@@ -157,8 +170,14 @@ export class McpToolsHandler {
     return entries.filter((_, index) => visible[index]);
   }
 
-  private run(entry: McpToolEntry, request: McpRequest<CallToolParams>): Promise<CallToolResult> {
-    return this.invoker.run(entry, request.params.arguments ?? {}, request);
+  private async run(
+    entry: McpToolEntry,
+    request: McpRequest<CallToolParams>,
+  ): Promise<CallToolResult> {
+    const validation = this.invoker.validate(entry, request.params.arguments ?? {});
+    const checked = isPromiseLike(validation) ? await validation : validation;
+    if (!checked.ok) return this.refusedArguments(request, checked.refusal);
+    return this.invoker.execute(entry, checked.value, request);
   }
 
   /* Arguments that fail their contract are refused at once: no task is made for them. */
@@ -167,7 +186,7 @@ export class McpToolsHandler {
     request: McpRequest<CallToolParams>,
   ): Promise<McpToolOutcome> {
     const checked = await this.invoker.validate(entry, request.params.arguments ?? {});
-    if (!checked.ok) return checked.refusal;
+    if (!checked.ok) return this.refusedArguments(request, checked.refusal);
     return this.tasks.start(request, entry, (run) =>
       this.invoker.execute(entry, checked.value, run),
     );

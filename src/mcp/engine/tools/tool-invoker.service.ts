@@ -47,17 +47,6 @@ export class McpToolInvoker {
     private readonly credentials: McpCallerCredentials,
   ) {}
 
-  /** Validates `args`, then runs the tool with what validation made of them. */
-  async run(
-    entry: McpToolEntry,
-    args: Record<string, unknown>,
-    request: McpRequest,
-  ): Promise<CallToolResult> {
-    const validation = this.validate(entry, args);
-    const checked = isPromiseLike(validation) ? await validation : validation;
-    return checked.ok ? this.execute(entry, checked.value, request) : checked.refusal;
-  }
-
   /**
    * The arguments as the tool's input contract parsed them (a DTO's instance,
    * say), or the `isError` result that refuses them. Synchronous where the
