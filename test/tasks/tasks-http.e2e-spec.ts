@@ -5,7 +5,12 @@ import { GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ADAPTERS, type HttpTestApp } from '../support/http-app.js';
 import { SseReader } from '../support/http-sse.js';
 import { modernMessage, postModern } from '../modern/modern-app.js';
-import { MCP_OPERATOR_DESK, type McpOperatorDesk } from '../../src/index.js';
+import {
+  MCP_OPERATOR_DESK,
+  McpWarden,
+  type McpAuditEvent,
+  type McpOperatorDesk,
+} from '../../src/index.js';
 import {
   bootTasksApp,
   readBlock,
@@ -103,9 +108,19 @@ describe.each(ADAPTERS)('tasks over Streamable HTTP (%s)', (variant) => {
     await expect(
       legacy.request({ method: 'tasks/get', params: { taskId: 'x' } }, GetTaskResultSchema),
     ).rejects.toMatchObject({ code: -32601 });
+    const events: McpAuditEvent[] = [];
+    const audit = t.app.get(McpWarden).audit$.subscribe((event) => events.push(event));
     const result = (await legacy.callTool({ name: 'export_all', arguments: {} })) as any;
+    audit.unsubscribe();
     expect(result).toMatchObject({ isError: true });
     expect(result.content[0].text).toMatch(/runs only as a task/);
+    // Its record says why it never ran: a deny linked to the seam's allow.
+    const mine = events.filter((event) => event.name === 'export_all');
+    expect(mine.map((event) => [event.decision, event.detail ?? null])).toEqual([
+      ['allow', null],
+      ['deny', 'task_only'],
+    ]);
+    expect(mine[1]!.of).toBe(mine[0]!.id);
     const optional = await legacy.callTool({ name: 'build_report', arguments: { title: 'old' } });
     expect(optional.content).toEqual([{ type: 'text', text: 'report old ready' }]);
     await legacy.close();
