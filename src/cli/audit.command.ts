@@ -81,6 +81,7 @@ function report(
         ? `${chain.verifiedCheckpoints}/${chain.checkpoints} checkpoints verified, ${chain.unsignedTail} records after the last`
         : 'no checkpoints (nothing signed)';
       out(`ok      ${chain.instance}: ${chain.records} records, chain intact; ${signed}`);
+      notes(chain, out);
       continue;
     }
     failed += 1;
@@ -90,10 +91,24 @@ function report(
         found.seq !== undefined ? ` record ${found.seq}${found.id ? ` (${found.id})` : ''}` : '';
       out(`  ${found.kind}:${record} at ${found.where}: ${found.message}`);
     }
+    notes(chain, out);
   }
   const intact = reports.length - failed - unchecked;
   out(`${intact} chains intact, ${failed} broken${unchecked ? `, ${unchecked} unchecked` : ''}`);
   return failed + unchecked === 0 ? 0 : 1;
+}
+
+/* What the verifier saw that is not a break: retention's removals, a crash's partial line. */
+function notes(chain: McpAuditChainReport, out: Print): void {
+  if (chain.pruned) {
+    out(
+      `  note: records 1–${chain.pruned} are in files no longer kept (retention, maxFiles); ` +
+        `verified from record ${chain.pruned + 1}`,
+    );
+  }
+  if (chain.torn) {
+    out(`  note: ${chain.torn} is a partial last line, a write left unfinished: not a record`);
+  }
 }
 
 type Filters = Partial<

@@ -6,6 +6,8 @@ import {
   SimpleLogRecordProcessor,
 } from '@opentelemetry/sdk-logs';
 import { Kysely, SqliteDialect } from 'kysely';
+import type { KeyObject } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite } from '../../src/app/database/sqlite.connection.js';
 import { runAuditCommand } from '../../src/cli/audit.command.js';
@@ -49,6 +51,13 @@ async function drive(audit: McpAuditOptions, connId = 'c1') {
   await t.callTool('forbidden', {}, connId);
   await t.result('tools/list', {}, connId);
   return t;
+}
+
+/** `key` as a PEM file, for `audit verify --key`. */
+function keyFileOf(key: KeyObject): string {
+  const file = join(logDir(), 'audit.pub');
+  writeFileSync(file, key.export({ type: 'spki', format: 'pem' }));
+  return file;
 }
 
 /* An app whose JSON Lines sink in `dir` keeps the arguments themselves. */
@@ -314,6 +323,41 @@ describe('audit sinks', () => {
       [expect.stringMatching(/^node-b-[0-9a-f]{8}$/), [], 0],
       [expect.stringMatching(/^node-c-[0-9a-f]{8}$/), [], 0],
     ]);
+  });
+
+  it('a folder whose oldest files retention removed (maxFiles) verifies from its first kept record', async () => {
+    const dir = logDir();
+    const { privateKey, publicKey } = signingKeys();
+    const t = await drive({
+      sinks: [McpAuditSinks.jsonl({ dir, maxBytes: 2_000, maxFiles: 2 })],
+      signing: { privateKey, everyRecords: 3 },
+    });
+    for (let round = 0; round < 6; round += 1) await t.callTool('fine', { text: `${round}` }, 'c1');
+    await t.close();
+    const files = readdirSync(dir).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).not.toMatch(/-000001\.jsonl$/);
+    const out: string[] = [];
+    const status = await runAuditCommand(
+      ['verify', dir, '--key', keyFileOf(publicKey)],
+      out.push.bind(out),
+      out.push.bind(out),
+    );
+    expect(out.join('\n')).toMatch(/^ok .*chain intact/m);
+    expect(out.join('\n')).toMatch(/note: records 1–\d+ are in files no longer kept/);
+    expect(status).toBe(0);
+    // Within what is kept, a removed record is still a break.
+    const kept = readFileSync(join(dir, files[1]!), 'utf8').split('\n');
+    writeFileSync(join(dir, files[1]!), [...kept.slice(0, 1), ...kept.slice(2)].join('\n'));
+    const again: string[] = [];
+    expect(
+      await runAuditCommand(
+        ['verify', dir, '--key', keyFileOf(publicKey)],
+        again.push.bind(again),
+        again.push.bind(again),
+      ),
+    ).toBe(1);
+    expect(again.join('\n')).toContain('removed');
   });
 
   it('a restart under the same audit.instance begins a chain of its own: both verify', async () => {

@@ -233,6 +233,31 @@ describe('mcp-warden audit verify', () => {
     expect(status).toBe(1);
   });
 
+  it('a partial last line (a write a crash left unfinished) is noted, not a break', async () => {
+    const last = lines[lines.length - 1]!;
+    const dir = logDir();
+    const file = join(dir, 'audit-x-000001.jsonl');
+    writeFileSync(file, lines.slice(0, -1).join('\n') + '\n' + last.slice(0, 40));
+    const out: string[] = [];
+    const status = await runAuditCommand(
+      ['verify', dir, '--key', publicKeyFile],
+      out.push.bind(out),
+      out.push.bind(out),
+    );
+    expect(out.join('\n')).toContain(
+      `note: ${file}:${lines.length} is a partial last line, a write left unfinished`,
+    );
+    expect(status).toBe(0);
+    // The same fragment anywhere else is no crash's: a line that is not a record.
+    const { status: inMiddle, out: said } = await verify([
+      ...lines.slice(0, 3),
+      last.slice(0, 40),
+      ...lines.slice(3),
+    ]);
+    expect(said).toContain('inserted');
+    expect(inMiddle).toBe(1);
+  });
+
   it('the installed command exits non-zero on a broken log', async () => {
     const dir = logDir();
     writeFileSync(

@@ -23,8 +23,14 @@ export async function readAuditSource(source: string, table?: string): Promise<S
   const lines: StoredLine[] = [];
   for (const file of files) {
     const text = await readFile(file, 'utf8');
-    text.split('\n').forEach((line, index) => {
-      if (line.trim() !== '') lines.push({ where: `${file}:${index + 1}`, line });
+    const number = /-(\d+)\.jsonl$/.exec(file)?.[1];
+    const segment = number === undefined ? undefined : Number(number);
+    const pieces = text.split('\n');
+    pieces.forEach((line, index) => {
+      if (line.trim() === '') return;
+      // The last piece has no newline after it (a whole file ends in one).
+      const unterminated = index === pieces.length - 1;
+      lines.push({ where: `${file}:${index + 1}`, line, segment, unterminated });
     });
   }
   return lines;

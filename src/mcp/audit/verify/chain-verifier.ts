@@ -7,6 +7,10 @@ import { checkCheckpoints } from './checkpoint-checks.js';
 export interface StoredLine {
   readonly where: string;
   readonly line: string;
+  /** A JSON Lines file's number (`audit-<instance>-<n>.jsonl`): retention removes the lowest. */
+  readonly segment?: number;
+  /** The file's last line had no newline: a write the process may not have finished. */
+  readonly unterminated?: boolean;
 }
 
 /** What can be wrong with a chain (docs/audit.md, "Verifying"). @publicApi */
@@ -32,11 +36,19 @@ export interface McpAuditChainReport {
   readonly verifiedCheckpoints: number;
   /** Records after the last verified checkpoint: chained, not yet signed. */
   readonly unsignedTail: number;
+  /**
+   * Records before the first one kept, in files retention (`maxFiles`) removed: the chain's
+   * oldest files are gone, and it is verified from its first kept record.
+   */
+  readonly pruned?: number;
+  /** Where a file ends in a partial line, a write left unfinished (a crash): not a record. */
+  readonly torn?: string;
   readonly breaks: readonly McpAuditBreak[];
 }
 
 export interface Parsed {
   readonly where: string;
+  readonly segment?: number;
   readonly digest: string;
   readonly seq: number;
   readonly prev: string;
@@ -58,7 +70,9 @@ export function verifyChains(
 ): McpAuditChainReport[] {
   const chains = new Map<string, Parsed[]>();
   const stray: McpAuditBreak[] = [];
-  for (const { where, line } of lines) {
+  const torn: StoredLine[] = [];
+  for (const stored of lines) {
+    const { where, line } = stored;
     let record: {
       instance?: unknown;
       seq?: unknown;
@@ -69,7 +83,9 @@ export function verifyChains(
     try {
       record = JSON.parse(line) as typeof record;
     } catch {
-      stray.push({ kind: 'inserted', where, message: 'a line that is not a JSON record' });
+      // A file's last line, cut short: the write a crash interrupted, never acknowledged.
+      if (stored.unterminated) torn.push(stored);
+      else stray.push({ kind: 'inserted', where, message: 'a line that is not a JSON record' });
       continue;
     }
     if (
@@ -82,6 +98,7 @@ export function verifyChains(
     }
     const parsed: Parsed = {
       where,
+      segment: stored.segment,
       digest: lineDigest(line),
       seq: record.seq as number,
       prev: record.prev,
@@ -92,15 +109,19 @@ export function verifyChains(
     chain.push(parsed);
     chains.set(record.instance, chain);
   }
-  const reports = [...chains].map(([instance, records]) =>
-    verifyChain(
+  const reports = [...chains].map(([instance, records]) => {
+    const report = verifyChain(
       instance,
       records,
       key,
       published.filter((p) => p.instance === instance),
       window,
-    ),
-  );
+    );
+    // A torn line belongs to the chain whose records its file holds.
+    const file = (where: string) => where.slice(0, where.lastIndexOf(':'));
+    const cut = torn.find((line) => records.some((r) => file(r.where) === file(line.where)));
+    return cut ? { ...report, torn: cut.where } : report;
+  });
   for (const checkpoint of published) {
     if (chains.has(checkpoint.instance)) continue;
     reports.push({
@@ -158,7 +179,11 @@ function verifyChain(
   const bySeq = new Map<number, Parsed>();
   const later = new Set<number>();
   for (const record of records) later.add(record.seq);
-  const start = window && records.length > 0 ? Math.min(...records.map((r) => r.seq)) : 1;
+  // Retention removed a chain's oldest files when its lowest file is not its first.
+  const segments = records.map((record) => record.segment);
+  const pruned = !window && segments.every((segment) => segment !== undefined && segment > 1);
+  const start =
+    (window || pruned) && records.length > 0 ? Math.min(...records.map((r) => r.seq)) : 1;
   let expected = start;
   let previous: Parsed | undefined;
   const seen = new Set<number>();
@@ -205,7 +230,16 @@ function verifyChain(
     previous = record;
   }
   const lastSeq = Math.max(0, ...records.map((record) => record.seq));
-  const signed = checkCheckpoints({ records, bySeq, key, published, window, start, lastSeq, flag });
+  const signed = checkCheckpoints({
+    records,
+    bySeq,
+    key,
+    published,
+    window: window || pruned,
+    start,
+    lastSeq,
+    flag,
+  });
   // Under a key, a chain no checkpoint signs proves nothing: anyone could have written it whole.
   if (key && !window && signed.checkpoints === 0) {
     const first = records[0]!;
@@ -233,6 +267,7 @@ function verifyChain(
     checkpoints: signed.checkpoints,
     verifiedCheckpoints: signed.verified,
     unsignedTail: Math.max(0, lastSeq - signed.lastVerified),
+    ...(pruned && start > 1 ? { pruned: start - 1 } : {}),
     breaks: order.flatMap((kind) => (breaks.has(kind) ? [breaks.get(kind)!] : [])),
   };
 }
