@@ -98,6 +98,39 @@ describe.each(['legacy', 'modern'] as const)(
         });
         expected.push(purge, operatorAsk, ['decision', 'operator', 'ask', 'approval pending']);
       }
+      // The app's own operator approves `release` and denies `destroy` through the operator
+      // desk. The handshake era waits for the decision; the modern era answers that it is
+      // pending, and the retry finds it decided.
+      const operator = (tool: string, prompt: string, decided: string[]) => {
+        const ask = ['decision', 'tool', 'ask', prompt];
+        const pending = ['decision', 'operator', 'ask', prompt];
+        return era === 'legacy'
+          ? [ask, pending, decided]
+          : [ask, pending, ['decision', 'operator', 'ask', 'approval pending'], ask, decided];
+      };
+      const settle = async (name: string) => {
+        const first = await call(name);
+        // The modern era's first answer says the approval is pending: the retry gets the verdict.
+        return era === 'modern' ? call(name) : first;
+      };
+      expect(await settle('release')).toMatchObject({ content: [{ text: 'released' }] });
+      expected.push(
+        ...operator('release', 'Release?', ['decision', 'operator', 'allow', 'operator approved']),
+        ['outcome', 'tool', 'ok'],
+      );
+      expect(await settle('destroy')).toMatchObject({
+        isError: true,
+        structuredContent: { detail: 'operator denied: not today' },
+      });
+      expected.push(
+        ...operator('destroy', 'Destroy?', [
+          'decision',
+          'operator',
+          'deny',
+          'operator denied: not today',
+        ]),
+      );
+
       if (era === 'legacy') {
         // The caller never answers: the server's elicitationTimeoutMs (3 s) ends the ask.
         answer = () => new Promise(() => undefined);
@@ -132,6 +165,14 @@ describe.each(['legacy', 'modern'] as const)(
         expect(decision).toMatchObject({ kind: 'decision', seam: 'tool', name: record.name });
       }
       expect(records.every((r) => r.transport === 'stdio' && r.era === era)).toBe(true);
+      // Who decided, on each operator verdict.
+      const verdicts = records.filter((r) => r.seam === 'operator' && r.decision !== 'ask');
+      expect(verdicts.map((r) => [r.name, r.decision, r.operator])).toEqual(
+        expect.arrayContaining([
+          ['release', 'allow', 'ops-oncall'],
+          ['destroy', 'deny', 'ops-oncall'],
+        ]),
+      );
       expect(await verifySource(dir)).toEqual([expect.objectContaining({ breaks: [] })]);
     });
   },
