@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { StdioScript } from '../support/stdio-child.js';
 import { envelope } from '../modern/modern-app.js';
 import { TASKS, WITH_TASKS } from './tasks-app.js';
+import { logDir, recordsOf, verifySource } from '../audit/audit-app.js';
 
 /*
  * Tasks over real stdio, raw lines, against a child process
@@ -14,9 +15,11 @@ type Message = Record<string, any>;
 
 describe('tasks over stdio', () => {
   let child: StdioScript;
+  let auditDir: string;
 
   beforeAll(() => {
-    child = new StdioScript(APP);
+    auditDir = logDir();
+    child = new StdioScript(APP, { AUDIT_DIR: auditDir });
   });
   afterAll(() => child.dispose());
 
@@ -100,5 +103,46 @@ describe('tasks over stdio', () => {
     expect(get.error.code).toBe(-32601);
     const only = await child.request('tools/call', { name: 'only_task', arguments: {} });
     expect(only.result).toMatchObject({ isError: true });
+  });
+
+  it('every task left its decision, and its outcome when it ended, linked; the chain verifies', async () => {
+    // Closing stdin ends the server: it drains its sink before it exits.
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    const records = (await recordsOf(auditDir)).filter((record) => record.seam !== 'read');
+    const story = (name: string) =>
+      records
+        .filter((record) => record.name === name)
+        .map((record) => [
+          record.kind,
+          record.kind === 'outcome' ? record.outcome : record.decision,
+          record.detail ?? null,
+        ]);
+    // waits: completed once its gate opened, then cancelled; asks: completed after its question.
+    expect(story('waits')).toEqual([
+      ['decision', 'allow', null],
+      ['outcome', 'ok', null],
+      ['decision', 'allow', null],
+      ['outcome', 'cancelled', null],
+    ]);
+    expect(story('asks')).toEqual([
+      ['decision', 'allow', null],
+      ['outcome', 'ok', null],
+    ]);
+    // only_task: refused twice (no extension, then the handshake era), run once as a task.
+    expect(story('only_task')).toEqual([
+      ['decision', 'allow', null],
+      ['decision', 'deny', 'task_only'],
+      ['decision', 'allow', null],
+      ['outcome', 'ok', null],
+      ['decision', 'allow', null],
+      ['decision', 'deny', 'task_only'],
+    ]);
+    for (const record of records.filter((r) => r.of !== undefined)) {
+      const decision = records.find((r) => r.id === record.of);
+      expect(decision).toMatchObject({ kind: 'decision', seam: 'tool', decision: 'allow' });
+    }
+    expect(records.every((record) => record.transport === 'stdio')).toBe(true);
+    expect(await verifySource(auditDir)).toEqual([expect.objectContaining({ breaks: [] })]);
   });
 });

@@ -88,7 +88,7 @@ export class McpToolsHandler {
       return toolDenial(name, 'deny', 'insufficient_scope', structured);
     }
     // A tool that may run as a task asks the tasks extension how (-32021 when it must and cannot).
-    const plan = entry.task === 'never' ? 'now' : this.tasks.plan(request, entry);
+    const plan = entry.task === 'never' ? 'now' : this.planOf(request, entry);
     if (plan === 'task-only') {
       this.audit.refused(request, name, 'task_only');
       return toolErrorResult(`Tool ${name} runs only as a task (protocol 2026-07-28 and later)`);
@@ -148,6 +148,16 @@ export class McpToolsHandler {
       hasScopes(entry.scopes, request.principal) &&
       (await this.authorization.isToolVisible(name, entry.sensitive, contextOf(request)));
     return toolDenial(name, 'deny', reason, !visible);
+  }
+
+  /* How the tasks extension runs the call; a task-only tool it cannot run is recorded refused. */
+  private planOf(request: McpRequest<CallToolParams>, entry: McpToolEntry) {
+    try {
+      return this.tasks.plan(request, entry);
+    } catch (error) {
+      this.audit.refused(request, request.params.name, 'task_only');
+      throw error;
+    }
   }
 
   /* A call whose arguments fail the tool's contract: recorded, then answered with why. */
