@@ -219,7 +219,14 @@ describe('audit records of a call the caller’s scopes cannot cover (HTTP 403)'
       {
         authorizer: auditAuthorizer,
         authorizerSource: 'configured',
-        http: { authenticate: () => ({ subject: 'alice', scopes: [] }) },
+        http: {
+          authenticate: () => ({
+            subject: 'alice',
+            issuer: 'https://idp.example',
+            scopes: [],
+            claims: { client_id: 'agent-7' },
+          }),
+        },
         audit: { sinks: [McpAuditSinks.jsonl({ dir: logDir() })] },
       },
       [ScopedTool],
@@ -237,7 +244,15 @@ describe('audit records of a call the caller’s scopes cannot cover (HTTP 403)'
         ['decision', 'tool', 'allow', null],
         ['decision', 'tool', 'deny', 'insufficient_scope'],
       ]);
-      expect(mine[1]).toMatchObject({ of: mine[0]!.id, principal: 'alice' });
+      // The decision's inputs name the caller: subject, issuer and client.
+      for (const event of mine) {
+        expect(event).toMatchObject({
+          principal: 'alice',
+          issuer: 'https://idp.example',
+          clientId: 'agent-7',
+        });
+      }
+      expect(mine[1]!.of).toBe(mine[0]!.id);
     } finally {
       await t.close();
     }

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { FileHandle } from 'node:fs/promises';
@@ -81,6 +82,29 @@ describe('JsonlFileSink', () => {
     await sink.write(entries(6, 5));
     await sink.close();
     expect(linesIn(dir)).toEqual(entries(1, 10).map((kept) => kept.line));
+  });
+
+  it('past maxAgeMs, the next batch opens the next file', async () => {
+    const sink = new JsonlFileSink({ dir, maxAgeMs: 60_000 });
+    const now = jest.spyOn(Date, 'now');
+    try {
+      now.mockReturnValue(1_000_000);
+      await sink.open('i');
+      await sink.write(entries(1, 3));
+      now.mockReturnValue(1_000_000 + 60_000);
+      await sink.write(entries(4, 3));
+      now.mockReturnValue(1_000_000 + 60_001);
+      await sink.write(entries(7, 3));
+      await sink.close();
+    } finally {
+      now.mockRestore();
+    }
+    const files = readdirSync(dir).sort();
+    expect(files).toEqual(['audit-i-000001.jsonl', 'audit-i-000002.jsonl']);
+    expect(readFileSync(join(dir, files[1]!), 'utf8').trim().split('\n')).toEqual(
+      entries(7, 3).map((kept) => kept.line),
+    );
+    expect(linesIn(dir)).toEqual(entries(1, 9).map((kept) => kept.line));
   });
 
   it('writes through O_DSYNC: a write returns once its data is on disk', async () => {
