@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { McpAuditSinks, type McpAuditEntry, type McpAuditSink } from '../../src/index.js';
 import { MCP_AUDIT_VIEW, type McpAuditView } from '../../src/mcp/audit/audit-view.interface.js';
+import { nextTurn } from '../../src/mcp/core/common/next-turn.js';
 import { CuttableProxy } from '../support/cuttable-proxy.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import { createTestSchema, type TestSchema } from '../support/postgres-schema.js';
@@ -136,6 +137,70 @@ describeWithService(postgres, 'audit.failClosed on PostgreSQL', (databaseUrl) =>
     }
     // The outage's decisions were kept late, each followed by the deny it turned into.
     expect(records.filter((r) => r.detail === 'audit_unavailable')).toHaveLength(2);
+    const url = new URL(schema.url);
+    expect(await verifySource(url.toString())).toEqual([expect.objectContaining({ breaks: [] })]);
+  });
+
+  it('cut and restored with calls in flight: every call that ran is recorded, the rest denied', async () => {
+    const before = tools.ran.length;
+    const served: string[] = [];
+    let deniedCount = 0;
+    let stop = false;
+    // Waiters on the traffic: resolved by what the calls answer, never by a clock.
+    const waiters: { done: () => boolean; resolve: () => void }[] = [];
+    const check = () => {
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.done()) waiter.resolve();
+        else waiters.push(waiter);
+      }
+    };
+    const until = (done: () => boolean) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ done, resolve });
+        check();
+      });
+    // Four callers, each one call after another, until told to stop. In process, a denied call
+    // answers within the same turn: each caller lets the loop turn, as a client's I/O would.
+    const callers = Array.from({ length: 4 }, async (_, caller) => {
+      for (let n = 0; !stop; n += 1) {
+        await nextTurn();
+        const text = `w${caller}-${n}`;
+        const answer = await call(text);
+        if (answer.isError) {
+          expect(answer).toMatchObject(denied);
+          deniedCount += 1;
+        } else {
+          expect(answer).toMatchObject({ content: [{ text: `fine ${text}` }] });
+          served.push(text);
+        }
+        check();
+      }
+    });
+    await until(() => served.length >= 8);
+    await proxy.cut();
+    const deniedBefore = deniedCount;
+    await until(() => deniedCount >= deniedBefore + 4);
+    const recovered = sink.nextWrite();
+    await proxy.restore();
+    await recovered;
+    const servedAfter = served.length;
+    await until(() => served.length >= servedAfter + 8);
+    stop = true;
+    await Promise.all(callers);
+
+    // Only the calls answered with their result ran, each once.
+    expect(tools.ran.length - before).toBe(served.length);
+    await allKept();
+    const { rows } = await schema.query('select line from mcp_audit_records order by seq');
+    const records = rows.map((row: { line: string }) => JSON.parse(row.line));
+    const { argumentsDigest } =
+      await import('../../src/mcp/authorization/audit/arguments-digest.js');
+    const allowed = new Set(
+      records
+        .filter((r) => r.kind === 'decision' && r.decision === 'allow' && r.name === 'fine')
+        .map((r) => r.argumentsDigest),
+    );
+    for (const text of served) expect(allowed.has(argumentsDigest({ text }))).toBe(true);
     const url = new URL(schema.url);
     expect(await verifySource(url.toString())).toEqual([expect.objectContaining({ breaks: [] })]);
   });
