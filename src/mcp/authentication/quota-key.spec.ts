@@ -73,6 +73,18 @@ describe('addressPrefixOf', () => {
     expect(addressPrefixOf('1:2:3:4:5:6:1.2.3.4')).toBe('1:2:3:4::/64');
   });
 
+  it('answers a repeated address as the first time, past the bound of those it keeps', () => {
+    const first = Array.from({ length: 1_500 }, (_, i) =>
+      addressPrefixOf(`2001:db8:${i.toString(16)}::1`),
+    );
+    expect(new Set(first).size).toBe(1_500);
+    const again = Array.from({ length: 1_500 }, (_, i) =>
+      addressPrefixOf(`2001:db8:${i.toString(16)}::1`),
+    );
+    expect(again).toEqual(first);
+    expect(addressPrefixOf('2001:db8:5dc::9')).toBe('2001:db8:5dc::/64');
+  });
+
   it('keeps IPv4 and anything that is not an IP address as it is', () => {
     expect(addressPrefixOf('203.0.113.5')).toBe('203.0.113.5');
     expect(addressPrefixOf('not an address')).toBe('not an address');
