@@ -1,5 +1,6 @@
 import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { setBounded } from '../core/common/bounded-map.js';
 
 const MAPPED = '::ffff:';
 
@@ -32,8 +33,7 @@ export function addressPrefixOf(address: string): string {
   const prefix = ipv6PrefixOf(address);
   // Parsing costs some 5 µs, on every request of an IPv6 client: the last ones are kept. A
   // caller cycling through addresses only misses, at that cost, and evicts the oldest.
-  if (prefixes.size >= KEPT_PREFIXES) prefixes.delete(prefixes.keys().next().value!);
-  prefixes.set(address, prefix);
+  setBounded(prefixes, address, prefix, KEPT_PREFIXES);
   return prefix;
 }
 

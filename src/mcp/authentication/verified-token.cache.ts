@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { McpPrincipal } from './principal.interface.js';
+import { setBounded } from '../core/common/bounded-map.js';
 
 /* Tokens remembered at most; past it the oldest go first. */
 const MAX_ENTRIES = 10_000;
@@ -36,8 +37,7 @@ export class VerifiedTokenCache {
   set(token: string, principal: McpPrincipal, exp: number | undefined, now = Date.now()): void {
     const expiresAt = Math.min(now + MAX_AGE_MS, (exp ?? 0) * 1000);
     if (expiresAt <= now) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(digest(token), { principal, expiresAt });
+    setBounded(this.entries, digest(token), { principal, expiresAt }, MAX_ENTRIES);
   }
 
   get size(): number {

@@ -1,5 +1,6 @@
 import { principalKey } from '../authentication/principal-key.js';
 import type { AuthorizerContext } from './authorizer.interface.js';
+import { setBounded } from '../core/common/bounded-map.js';
 
 /** Keys remembered at most; past it the oldest are forgotten (they would expire soon anyway). */
 const MAX_KEYS = 10_000;
@@ -41,8 +42,6 @@ export class AuthorizerTimeoutBreaker {
   }
 
   trip(key: string, now = Date.now()): void {
-    this.open.delete(key);
-    if (this.open.size >= MAX_KEYS) this.open.delete(this.open.keys().next().value!);
-    this.open.set(key, now + this.windowMs);
+    setBounded(this.open, key, now + this.windowMs, MAX_KEYS);
   }
 }

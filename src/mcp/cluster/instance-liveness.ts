@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ClusterKeys } from './cluster-keys.js';
+import { setBounded } from '../core/common/bounded-map.js';
 
 /** How often an instance renews its liveness key, and how long the key outlives a renewal. */
 export const HEARTBEAT_MS = 1_000;
@@ -68,7 +69,5 @@ export class InstanceLiveness {
 
 /** Bounded memory of instances (the oldest forgotten first). */
 function remember(map: Map<string, number>, instance: string, at: number): void {
-  map.delete(instance);
-  if (map.size >= MAX_REMEMBERED) map.delete(map.keys().next().value!);
-  map.set(instance, at);
+  setBounded(map, instance, at, MAX_REMEMBERED);
 }

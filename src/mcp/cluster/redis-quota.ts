@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { McpSharedCallRate } from '../transports/http/security/shared-call-rate.interface.js';
 import type { ClusterKeys } from './cluster-keys.js';
+import { setBounded } from '../core/common/bounded-map.js';
 
 /*
  * One token bucket, taken atomically in Redis (the clock is Redis's own, so
@@ -113,8 +114,6 @@ export class RedisCallRate implements McpSharedCallRate {
   }
 
   private keep(key: string, tokens: number, now: number): void {
-    this.leases.delete(key);
-    if (this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
-    this.leases.set(key, { tokens, takenAt: now });
+    setBounded(this.leases, key, { tokens, takenAt: now }, MAX_LEASES);
   }
 }

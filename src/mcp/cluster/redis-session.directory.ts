@@ -10,6 +10,7 @@ import type { McpClusterBus } from './cluster-bus.js';
 import { RedisEventLog } from './redis-event.log.js';
 import { ClusterSessionMirror } from './session-mirror.js';
 import { STORE_UNREACHABLE } from './store-health.js';
+import { setBounded } from '../core/common/bounded-map.js';
 
 /** A session as the directory stores it: its record and the instance holding it. */
 export interface DirectoryEntry extends McpSessionRecord {
@@ -169,11 +170,8 @@ export class RedisSessionDirectory implements McpSessionDirectory {
     const cached = this.found.get(id);
     if (cached && Date.now() - cached.at < FOUND_MS) return cached.entry;
     const entry = await this.lookup(id);
-    this.found.delete(id);
-    if (entry) {
-      if (this.found.size >= MAX_FOUND) this.found.delete(this.found.keys().next().value!);
-      this.found.set(id, { entry, at: Date.now() });
-    }
+    if (entry) setBounded(this.found, id, { entry, at: Date.now() }, MAX_FOUND);
+    else this.found.delete(id);
     return entry;
   }
 

@@ -1,6 +1,7 @@
 import { ClientCapabilitiesSchema } from '@modelcontextprotocol/core';
 import { deepFreeze } from '../common/deep-freeze.js';
 import type { ClientCapabilities } from './mcp-types.js';
+import { setBounded } from '../common/bounded-map.js';
 
 /** Distinct capability declarations kept; past it the oldest goes. */
 export const KEPT_DECLARATIONS = 64;
@@ -28,8 +29,7 @@ export function readClientCapabilities(declared: unknown): ClientCapabilities | 
   if (parsed === undefined) return undefined;
   // A copy is frozen, so that nothing the schema might share between its results is.
   const frozen = deepFreeze(structuredClone(parsed));
-  if (kept.size >= KEPT_DECLARATIONS) kept.delete(kept.keys().next().value!);
-  kept.set(text, frozen);
+  setBounded(kept, text, frozen, KEPT_DECLARATIONS);
   return frozen;
 }
 

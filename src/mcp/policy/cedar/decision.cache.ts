@@ -1,3 +1,5 @@
+import { setBounded } from '../../core/common/bounded-map.js';
+
 /* Enough for the distinct requests a busy server repeats; a bound, so memory cannot grow. */
 const MAX_ENTRIES = 4_096;
 /* Requests with long arguments are not worth a key that size. */
@@ -19,9 +21,6 @@ export class DecisionCache<T> {
 
   set(key: string, value: T): void {
     if (key.length > MAX_KEY_CHARS) return;
-    if (this.entries.size >= MAX_ENTRIES) {
-      this.entries.delete(this.entries.keys().next().value as string);
-    }
-    this.entries.set(key, value);
+    setBounded(this.entries, key, value, MAX_ENTRIES);
   }
 }
