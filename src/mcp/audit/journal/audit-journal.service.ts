@@ -4,13 +4,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import {
-  createPrivateKey,
-  createPublicKey,
-  randomBytes,
-  randomUUID,
-  type KeyObject,
-} from 'node:crypto';
+import { createPublicKey, randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { McpAuditJournal } from '../../authorization/audit/audit-journal.interface.js';
 import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
@@ -20,6 +14,7 @@ import { McpAuditMetrics } from '../audit-metrics.js';
 import type { McpAuditCheckpointRecord } from '../chain/audit-record.js';
 import { signCheckpoint } from '../chain/checkpoint-note.js';
 import { SinkWriter } from './sink-writer.js';
+import { checkpointSigner, type CheckpointSigner } from './checkpoint-signer.js';
 import { RecordWaiters } from './record-waiters.js';
 import { RecordChain } from './record-chain.js';
 import { RecentWindow } from './recent-window.js';
@@ -30,14 +25,6 @@ import { serverAttributes } from '../../core/servers/server-attribute.js';
 const DRAIN_AT_SHUTDOWN_MS = 5_000;
 /** Records that may wait for their seal; past it the journal chains them at once. */
 export const SEAL_AT = 256;
-
-interface Signer {
-  readonly key: KeyObject;
-  readonly name: string;
-  readonly everyRecords: number;
-  readonly everyMs: number;
-  readonly publish?: McpCheckpointPublisher;
-}
 
 /**
  * The audit journal (docs/audit.md): chains every event of this instance (each record's
@@ -60,7 +47,7 @@ export class McpAuditJournalService
   readonly instance: string;
   private readonly origin: string;
   private readonly writers: SinkWriter[];
-  private readonly signer?: Signer;
+  private readonly signer?: CheckpointSigner;
   private readonly waiters: RecordWaiters;
   private readonly chain: RecordChain;
   private sinceCheckpoint = 0;
@@ -107,23 +94,7 @@ export class McpAuditJournalService
           this.failClosed ? 0 : (sink.minWriteIntervalMs ?? 0),
         ),
     );
-    const signing = options.signing;
-    if (signing) {
-      const key =
-        typeof signing.privateKey === 'string'
-          ? createPrivateKey(signing.privateKey)
-          : signing.privateKey;
-      if (key.asymmetricKeyType !== 'ed25519') {
-        throw new Error('MCP server refuses to boot: `audit.signing.privateKey` must be Ed25519');
-      }
-      this.signer = {
-        key,
-        name: signing.keyId ?? 'mcp-warden-audit',
-        everyRecords: signing.everyRecords ?? 1_000,
-        everyMs: signing.everyMs ?? 10_000,
-        publish: signing.publish ?? clusterCheckpoints ?? undefined,
-      };
-    }
+    this.signer = options.signing && checkpointSigner(options.signing, clusterCheckpoints);
   }
 
   /**

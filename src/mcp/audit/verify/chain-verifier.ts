@@ -118,8 +118,7 @@ export function verifyChains(
       window,
     );
     // A torn line belongs to the chain whose records its file holds.
-    const file = (where: string) => where.slice(0, where.lastIndexOf(':'));
-    const cut = torn.find((line) => records.some((r) => file(r.where) === file(line.where)));
+    const cut = torn.find((line) => records.some((r) => fileOf(r.where) === fileOf(line.where)));
     return cut ? { ...report, torn: cut.where } : report;
   });
   for (const checkpoint of published) {
@@ -153,6 +152,11 @@ export function verifyChains(
     });
   }
   return reports;
+}
+
+/* The file a JSON Lines record was read from: its `where` without the line number. */
+function fileOf(where: string): string {
+  return where.slice(0, where.lastIndexOf(':'));
 }
 
 function verifyChain(
