@@ -1,13 +1,13 @@
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import { McpAuditSinks, type McpAuditEntry, type McpAuditSink } from '../../src/index.js';
+import { McpAuditSinks } from '../../src/index.js';
 import { MCP_AUDIT_VIEW, type McpAuditView } from '../../src/mcp/audit/audit-view.interface.js';
 import { nextTurn } from '../../src/mcp/core/common/next-turn.js';
-import { CuttableProxy } from '../support/cuttable-proxy.js';
+import type { CuttableProxy } from '../support/cuttable-proxy.js';
+import { cuttableDatabase, type CuttableDatabase } from '../support/cuttable-database.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
-import { createTestSchema, type TestSchema } from '../support/postgres-schema.js';
+import type { TestSchema } from '../support/postgres-schema.js';
 import { describeWithService, findService, TEST_DATABASE_URL } from '../support/services.js';
 import { AuditedTools, auditAuthorizer, verifySource } from './audit-app.js';
+import { ObservedSink } from './observed-sink.js';
 
 /*
  * `audit.failClosed` on a PostgreSQL table, with the database cut mid-traffic by a TCP proxy in
@@ -15,51 +15,20 @@ import { AuditedTools, auditAuthorizer, verifySource } from './audit-app.js';
  * it is back, and no tool runs without its decision record kept.
  */
 
-/** The real SQL sink, reporting each batch it kept: what the test waits on, not a clock. */
-class ObservedSink implements McpAuditSink {
-  readonly name = 'sql';
-  private waiting?: () => void;
-  constructor(private readonly inner: McpAuditSink) {}
-  open(instance: string) {
-    return this.inner.open!(instance);
-  }
-  async write(entries: readonly McpAuditEntry[]) {
-    await this.inner.write(entries);
-    // After the journal has taken note of the kept batch (its continuation runs first).
-    const waiting = this.waiting;
-    if (waiting) setImmediate(waiting);
-  }
-  nextWrite(): Promise<void> {
-    return new Promise((resolve) => (this.waiting = resolve));
-  }
-}
-
 const postgres = await findService(TEST_DATABASE_URL);
 
 describeWithService(postgres, 'audit.failClosed on PostgreSQL', (databaseUrl) => {
+  let database: CuttableDatabase;
   let schema: TestSchema;
   let proxy: CuttableProxy;
-  let pool: pg.Pool;
-  let db: Kysely<any>;
   let sink: ObservedSink;
   let t: McpTestApp;
   let tools: AuditedTools;
 
   beforeAll(async () => {
-    schema = await createTestSchema(databaseUrl);
-    const target = new URL(databaseUrl);
-    proxy = await CuttableProxy.start(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(schema.url);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    pool = new pg.Pool({
-      connectionString: viaProxy.toString(),
-      max: 2,
-      connectionTimeoutMillis: 500,
-    });
-    // A cut drops idle and checked-out connections alike; the pool replaces them.
-    pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    database = await cuttableDatabase(databaseUrl);
+    ({ schema, proxy } = database);
+    const db = database.kysely();
     sink = new ObservedSink(McpAuditSinks.sql({ db }));
     t = await createMcpApp(
       {
@@ -74,9 +43,7 @@ describeWithService(postgres, 'audit.failClosed on PostgreSQL', (databaseUrl) =>
   });
   afterAll(async () => {
     await t?.close();
-    await db?.destroy();
-    await proxy?.close();
-    await schema?.drop();
+    await database?.close();
   });
 
   const call = (text: string) => t.callTool('fine', { text }, 'c1');

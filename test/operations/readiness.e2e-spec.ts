@@ -1,6 +1,6 @@
-import { CuttableProxy } from '../support/cuttable-proxy.js';
+import type { CuttableProxy } from '../support/cuttable-proxy.js';
+import { cuttableDatabase, type CuttableDatabase } from '../support/cuttable-database.js';
 import { HttpServiceChild } from '../support/http-service.js';
-import { createTestSchema, type TestSchema } from '../support/postgres-schema.js';
 import { findService, describeWithService, TEST_DATABASE_URL } from '../support/services.js';
 import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
 
@@ -13,25 +13,21 @@ import { makeDataDir, removeDataDir } from '../support/stdio-child.js';
 const postgres = await findService(TEST_DATABASE_URL);
 
 describeWithService(postgres, '/ready on PostgreSQL', (databaseUrl) => {
-  let schema: TestSchema;
+  let database: CuttableDatabase;
   let proxy: CuttableProxy;
   let dir: string;
   let child: HttpServiceChild;
 
   beforeAll(async () => {
-    schema = await createTestSchema(databaseUrl);
-    const target = new URL(databaseUrl);
-    proxy = await CuttableProxy.start(target.hostname, Number(target.port || 5432));
+    database = await cuttableDatabase(databaseUrl);
+    proxy = database.proxy;
     dir = await makeDataDir();
-    const viaProxy = new URL(schema.url);
-    viaProxy.host = `127.0.0.1:${proxy.port}`;
-    child = new HttpServiceChild(dir, { DATABASE_URL: viaProxy.toString() });
+    child = new HttpServiceChild(dir, { DATABASE_URL: database.url });
     await child.url;
   });
   afterAll(async () => {
     await child?.dispose();
-    await proxy?.close();
-    await schema?.drop();
+    await database?.close();
     await removeDataDir(dir);
   });
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AUDIT_UNAVAILABLE } from '../authorization/audit/mcp-audit.service.js';
 import { toolDenial } from '../authorization/tool-denial.js';
 import { MCP_OPTIONS } from '../core/options/options.constants.js';
 import type { CallToolResult } from '../core/protocol/mcp-types.js';
@@ -42,7 +43,7 @@ export class McpAskRouter implements McpApprovalGate {
             ? run()
             : 'pending' in approval
               ? approvalPendingResult(approval.pending, structured)
-              : toolDenial(name, 'ask', approval.detail, structured),
+              : denial(name, approval.detail, structured),
         ),
       );
     }
@@ -55,9 +56,15 @@ export class McpAskRouter implements McpApprovalGate {
     }
     const closed = this.caller
       .ask(request, name, ask.prompt)
-      .then((approval) =>
-        approval.approved ? run() : toolDenial(name, 'ask', approval.detail, structured),
-      );
+      .then((approval) => (approval.approved ? run() : denial(name, approval.detail, structured)));
     return new McpParkedCall(closed);
   }
+}
+
+/*
+ * An ask that ended without approval. An approval withdrawn because its record could not be
+ * kept is denied as the seam denies a call whose own record could not be (audit.failClosed).
+ */
+function denial(name: string, detail: string, structured: boolean): CallToolResult {
+  return toolDenial(name, detail === AUDIT_UNAVAILABLE ? 'deny' : 'ask', detail, structured);
 }

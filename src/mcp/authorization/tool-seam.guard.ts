@@ -3,16 +3,13 @@ import { isPromiseLike } from '../core/common/maybe-promise.js';
 import type { McpSeamRequest } from './seam-request.interface.js';
 import type { McpToolEntry } from '../definitions/interfaces/registry-entry.interface.js';
 import { McpRegistry } from '../definitions/mcp-registry.service.js';
-import { McpAuditService } from './audit/mcp-audit.service.js';
+import { AUDIT_UNAVAILABLE, McpAuditService } from './audit/mcp-audit.service.js';
 import type { AuthorizerDecision } from './authorizer.interface.js';
 import type { TracedDecision } from './seam-policy.interface.js';
 import { McpAuthorizationService } from './mcp-authorization.service.js';
 import { contextOf } from './authorizer-context.js';
 
 type CallParams = { name: string; arguments?: Record<string, unknown> };
-
-/** Detail of the deny given when `audit.failClosed` could not keep the decision record. */
-export const AUDIT_UNAVAILABLE = 'audit_unavailable';
 
 /**
  * The tool seam, in front of `tools/call`. It decides and records the

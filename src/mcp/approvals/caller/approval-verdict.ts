@@ -1,7 +1,18 @@
+import { AUDIT_UNAVAILABLE } from '../../authorization/audit/mcp-audit.service.js';
+
 /** How an approval ended: approved, or not, with the deny's detail. */
 export type McpApprovalVerdict = { approved: true } | { approved: false; detail: string };
 
 export const APPROVED: McpApprovalVerdict = Object.freeze({ approved: true });
+
+/**
+ * An approval withdrawn because its record could not be kept (`audit.failClosed`): the call is
+ * denied as the seam denies one whose own record could not be kept.
+ */
+export const AUDIT_WITHDRAWN: McpApprovalVerdict = Object.freeze({
+  approved: false,
+  detail: AUDIT_UNAVAILABLE,
+});
 
 /**
  * The verdict of an answer to the approval question (an `elicitation/create` result, or the

@@ -8,7 +8,7 @@ import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js'
 import { McpOutboundRequests } from '../../engine/outbound/mcp-outbound-requests.service.js';
 import { McpOutboundRequestError } from '../../engine/outbound/outbound-request.errors.js';
 import { approvalInRound } from './approval-round.js';
-import { approvalVerdictOf, type McpApprovalVerdict } from './approval-verdict.js';
+import { AUDIT_WITHDRAWN, approvalVerdictOf, type McpApprovalVerdict } from './approval-verdict.js';
 import { promptText } from './prompt-text.js';
 import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 import { MCP_APPROVAL_TELEMETRY, type McpApprovalTelemetry } from '../approval-wait.js';
@@ -91,10 +91,7 @@ export class McpApprovals {
       else this.perCaller.delete(caller);
     }
     wait.end(verdict.approved, verdict.approved ? 'user approved' : verdict.detail);
-    const decision = verdict.approved ? 'allow' : 'deny';
-    const detail = verdict.approved ? 'user approved' : verdict.detail;
-    this.audit.record(request, 'elicitation', tool, decision, detail);
-    return verdict;
+    return this.recorded(request, tool, verdict);
   }
 
   private askInRound(
@@ -102,12 +99,27 @@ export class McpApprovals {
     round: McpInputRound,
     tool: string,
     question: object,
-  ): McpApprovalVerdict {
+  ): McpApprovalVerdict | Promise<McpApprovalVerdict> {
     const outcome = approvalInRound(round, question, approvalVerdictOf);
     if ('asked' in outcome) return ASKED;
-    const detail = outcome.approved ? 'user approved' : outcome.detail;
-    this.audit.record(request, 'elicitation', tool, outcome.approved ? 'allow' : 'deny', detail);
-    return outcome;
+    return this.recorded(request, tool, outcome);
+  }
+
+  /* The caller's answer, once recorded: an approval whose record cannot be kept is withdrawn. */
+  private async recorded(
+    request: McpRequest,
+    tool: string,
+    verdict: McpApprovalVerdict,
+  ): Promise<McpApprovalVerdict> {
+    const detail = verdict.approved ? 'user approved' : verdict.detail;
+    const stands = await this.audit.answered(
+      request,
+      'elicitation',
+      tool,
+      verdict.approved,
+      detail,
+    );
+    return stands || !verdict.approved ? verdict : AUDIT_WITHDRAWN;
   }
 }
 

@@ -11,6 +11,7 @@ import { jsonRpcNotification } from '../../core/protocol/jsonrpc.js';
 import { relateToRequest } from '../../core/protocol/related-request.js';
 import type { McpConnection } from '../../engine/connection/mcp-connection.js';
 import type { McpApprovalVerdict } from '../caller/mcp-approvals.service.js';
+import { APPROVED, AUDIT_WITHDRAWN } from '../caller/approval-verdict.js';
 import { promptText } from '../caller/prompt-text.js';
 import { canElicit } from '../../engine/context/client-requests.js';
 import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js';
@@ -214,17 +215,29 @@ export class McpOperatorApprovals {
     return { approved: false, detail: PENDING, pending };
   }
 
-  private decided(
+  /*
+   * An approval whose record cannot be kept (failClosed) is withdrawn; it was taken from the
+   * store already, so the call must be asked about again.
+   */
+  private async decided(
     request: McpRequest,
     tool: string,
     decision: McpOperatorDecision,
-  ): McpApprovalVerdict {
+  ): Promise<McpApprovalVerdict> {
     const detail = decision.approved
       ? 'operator approved'
       : `operator denied: ${decision.reason ?? 'no reason given'}`;
-    const verdict = decision.approved ? 'allow' : 'deny';
-    this.audit.record(request, 'operator', tool, verdict, detail, decision.operator);
-    return decision.approved ? { approved: true } : { approved: false, detail };
+    const { approved } = decision;
+    const stands = await this.audit.answered(
+      request,
+      'operator',
+      tool,
+      approved,
+      detail,
+      decision.operator,
+    );
+    if (!approved) return { approved: false, detail };
+    return stands ? APPROVED : AUDIT_WITHDRAWN;
   }
 
   private ended(request: McpRequest, tool: string, detail: string): McpApprovalVerdict {

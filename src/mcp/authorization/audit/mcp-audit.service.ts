@@ -17,6 +17,12 @@ import {
 import { canonicalArguments, argumentsSnapshot } from './arguments-digest.js';
 import { sha256Hex } from '../../core/common/sha256.js';
 
+/**
+ * The reason of a deny recorded for a decision whose record could not be kept under
+ * `audit.failClosed`: no action without a record.
+ */
+export const AUDIT_UNAVAILABLE = 'audit_unavailable';
+
 /* Events of one millisecond share one ISO string: two events per call, thousands of calls a second. */
 let isoMs = 0;
 let isoText = '';
@@ -75,6 +81,51 @@ export class McpAuditService {
     operator?: string,
     trace?: McpPolicyTrace,
   ): Promise<void> | undefined {
+    const wait = seam === 'tool' && decision !== 'deny';
+    return this.decided(request, seam, name, decision, wait, detail, operator, trace);
+  }
+
+  /**
+   * Records an approver's answer to an ask: the caller's (elicitation) or an operator's, linked
+   * to the call's decision. An approval is what lets the tool run, so under `audit.failClosed`
+   * it stands only once its record is kept, as the seam's own decision does: when it cannot be,
+   * the approval is withdrawn, a deny (`audit_unavailable`) is recorded after it, and the answer
+   * is false (docs/audit.md, "When a record cannot be kept"). Resolves with whether to run.
+   */
+  async answered(
+    request: McpSeamRequest,
+    seam: 'elicitation' | 'operator',
+    name: string,
+    approved: boolean,
+    detail: string,
+    operator?: string,
+  ): Promise<boolean> {
+    const decision = approved ? 'allow' : 'deny';
+    const kept = this.decided(request, seam, name, decision, approved, detail, operator);
+    if (!kept) return approved;
+    try {
+      await kept;
+      return true;
+    } catch {
+      this.record(request, seam, name, 'deny', AUDIT_UNAVAILABLE);
+      return false;
+    }
+  }
+
+  /*
+   * A decision's event, streamed and journaled; `wait`: the journal's promise is returned.
+   * Positional, as record()'s: it runs on every call.
+   */
+  private decided(
+    request: McpSeamRequest,
+    seam: McpAuditSeam,
+    name: string,
+    decision: McpAuditEvent['decision'],
+    wait: boolean,
+    detail?: string,
+    operator?: string,
+    trace?: McpPolicyTrace,
+  ): Promise<void> | undefined {
     this.telemetry.decision(request, seam, name, decision, detail);
     if (!this.subject.observed && !this.journal) return undefined;
     const event = this.base(request, 'decision', seam, name, decision);
@@ -95,7 +146,7 @@ export class McpAuditService {
         event.shadow = Object.freeze({ ...trace.shadow, policies: frozen(trace.shadow.policies) });
       }
     }
-    return this.emit(event, seam === 'tool' && decision !== 'deny');
+    return this.emit(event, wait);
   }
 
   /** Whether events are built at all: someone listens, or a journal keeps them. */
