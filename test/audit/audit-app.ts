@@ -13,6 +13,7 @@ import {
   type McpRequestContext,
 } from '../../src/index.js';
 import { readAuditSource } from '../../src/cli/audit/record-source.js';
+import { at } from '../support/deadline.js';
 import { deferred } from '../support/deferred.js';
 import {
   verifyChains,
@@ -93,6 +94,13 @@ export class ArgumentsChanger {
     args.nested?.items.push('added by the tool');
     return 'changed';
   }
+}
+
+/** The caller's approval, given once `time` (ms since the epoch) has passed: past a deadline. */
+export function approvalAt(
+  time: number,
+): Promise<{ action: 'accept'; content: { approve: boolean } }> {
+  return at(time).then(() => ({ action: 'accept', content: { approve: true } }));
 }
 
 /** Denies `forbidden`, asks about `guarded`, allows the rest; reads allowed. */

@@ -2,7 +2,14 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Injectable } from '@nestjs/common';
 import { McpAuditSinks, McpTool, McpWarden, type McpAuditEvent } from '../../src/index.js';
 import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
-import { AuditedTools, auditAuthorizer, logDir, recordsOf, verifySource } from './audit-app.js';
+import {
+  AuditedTools,
+  approvalAt,
+  auditAuthorizer,
+  logDir,
+  recordsOf,
+  verifySource,
+} from './audit-app.js';
 import { deferred } from '../support/deferred.js';
 
 /*
@@ -162,6 +169,17 @@ describe.each(['legacy', 'modern'] as const)(
         expect(await story('guarded', callTool('guarded'))).toEqual([
           ['decision', 'tool', 'ask', 'Run guarded?'],
           ['decision', 'elicitation', 'deny', 'elicitation timed out'],
+        ]);
+      });
+    } else {
+      // The modern era holds nothing between rounds: the ask's time (elicitationTimeoutMs) is
+      // sealed in its state, and an approval that comes back after it is refused.
+      it('asked, and the approval came back too late: approval expired, no outcome', async () => {
+        answer = () => approvalAt(Date.now() + 3_000);
+        expect(await story('guarded', callTool('guarded'))).toEqual([
+          ['decision', 'tool', 'ask', 'Run guarded?'],
+          ['decision', 'tool', 'ask', 'Run guarded?'],
+          ['decision', 'elicitation', 'deny', 'approval expired'],
         ]);
       });
     }

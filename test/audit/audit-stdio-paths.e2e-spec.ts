@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { resolve } from 'node:path';
-import { logDir, recordsOf, verifySource } from './audit-app.js';
+import { approvalAt, logDir, recordsOf, verifySource } from './audit-app.js';
 
 /*
  * Every path a call can take leaves its records over real stdio, in both eras, with the official
@@ -136,6 +136,15 @@ describe.each(['legacy', 'modern'] as const)(
         answer = () => new Promise(() => undefined);
         expect(await call('guarded')).toMatchObject({ isError: true });
         expected.push(ASK, ['decision', 'elicitation', 'deny', 'elicitation timed out']);
+      } else {
+        // The modern era holds nothing between rounds: the ask's time (elicitationTimeoutMs,
+        // 3 s) is sealed in its state, and an approval that comes back after it is refused.
+        answer = () => approvalAt(Date.now() + 3_000);
+        expect(await call('guarded')).toMatchObject({
+          isError: true,
+          structuredContent: { detail: 'approval expired' },
+        });
+        expected.push(ASK, ASK, ['decision', 'elicitation', 'deny', 'approval expired']);
       }
 
       // Cancelled once the tool says it started: the decision was kept before it ran.

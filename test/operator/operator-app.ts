@@ -116,7 +116,4 @@ export function operator(
   return { subject, issuer: issuer.issuer, scopes };
 }
 
-/** Resolves at `at` (ms since the epoch): the deadline itself is what a timeout test waits for. */
-export function at(time: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, time - Date.now()) + 20));
-}
+export { at } from '../support/deadline.js';
