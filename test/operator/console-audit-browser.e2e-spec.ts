@@ -18,7 +18,7 @@ import { operator } from './operator-app.js';
 /*
  * The console's Audit page in a real browser (headless Chromium), on an app that keeps signed
  * audit records (docs/audit.md): after an operator approved a waiting call, the page shows the
- * chain intact, the timeline, and that call's story.
+ * chain intact, the timeline, and that call's story; the timeline filtered by caller, paged.
  */
 
 const SCREENSHOTS = '.tmp/screenshots';
@@ -104,5 +104,48 @@ describeWithBrowser('the operator console’s Audit page in Chromium', (executab
       ['outcome', 'tool', expect.stringMatching(/^ok \(/), ''],
     ]);
     await page.screenshot({ path: `${SCREENSHOTS}/console-audit-story.png`, fullPage: true });
+  });
+
+  it('filters the timeline by caller, and pages through it', async () => {
+    // Each listing is a read seam decision with its caller: more of bob's than one page holds.
+    const [alice, bob] = [await t.caller('alice'), await t.caller('bob')];
+    for (let i = 0; i < 2; i++) await alice.listTools();
+    for (let i = 0; i < 57; i++) await bob.listTools();
+
+    await page.goto(`${t.console}/audit`);
+    await page.getByLabel('Caller').fill('bob');
+    await page.getByLabel('Tool or method').fill('');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const caption = page.getByText('matching records, newest first');
+    await caption.waitFor();
+    const total = Number(/^(\d+) matching/.exec((await caption.textContent())!.trim())![1]);
+    expect(total).toBeGreaterThanOrEqual(57);
+    expect(total).toBeLessThanOrEqual(100);
+    /* This page's rows: their number in the chain and their caller. */
+    const rows = () =>
+      page
+        .locator('.table tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [Number(tr.children[0]!.textContent), tr.children[4]!.textContent!]),
+        );
+    const first = await rows();
+    expect(first).toHaveLength(50);
+    expect(await page.locator('#page').textContent()).toBe('Page 1 of 2');
+    await page.screenshot({ path: `${SCREENSHOTS}/console-audit-caller.png`, fullPage: true });
+
+    await page.locator('#next').click();
+    await page.locator('#page', { hasText: 'Page 2 of 2' }).waitFor();
+    const second = await rows();
+    expect(second).toHaveLength(total - 50);
+    expect(await page.locator('#prev').count()).toBe(1);
+    expect(await page.locator('#next').count()).toBe(0);
+    // Only bob's, newest first, each once across the two pages.
+    const all = [...first, ...second];
+    expect(new Set(all.map(([, caller]) => caller))).toEqual(new Set(['bob']));
+    const numbers = all.map(([seq]) => seq as number);
+    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+    expect(new Set(numbers).size).toBe(total);
+    // The filter rides the pager's links: page 2 still asks for bob.
+    expect(new URL(page.url()).searchParams.get('principal')).toBe('bob');
   });
 });

@@ -128,7 +128,7 @@ export function renderAuditPage(
   };
   const body = html`<a class="skip" href="#main">Skip to the audit records</a>
     ${banner(base, session, 'audit')}
-    <main id="main">
+    <main id="main" class="audit">
       ${chainState(view.state)}
       ${
         view.story

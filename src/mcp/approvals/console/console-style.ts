@@ -50,6 +50,14 @@ table { border-collapse: collapse; width: 100%; background: #fff; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top;
   word-break: break-word; }
 caption { text-align: left; color: var(--muted); padding: .5rem 0; }
+/*
+ * The Audit page's tables have ten short columns: words stay whole (a column is as wide as its
+ * longest word, the table scrolls sideways where the screen is narrow), and the page takes the
+ * width a wide screen has.
+ */
+main.audit { max-width: 96rem; }
+main.audit th, main.audit td { word-break: normal; overflow-wrap: normal; }
+main.audit time { white-space: nowrap; }
 @media (max-width: 40rem) {
   .signout { margin-left: 0; width: 100%; justify-content: space-between; }
   dl { grid-template-columns: 1fr; }
