@@ -1,6 +1,6 @@
 import { resolveMcpOptions } from '../../../options/options.resolver.js';
 import { McpHttpError } from '../../../core/http/mcp-http.error.js';
-import { McpCallRateLimiter } from './call-rate.limiter.js';
+import { EVICTION_ROOM, MAX_BUCKETS, McpCallRateLimiter } from './call-rate.limiter.js';
 
 function limiter(callsPerSecondPerPrincipal: number) {
   return new McpCallRateLimiter(
@@ -42,5 +42,46 @@ describe('McpCallRateLimiter', () => {
     rate.take('alice', 0, 0);
     rate.take('alice', 2, 0);
     expect(refusal(() => rate.take('alice', 1, 0)).data).toEqual({ retryAfterMs: 1_000 });
+  });
+
+  describe('at its bound of callers', () => {
+    /* `count` callers, each of whom spent its whole budget at time 0. */
+    function busy(rate: McpCallRateLimiter, count: number, prefix = 'busy') {
+      for (let i = 0; i < count; i++) rate.take(`${prefix}-${i}`, 2, 0);
+    }
+    const spent = (rate: McpCallRateLimiter, key: string) => {
+      try {
+        rate.take(key, 1, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+
+    it('drops idle callers first: while they free a tenth of the map, no busy caller goes', () => {
+      const rate = limiter(1);
+      busy(rate, MAX_BUCKETS - EVICTION_ROOM);
+      for (let i = 0; i < EVICTION_ROOM; i++) rate.take(`idle-${i}`, 1, 0);
+      // At 1,000 ms the idle callers are full again, the busy ones half.
+      rate.take('newcomer', 1, 1_000);
+      expect(spent(rate, 'busy-0')).toBe(true);
+      expect(spent(rate, `busy-${MAX_BUCKETS - EVICTION_ROOM - 1}`)).toBe(true);
+    });
+
+    it('when every caller is busy, frees a tenth of the map at once, oldest first', () => {
+      const rate = limiter(1);
+      busy(rate, MAX_BUCKETS);
+      rate.take('newcomer-0', 1, 0);
+      // The oldest tenth start again with a full bucket; the rest keep what they spent.
+      expect(spent(rate, 'busy-0')).toBe(false);
+      expect(spent(rate, `busy-${EVICTION_ROOM - 1}`)).toBe(false);
+      expect(spent(rate, `busy-${EVICTION_ROOM}`)).toBe(true);
+      expect(spent(rate, `busy-${MAX_BUCKETS - 1}`)).toBe(true);
+      // The room it left takes the next callers without another eviction: nobody else is
+      // dropped (the two fresh buckets above took room too).
+      for (let i = 1; i < EVICTION_ROOM - 2; i++) rate.take(`newcomer-${i}`, 1, 0);
+      expect(spent(rate, `busy-${EVICTION_ROOM}`)).toBe(true);
+      expect(spent(rate, `busy-${EVICTION_ROOM + 1}`)).toBe(true);
+    });
   });
 });

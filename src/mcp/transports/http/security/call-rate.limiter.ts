@@ -11,7 +11,13 @@ interface Bucket {
 }
 
 /* Buckets kept at most; past it the ones that are full again (idle callers) are dropped. */
-const MAX_BUCKETS = 10_000;
+export const MAX_BUCKETS = 10_000;
+/*
+ * Room an eviction leaves at least: a tenth of the map. Each eviction scans every bucket, so
+ * when every caller is busy, a stream of new callers (many client addresses) pays one scan per
+ * tenth of the map rather than one per caller.
+ */
+export const EVICTION_ROOM = MAX_BUCKETS / 10;
 
 /**
  * `limits.callsPerSecondPerPrincipal`: a token bucket per caller (principal,
@@ -79,8 +85,13 @@ export class McpCallRateLimiter {
         this.buckets.delete(key);
       }
     }
-    // Every caller is busy: drop the oldest, which costs it at most a fresh full bucket.
-    if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
+    // Every caller is busy: drop the oldest, each of which costs its caller at most a fresh
+    // full bucket, until a tenth of the map is free.
+    let over = this.buckets.size - (MAX_BUCKETS - EVICTION_ROOM);
+    for (const key of this.buckets.keys()) {
+      if (over-- <= 0) break;
+      this.buckets.delete(key);
+    }
   }
 }
 
