@@ -39,6 +39,7 @@ import {
   throughputHttpTwoServers,
   throughputHttpCedar,
   throughputHttpAudit,
+  throughputHttpServiceWrites,
   throughputHttpCedarVaried,
   throughputHttpOtel,
   throughputHttpZod,
@@ -119,6 +120,7 @@ const WORKLOADS = [
   throughputHttpZod,
   throughputHttpCedar,
   throughputHttpAudit,
+  throughputHttpServiceWrites,
   throughputHttpCedarVaried,
   throughputHttpModern,
   throughputHttpTasks,
@@ -243,10 +245,11 @@ async function main() {
   if (against) {
     // An interrupted run (Ctrl-C) removes the ref's worktree too.
     cleanupOnSignal = against.cleanup;
-    // Only the rows the ref's own catalog has: a row added since calls a tool the ref lacks.
+    // Only the rows the ref's own catalog has (a row added since calls a tool the ref lacks),
+    // and those that say every ref serves them (`twinAnyRef`).
     const theirs = await import(pathToFileURL(join(against.dir, 'bench/lib/catalog.mjs')).href);
     const known = new Set(theirs.catalog(dataDir, auth).map((server) => server.id));
-    const shared = servers.filter((server) => known.has(server.id));
+    const shared = servers.filter((server) => known.has(server.id) || server.twinAnyRef);
     servers.push(...twinsOf(shared, root, against.dir, flags.against));
   }
   const labels = Object.fromEntries(servers.map((s) => [s.id, s.label]));

@@ -10,7 +10,13 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGAINST } from './against.mjs';
-import { deleteNoteCall, echoCall, searchNotesCall, variedEchoCall } from './mcp.mjs';
+import {
+  createNoteCall,
+  deleteNoteCall,
+  echoCall,
+  searchNotesCall,
+  variedEchoCall,
+} from './mcp.mjs';
 import { BENCH_REDIS_URL } from './redis-check.mjs';
 
 const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
@@ -21,6 +27,12 @@ export const BASELINES = ['bare', 'sdk-1.x', 'sdk-2.x'];
 const auditRootOf = (dataDir) => `${dataDir}-audit`;
 
 /**
+ * The notes directory of the service's write row: its own, so the notes it creates never reach
+ * the search rows' store (a search over thousands of notes is another workload).
+ */
+const writesDirOf = (dataDir) => `${dataDir}-writes`;
+
+/**
  * A fresh notes directory for catalog() (`dataDir`, named from `prefix`), with the audit rows'
  * folder beside it. `remove()` deletes both, and the copy a twin of the notes service was given
  * (lib/against.mjs), whichever exist.
@@ -28,9 +40,12 @@ const auditRootOf = (dataDir) => `${dataDir}-audit`;
 export function benchDataDir(prefix) {
   const dataDir = mkdtempSync(join(os.tmpdir(), prefix));
   mkdirSync(auditRootOf(dataDir));
+  mkdirSync(writesDirOf(dataDir));
   const remove = () => {
-    for (const dir of [dataDir, auditRootOf(dataDir), `${dataDir}${AGAINST}`]) {
+    const writes = writesDirOf(dataDir);
+    for (const dir of [dataDir, auditRootOf(dataDir), writes]) {
       rmSync(dir, { recursive: true, force: true });
+      rmSync(`${dir}${AGAINST}`, { recursive: true, force: true });
     }
   };
   return { dataDir, remove };
@@ -284,6 +299,17 @@ export function catalog(dataDir, auth) {
         dedicated: true,
       },
     ),
+    // The service's write path (throughput-http-service-writes): create_note, a new note per
+    // call, committed before the answer, in a notes directory of its own. Every ref's service
+    // has create_note with these arguments, so `--against` twins it even where the ref's
+    // catalog has no such row.
+    server('service-create-http', 'notes service (create_note)', undefined, 'dist/app/main.js', {
+      ...service,
+      env: { ...service.env, DATA_DIR: writesDirOf(dataDir) },
+      call: createNoteCall(),
+      dedicated: true,
+      twinAnyRef: true,
+    }),
     ...coldStartRows('http', echo, service),
     // Cluster mode (throughput-cluster): the same server with `cluster` on the bench's Redis,
     // direct; and behind the round-robin proxy to one embedded, one and two clustered instances.

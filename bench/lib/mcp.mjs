@@ -125,6 +125,17 @@ export function variedEchoCall(name = 'echo') {
   };
 }
 
+/**
+ * The notes service's `create_note`: a new note on every call (no idempotency key), answered
+ * once it is committed. The answer must be the note, not an error result.
+ */
+export const createNoteCall = () =>
+  call(
+    'create_note',
+    { title: 'bench note', body: TEXT, tags: ['bench'] },
+    (m) => m?.result !== undefined && m.result.isError !== true,
+  );
+
 /** The notes service's search over an empty DATA_DIR: any successful result. */
 export const searchNotesCall = () =>
   call(

@@ -137,6 +137,23 @@ export const throughputHttpAudit = {
 };
 
 /**
+ * The notes service's write path beside its read path (issue: the service's `create_note`
+ * reported as `search_notes` is): `create_note` makes a new note per call, committed to its
+ * SQLite store (with its audit records, in the same database) before the answer. Its own notes
+ * directory, so the search row's store stays empty.
+ */
+export const throughputHttpServiceWrites = {
+  id: 'throughput-http-service-writes',
+  title: `notes service create_note throughput, ${IN_FLIGHT} in flight, Streamable HTTP (a new note per call, committed before the answer; search_notes beside it)`,
+  transport: 'http',
+  servers: ['service-http', 'service-create-http'],
+  labels: { 'service-http': 'notes service (search_notes)' },
+  baselines: ['service-http'],
+  metrics,
+  run: runHttp,
+};
+
+/**
  * The same load against the same server deciding with the Cedar twin of its closure policy
  * (servers/echo-policy.mjs), beside it with the closures. Every call is the same, so after the
  * first the decision cache answers; every answer must be the echo, so a Cedar set that did not
