@@ -136,4 +136,58 @@ describe('MemoryNonceStore', () => {
       expect(refusal!.message).toContain('webhook');
     });
   });
+
+  describe('a store full of live nonces', () => {
+    /* How many Maps `run` walks: what a sweep costs, counted rather than timed. */
+    function walksDuring(run: () => void): number {
+      const maps = Map.prototype as unknown as { [Symbol.iterator]: () => Iterator<unknown> };
+      const walk = jest.spyOn(maps, Symbol.iterator);
+      try {
+        run();
+        return walk.mock.calls.length;
+      } finally {
+        walk.mockRestore();
+      }
+    }
+
+    it('refuses without walking every nonce again until the first of them expires', () => {
+      const now = jest.spyOn(Date, 'now').mockReturnValue(1_000);
+      const store = new MemoryNonceStore({ capacity: 300, perCaller: 3 });
+      // A hundred callers (addresses, say) fill the store; the first nonce expires at 5,000.
+      for (let caller = 0; caller < 100; caller++) {
+        for (let n = 0; n < 3; n++)
+          store.consume(`c${caller}-${n}`, 5_000 + caller, `caller-${caller}`);
+      }
+      // The first refusal sweeps, finding nothing expired; the next ones walk nothing.
+      expect(refusalOf(() => store.consume('x0', 9_000, ALICE))!.message).toContain(
+        'on this server',
+      );
+      const walks = walksDuring(() => {
+        for (let i = 1; i <= 50; i++)
+          expect(refusalOf(() => store.consume(`x${i}`, 9_000, ALICE))).toBeDefined();
+      });
+      expect(walks).toBe(0);
+      // Replays are still caught, and once the first nonces expire a sweep frees their room.
+      expect(store.consume('c0-0', 9_000, ALICE)).toBe(false);
+      now.mockReturnValue(5_000);
+      expect(store.consume('x51', 9_000, ALICE)).toBe(true);
+      expect(store.consume('c0-1', 9_000, ALICE)).toBe(true);
+      expect(store.consume('c1-0', 9_000, ALICE)).toBe(false);
+    });
+
+    it("does the same for the server's own entries", () => {
+      const now = jest.spyOn(Date, 'now').mockReturnValue(1_000);
+      const store = new MemoryNonceStore({ capacity: 100, perCaller: 1 });
+      for (let n = 0; n < 100; n++) store.consume(`webhook:ask-${n}`, 5_000 + n);
+      expect(refusalOf(() => store.consume('webhook:ask-x', 9_000))).toBeDefined();
+      const walks = walksDuring(() => {
+        for (let i = 0; i < 20; i++)
+          expect(refusalOf(() => store.consume(`webhook:y${i}`, 9_000))).toBeDefined();
+      });
+      expect(walks).toBe(0);
+      now.mockReturnValue(5_000);
+      expect(store.consume('webhook:ask-x', 9_000)).toBe(true);
+      expect(store.consume('webhook:ask-1', 9_000)).toBe(false);
+    });
+  });
 });

@@ -25,6 +25,14 @@ export class MemoryNonceStore implements McpNonceStore {
   private readonly byCaller = new Map<string, Map<string, number>>();
   private readonly server = new Map<string, number>();
   private readonly bounds: McpNonceStoreBounds;
+  /*
+   * No entry of `callers` (of `server`) expires before this: a full store is swept only once
+   * one may have, so while it is full of live nonces a request is refused without walking
+   * them all. A sweep walks every caller's nonces (100,000 by default), and many addresses
+   * can fill the store: without it, each request anyone made then would pay that walk.
+   */
+  private callersExpireFrom = Infinity;
+  private serverExpiresFrom = Infinity;
 
   /** `bounds` as a number bounds the callers' nonces alone (each caller may then fill them). */
   constructor(bounds: McpNonceStoreBounds | number) {
@@ -48,34 +56,50 @@ export class MemoryNonceStore implements McpNonceStore {
     const own = this.byCaller.get(caller) ?? new Map<string, number>();
     if (own.size >= this.bounds.perCaller) this.sweepCaller(caller, own, now);
     if (own.size >= this.bounds.perCaller) throw callerShareFull();
-    if (this.callers.size >= this.bounds.capacity) this.sweepCallers(now);
+    if (this.callers.size >= this.bounds.capacity && now >= this.callersExpireFrom) {
+      this.sweepCallers(now);
+    }
     if (this.callers.size >= this.bounds.capacity) throw callerStatesFull();
     this.callers.set(nonce, expiresAt);
     this.byCaller.set(caller, own.set(nonce, expiresAt));
+    this.callersExpireFrom = Math.min(this.callersExpireFrom, expiresAt);
     return true;
   }
 
   private consumeServer(nonce: string, expiresAt: number): boolean {
     const now = Date.now();
     if (live(this.server.get(nonce), now)) return false;
-    if (this.server.size >= this.bounds.capacity) sweep(this.server, now);
+    if (this.server.size >= this.bounds.capacity && now >= this.serverExpiresFrom) {
+      this.serverExpiresFrom = sweep(this.server, now);
+    }
     if (this.server.size >= this.bounds.capacity) throw serverEntriesFull();
     this.server.set(nonce, expiresAt);
+    this.serverExpiresFrom = Math.min(this.serverExpiresFrom, expiresAt);
     return true;
   }
 
-  private sweepCaller(caller: string, own: Map<string, number>, now: number): void {
+  /** Drops `caller`'s expired nonces; returns when the first of those left expires. */
+  private sweepCaller(caller: string, own: Map<string, number>, now: number): number {
+    let first = Infinity;
     for (const [nonce, until] of own) {
-      if (until > now) continue;
+      if (until > now) {
+        if (until < first) first = until;
+        continue;
+      }
       own.delete(nonce);
       // An expired nonce presented again was recorded anew: only drop the entry it owns.
       if (this.callers.get(nonce) === until) this.callers.delete(nonce);
     }
     if (own.size === 0) this.byCaller.delete(caller);
+    return first;
   }
 
   private sweepCallers(now: number): void {
-    for (const [caller, own] of this.byCaller) this.sweepCaller(caller, own, now);
+    let first = Infinity;
+    for (const [caller, own] of this.byCaller) {
+      first = Math.min(first, this.sweepCaller(caller, own, now));
+    }
+    this.callersExpireFrom = first;
   }
 }
 
@@ -83,6 +107,12 @@ function live(until: number | undefined, now: number): boolean {
   return until !== undefined && until > now;
 }
 
-function sweep(entries: Map<string, number>, now: number): void {
-  for (const [nonce, until] of entries) if (until <= now) entries.delete(nonce);
+/* Drops the expired entries; returns when the first of those left expires. */
+function sweep(entries: Map<string, number>, now: number): number {
+  let first = Infinity;
+  for (const [nonce, until] of entries) {
+    if (until <= now) entries.delete(nonce);
+    else if (until < first) first = until;
+  }
+  return first;
 }
