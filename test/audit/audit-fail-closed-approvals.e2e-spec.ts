@@ -5,7 +5,9 @@ import {
   MCP_OPERATOR_DESK,
   McpAuditSinks,
   McpTool,
+  McpWarden,
   type Authorizer,
+  type McpAuditEvent,
   type McpOperatorDesk,
 } from '../../src/index.js';
 import type { CuttableProxy } from '../support/cuttable-proxy.js';
@@ -87,6 +89,14 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
     await database?.close();
   });
 
+  /* Whether a test left the database cut: the next one starts with it back. */
+  let cut = false;
+  afterEach(async () => {
+    sink.afterKept = sink.beforeWrite = undefined;
+    if (cut) await proxy.restore();
+    cut = false;
+  });
+
   /* Cuts the database once the `nth` ask of `tool` on the tool seam is kept. */
   function cutAfterAsk(tool: string, nth: number): void {
     let seen = 0;
@@ -98,6 +108,7 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
       if (seen < nth) return;
       sink.afterKept = undefined;
       await proxy.cut();
+      cut = true;
     };
   }
 
@@ -105,6 +116,7 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
   async function restore(): Promise<void> {
     const recovered = sink.nextWrite();
     await proxy.restore();
+    cut = false;
     await recovered;
   }
 
@@ -128,6 +140,7 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
 
   describe.each(['legacy', 'modern'] as const)('%s era', (era) => {
     let client: Client;
+    let transport: StreamableHTTPClientTransport;
     // The modern era asks in a result and the client calls again: that call is decided anew.
     const nth = era === 'modern' ? 2 : 1;
 
@@ -143,7 +156,8 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
         action: 'accept',
         content: { approve: true },
       }));
-      await client.connect(new StreamableHTTPClientTransport(new URL(t.url)));
+      transport = new StreamableHTTPClientTransport(new URL(t.url));
+      await client.connect(transport);
     });
     afterAll(() => client.close());
 
@@ -175,6 +189,73 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
       });
       expect(tools.ran).toContain(`caller_approves ${text}`);
     });
+
+    if (era === 'legacy') {
+      it('cancelled while its approval is being recorded: the tool never starts', async () => {
+        const text = `${era}-cancelled`;
+        // The approval's write is held until the server has the call's cancellation.
+        let holding!: () => void;
+        const held = new Promise<void>((resolve) => (holding = resolve));
+        let release!: () => void;
+        sink.beforeWrite = async (entries) => {
+          const approval = entries.some(
+            ({ record }) => record.kind === 'decision' && record.seam === 'elicitation',
+          );
+          if (!approval) return;
+          sink.beforeWrite = undefined;
+          holding();
+          await new Promise<void>((resolve) => (release = resolve));
+        };
+        const events: McpAuditEvent[] = [];
+        const seen = t.app.get(McpWarden).audit$.subscribe((event) => events.push(event));
+        const refused = new Promise<void>((resolve) => {
+          const sub = t.app.get(McpWarden).audit$.subscribe((event) => {
+            if (event.name === 'caller_approves' && event.detail === 'cancelled') {
+              sub.unsubscribe();
+              resolve();
+            }
+          });
+        });
+        const cancel = new AbortController();
+        const call = client.callTool(
+          { name: 'caller_approves', arguments: { text } },
+          { signal: cancel.signal },
+        );
+        await held;
+        // The call's id, from its decision; the cancellation is sent and answered (202) before
+        // the approval's write goes on.
+        const asked = events.find((e) => e.name === 'caller_approves' && e.seam === 'tool');
+        cancel.abort();
+        await call.catch(() => undefined);
+        const notified = await fetch(t.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': transport.sessionId!,
+            'mcp-protocol-version': '2025-11-25',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: asked!.requestId, reason: 'the test cancels it' },
+          }),
+        });
+        expect(notified.status).toBe(202);
+        release();
+        await refused;
+        seen.unsubscribe();
+        expect(tools.ran).not.toContain(`caller_approves ${text}`);
+        const story = events
+          .filter((e) => e.name === 'caller_approves')
+          .map((e) => [e.kind, e.seam, e.decision, e.detail ?? '']);
+        expect(story).toEqual([
+          ['decision', 'tool', 'ask', 'Run it?'],
+          ['decision', 'elicitation', 'allow', 'user approved'],
+          ['decision', 'tool', 'deny', 'cancelled'],
+        ]);
+      });
+    }
 
     it('an operator approves, the record is lost: denied, the tool did not run', async () => {
       const text = `${era}-operator-lost`;

@@ -9,6 +9,7 @@ import { queryParam } from './console-request.js';
 import { ConsoleSessions } from './console-session.service.js';
 import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
 import type { McpConsoleSettings } from './console-settings.js';
+import { AUDIT_UNAVAILABLE } from '../../authorization/audit/mcp-audit.service.js';
 
 const PAGE_SIZE = 50;
 const FILTERS = ['principal', 'tool', 'decision', 'kind'] as const;
@@ -70,7 +71,8 @@ export class ConsoleAuditPages {
   }
 }
 
-function rowOf(entry: McpAuditEntry): ConsoleAuditRow {
+/** One record as the page shows it (exported for its spec). */
+export function rowOf(entry: McpAuditEntry): ConsoleAuditRow {
   const record = entry.record as Partial<McpAuditEvent> & {
     id: string;
     time: string;
@@ -95,7 +97,15 @@ function rowOf(entry: McpAuditEntry): ConsoleAuditRow {
           : (record.decision ?? ''),
     detail: record.detail ?? '',
     approver:
-      record.operator ?? (record.seam === 'elicitation' ? `caller ${record.principal ?? ''}` : ''),
+      record.operator ?? (answeredByCaller(record) ? `caller ${record.principal ?? ''}` : ''),
     call: decision,
   };
+}
+
+/*
+ * An elicitation step is the caller's answer, except an approval withdrawn because its record
+ * could not be kept (audit.failClosed): the server decided that one, not the caller.
+ */
+function answeredByCaller(record: { seam?: string; detail?: string }): boolean {
+  return record.seam === 'elicitation' && record.detail !== AUDIT_UNAVAILABLE;
 }

@@ -166,7 +166,8 @@ export class McpAuditService {
 
   /**
    * Records that a call its seam let through (allowed, or asked about) was refused before it
-   * ran: `reason` is `unknown_tool`, `insufficient_scope`, `task_only` or `invalid_arguments`.
+   * ran: `reason` is `unknown_tool`, `insufficient_scope`, `task_only`, `invalid_arguments`, or
+   * `cancelled` (cancelled before its tool started).
    * A deny linked to the call's decision, so its story ends with why it did not run, not at an
    * allow with no outcome (docs/audit.md). Not a seam's decision: the seam counters skip it.
    */

@@ -64,6 +64,12 @@ export class McpToolInvoker {
    * (docs/audit.md): the outcome event links to the call's decision.
    */
   async execute(entry: McpToolEntry, input: unknown, request: McpRequest): Promise<CallToolResult> {
+    // Cancelled before its tool starts (while its approval, or under audit.failClosed its
+    // record, was awaited): the tool never starts, and its refusal is recorded, not an outcome.
+    if (request.cancelled) {
+      this.audit.refused(request, entry.tool.name, 'cancelled');
+      return toolErrorResult(`Tool ${entry.tool.name} was cancelled`);
+    }
     // Timed only when an outcome will be recorded: this runs on every call.
     const started = this.audit.recording ? performance.now() : -1;
     const ended: Ended = { outcome: 'threw' };
