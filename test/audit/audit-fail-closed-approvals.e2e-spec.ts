@@ -15,7 +15,8 @@ import { cuttableDatabase, type CuttableDatabase } from '../support/cuttable-dat
 import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import type { TestSchema } from '../support/postgres-schema.js';
 import { describeWithService, findService, TEST_DATABASE_URL } from '../support/services.js';
-import { verifySource } from './audit-app.js';
+import { argumentsDigest } from '../../src/mcp/authorization/audit/arguments-digest.js';
+import { recordsOf, verifySource } from './audit-app.js';
 import { ObservedSink } from './observed-sink.js';
 
 /*
@@ -122,10 +123,7 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
 
   /* The kept records of calls with these arguments, as [seam, decision or outcome, detail]. */
   async function story(text: string): Promise<string[][]> {
-    const { rows } = await schema.query('select line from mcp_audit_records order by seq');
-    const records = rows.map((row: { line: string }) => JSON.parse(row.line));
-    const { argumentsDigest } =
-      await import('../../src/mcp/authorization/audit/arguments-digest.js');
+    const records = await recordsOf(schema.url);
     const calls = new Set(
       records
         .filter((r) => r.seam === 'tool' && r.argumentsDigest === argumentsDigest({ text }))
@@ -206,15 +204,14 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
           holding();
           await new Promise<void>((resolve) => (release = resolve));
         };
+        // Every event of the call, and when its refusal comes.
         const events: McpAuditEvent[] = [];
-        const seen = t.app.get(McpWarden).audit$.subscribe((event) => events.push(event));
-        const refused = new Promise<void>((resolve) => {
-          const sub = t.app.get(McpWarden).audit$.subscribe((event) => {
-            if (event.name === 'caller_approves' && event.detail === 'cancelled') {
-              sub.unsubscribe();
-              resolve();
-            }
-          });
+        let refusedNow!: () => void;
+        const refused = new Promise<void>((resolve) => (refusedNow = resolve));
+        const seen = t.app.get(McpWarden).audit$.subscribe((event) => {
+          if (event.name !== 'caller_approves') return;
+          events.push(event);
+          if (event.detail === 'cancelled') refusedNow();
         });
         const cancel = new AbortController();
         const call = client.callTool(
@@ -224,7 +221,7 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
         await held;
         // The call's id, from its decision; the cancellation is sent and answered (202) before
         // the approval's write goes on.
-        const asked = events.find((e) => e.name === 'caller_approves' && e.seam === 'tool');
+        const asked = events.find((e) => e.seam === 'tool');
         cancel.abort();
         await call.catch(() => undefined);
         const notified = await fetch(t.url, {
@@ -246,9 +243,7 @@ describeWithService(postgres, 'audit.failClosed: an approval whose record is los
         await refused;
         seen.unsubscribe();
         expect(tools.ran).not.toContain(`caller_approves ${text}`);
-        const story = events
-          .filter((e) => e.name === 'caller_approves')
-          .map((e) => [e.kind, e.seam, e.decision, e.detail ?? '']);
+        const story = events.map((e) => [e.kind, e.seam, e.decision, e.detail ?? '']);
         expect(story).toEqual([
           ['decision', 'tool', 'ask', 'Run it?'],
           ['decision', 'elicitation', 'allow', 'user approved'],

@@ -6,7 +6,8 @@ import { cuttableDatabase, type CuttableDatabase } from '../support/cuttable-dat
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import type { TestSchema } from '../support/postgres-schema.js';
 import { describeWithService, findService, TEST_DATABASE_URL } from '../support/services.js';
-import { AuditedTools, auditAuthorizer, verifySource } from './audit-app.js';
+import { argumentsDigest } from '../../src/mcp/authorization/audit/arguments-digest.js';
+import { AuditedTools, auditAuthorizer, recordsOf, verifySource } from './audit-app.js';
 import { ObservedSink } from './observed-sink.js';
 
 /*
@@ -88,8 +89,7 @@ describeWithService(postgres, 'audit.failClosed on PostgreSQL', (databaseUrl) =>
 
   it('every call that ran has its decision record; the chain has no hole', async () => {
     await allKept();
-    const { rows } = await schema.query('select line from mcp_audit_records order by seq');
-    const records = rows.map((row: { line: string }) => JSON.parse(row.line));
+    const records = await recordsOf(schema.url);
     const ran = records.filter((r) => r.kind === 'outcome');
     expect(ran).toHaveLength(tools.ran.length);
     for (const outcome of ran) {
@@ -104,8 +104,7 @@ describeWithService(postgres, 'audit.failClosed on PostgreSQL', (databaseUrl) =>
     }
     // The outage's decisions were kept late, each followed by the deny it turned into.
     expect(records.filter((r) => r.detail === 'audit_unavailable')).toHaveLength(2);
-    const url = new URL(schema.url);
-    expect(await verifySource(url.toString())).toEqual([expect.objectContaining({ breaks: [] })]);
+    expect(await verifySource(schema.url)).toEqual([expect.objectContaining({ breaks: [] })]);
   });
 
   it('cut and restored with calls in flight: every call that ran is recorded, the rest denied', async () => {
@@ -158,17 +157,13 @@ describeWithService(postgres, 'audit.failClosed on PostgreSQL', (databaseUrl) =>
     // Only the calls answered with their result ran, each once.
     expect(tools.ran.length - before).toBe(served.length);
     await allKept();
-    const { rows } = await schema.query('select line from mcp_audit_records order by seq');
-    const records = rows.map((row: { line: string }) => JSON.parse(row.line));
-    const { argumentsDigest } =
-      await import('../../src/mcp/authorization/audit/arguments-digest.js');
+    const records = await recordsOf(schema.url);
     const allowed = new Set(
       records
         .filter((r) => r.kind === 'decision' && r.decision === 'allow' && r.name === 'fine')
         .map((r) => r.argumentsDigest),
     );
     for (const text of served) expect(allowed.has(argumentsDigest({ text }))).toBe(true);
-    const url = new URL(schema.url);
-    expect(await verifySource(url.toString())).toEqual([expect.objectContaining({ breaks: [] })]);
+    expect(await verifySource(schema.url)).toEqual([expect.objectContaining({ breaks: [] })]);
   });
 });

@@ -12,7 +12,7 @@ export interface CuttableDatabase {
   readonly proxy: CuttableProxy;
   /** The schema's URL through the proxy. */
   readonly url: string;
-  /** Kysely over a small pool through the proxy, whose connections a cut may drop. */
+  /** Kysely over a small pool through the proxy (one, made on first use), whose connections a cut may drop. */
   kysely(): Kysely<any>;
   /** Destroys the Kysely, closes the proxy and drops the schema. */
   close(): Promise<void>;
@@ -30,6 +30,7 @@ export async function cuttableDatabase(databaseUrl: string): Promise<CuttableDat
     proxy,
     url: viaProxy.toString(),
     kysely() {
+      if (db) return db;
       const pool = new pg.Pool({
         connectionString: viaProxy.toString(),
         max: 2,

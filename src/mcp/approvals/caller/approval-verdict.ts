@@ -9,10 +9,15 @@ export const APPROVED: McpApprovalVerdict = Object.freeze({ approved: true });
  * An approval withdrawn because its record could not be kept (`audit.failClosed`): the call is
  * denied as the seam denies one whose own record could not be kept.
  */
-export const AUDIT_WITHDRAWN: McpApprovalVerdict = Object.freeze({
+const AUDIT_WITHDRAWN: McpApprovalVerdict = Object.freeze({
   approved: false,
   detail: AUDIT_UNAVAILABLE,
 });
+
+/** `verdict` once its record is settled: an approval whose record was not kept is withdrawn. */
+export function keptVerdict(verdict: McpApprovalVerdict, kept: boolean): McpApprovalVerdict {
+  return verdict.approved && !kept ? AUDIT_WITHDRAWN : verdict;
+}
 
 /**
  * The verdict of an answer to the approval question (an `elicitation/create` result, or the

@@ -8,7 +8,7 @@ import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js'
 import { McpOutboundRequests } from '../../engine/outbound/mcp-outbound-requests.service.js';
 import { McpOutboundRequestError } from '../../engine/outbound/outbound-request.errors.js';
 import { approvalInRound } from './approval-round.js';
-import { AUDIT_WITHDRAWN, approvalVerdictOf, type McpApprovalVerdict } from './approval-verdict.js';
+import { approvalVerdictOf, keptVerdict, type McpApprovalVerdict } from './approval-verdict.js';
 import { promptText } from './prompt-text.js';
 import type { McpInputRound } from '../../core/multi-round-trip/input-round.js';
 import { MCP_APPROVAL_TELEMETRY, type McpApprovalTelemetry } from '../approval-wait.js';
@@ -119,7 +119,7 @@ export class McpApprovals {
       verdict.approved,
       detail,
     );
-    return stands || !verdict.approved ? verdict : AUDIT_WITHDRAWN;
+    return keptVerdict(verdict, stands);
   }
 }
 

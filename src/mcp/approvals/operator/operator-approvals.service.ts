@@ -11,7 +11,7 @@ import { jsonRpcNotification } from '../../core/protocol/jsonrpc.js';
 import { relateToRequest } from '../../core/protocol/related-request.js';
 import type { McpConnection } from '../../engine/connection/mcp-connection.js';
 import type { McpApprovalVerdict } from '../caller/mcp-approvals.service.js';
-import { APPROVED, AUDIT_WITHDRAWN } from '../caller/approval-verdict.js';
+import { APPROVED, keptVerdict } from '../caller/approval-verdict.js';
 import { promptText } from '../caller/prompt-text.js';
 import { canElicit } from '../../engine/context/client-requests.js';
 import type { McpRequest } from '../../engine/dispatch/mcp-request.interface.js';
@@ -227,17 +227,16 @@ export class McpOperatorApprovals {
     const detail = decision.approved
       ? 'operator approved'
       : `operator denied: ${decision.reason ?? 'no reason given'}`;
-    const { approved } = decision;
+    const verdict: McpApprovalVerdict = decision.approved ? APPROVED : { approved: false, detail };
     const stands = await this.audit.answered(
       request,
       'operator',
       tool,
-      approved,
+      verdict.approved,
       detail,
       decision.operator,
     );
-    if (!approved) return { approved: false, detail };
-    return stands ? APPROVED : AUDIT_WITHDRAWN;
+    return keptVerdict(verdict, stands);
   }
 
   private ended(request: McpRequest, tool: string, detail: string): McpApprovalVerdict {
