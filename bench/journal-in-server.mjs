@@ -2,7 +2,10 @@
 // by part: the decision record (its event, the arguments' digest), the outcome record, the
 // turn's seal (lines written and hashed, queued), the sink's write begun; beside them V8's
 // garbage-collection pauses per call (all of the server's, audit or not). journal-alone.mjs
-// times the same code alone; here it runs among the rest of each call's work.
+// times the same code alone; here it runs among the rest of each call's work. Off the loop, it
+// also reports the sink's writes (how many a second, records each, time each took to settle)
+// and, with failClosed, how long a call waited for its decision record: the wait that bounds
+// such a server's calls per second at a given number in flight (docs/audit.md, "Performance").
 //
 //   npm run build && node bench/journal-in-server.mjs [--row warden-audit-http] [--runs 3] [--seconds 4]
 //
@@ -49,11 +52,21 @@ await runRow({
     const calls = after.calls - before.calls;
     const perCall = (part) => (after[part] - before[part]) / calls / 1000;
     const audit = CODE.reduce((sum, part) => sum + perCall(part), 0);
+    const delta = (field) => after[field] - before[field];
+    const writes = delta('writes');
+    const waits = delta('waits');
     console.log(
       `run ${run}: ${result.rate.toFixed(0)} calls/s, server ${result.serverCpu.toFixed(1)} µs/call; ` +
         `audit code ${audit.toFixed(2)} µs a call (` +
         CODE.map((part) => `${part} ${perCall(part).toFixed(2)}`).join(', ') +
-        `), GC pauses ${perCall('gc').toFixed(2)} µs a call`,
+        `), GC pauses ${perCall('gc').toFixed(2)} µs a call` +
+        // A file's or the SQLite thread's writes; a sink that keeps nothing has none to time.
+        (writes > 0
+          ? `; ${(writes / (calls / result.rate)).toFixed(0)} writes/s of ` +
+            `${(delta('written') / writes).toFixed(1)} records, each ` +
+            `${(delta('writing') / writes / 1e6).toFixed(3)} ms`
+          : '') +
+        (waits > 0 ? `; a call waited ${(delta('waited') / waits / 1e6).toFixed(3)} ms` : ''),
     );
   },
   cleanup: () => rmSync(probeDir, { recursive: true, force: true }),
