@@ -11,18 +11,22 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
-/* The areas, first match wins; `frame` is one call frame of the sample's stack. */
+/* The areas, first match wins: each tests one call frame of a sample's stack (`leaf`: its top). */
+const byUrl = (pattern) => (frame) => pattern.test(frame.url);
 const AREAS = [
-  ['socket writes', (frame, leaf) => leaf && /^(writeUtf8String|writev|writeBuffer)$/.test(frame)],
-  ['SQLite reads (Kysely and the driver)', (_, __, url) => /app\/database\/|\/kysely\//.test(url)],
-  ['audit lines on stderr', (_, __, url) => /app\/audit\/|app\/logging\/|\/sonic-boom\//.test(url)],
+  [
+    'socket writes',
+    (frame, leaf) => leaf && /^(writeUtf8String|writev|writeBuffer)$/.test(frame.functionName),
+  ],
+  ['SQLite reads (Kysely and the driver)', byUrl(/app\/database\/|\/kysely\//)],
+  ['audit lines on stderr', byUrl(/app\/audit\/|app\/logging\/|\/sonic-boom\//)],
   [
     'audit records (events, chain, sinks)',
-    (_, __, url) => /mcp\/audit\/|authorization\/audit\/|authorizer\/audit\//.test(url),
+    byUrl(/mcp\/audit\/|authorization\/audit\/|authorizer\/audit\//),
   ],
-  ['OpenTelemetry metrics SDK', (_, __, url) => /@opentelemetry\/sdk-metrics\//.test(url)],
-  ['DTO validation', (_, __, url) => /\/class-validator\/|\/class-transformer\//.test(url)],
-  ['policy (Cedar)', (_, __, url) => /policy\/cedar\/|\/cedar-wasm\/|^wasm:/.test(url)],
+  ['OpenTelemetry metrics SDK', byUrl(/@opentelemetry\/sdk-metrics\//)],
+  ['DTO validation', byUrl(/\/class-validator\/|\/class-transformer\//)],
+  ['policy (Cedar)', byUrl(/policy\/cedar\/|\/cedar-wasm\/|^wasm:/)],
 ];
 const LEFT_OUT = /internal\/modules\/|^compileSourceTextModule$/;
 
@@ -33,8 +37,12 @@ function shares(file) {
   for (const node of nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const timeOf = new Map();
   samples.forEach((id, index) => timeOf.set(id, (timeOf.get(id) ?? 0) + (timeDeltas[index] ?? 0)));
-  const areas = new Map([...AREAS.map(([name]) => [name, 0]), ['garbage collection', 0]]);
-  areas.set('everything else', 0);
+  const areas = new Map(
+    [...AREAS.map(([name]) => name), 'garbage collection', 'everything else'].map((name) => [
+      name,
+      0,
+    ]),
+  );
   let busy = 0;
   for (const [id, micros] of timeOf) {
     const stack = [];
@@ -50,7 +58,7 @@ function shares(file) {
       continue;
     }
     const area = AREAS.find(([, matches]) =>
-      stack.some((frame, index) => matches(frame.functionName, index === 0, frame.url)),
+      stack.some((frame, index) => matches(frame, index === 0)),
     );
     const name = area ? area[0] : 'everything else';
     areas.set(name, areas.get(name) + micros);

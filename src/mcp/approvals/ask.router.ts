@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AUDIT_UNAVAILABLE } from '../authorization/audit/mcp-audit.service.js';
 import { toolDenial } from '../authorization/tool-denial.js';
 import { MCP_OPTIONS } from '../core/options/options.constants.js';
 import type { CallToolResult } from '../core/protocol/mcp-types.js';
@@ -43,7 +42,7 @@ export class McpAskRouter implements McpApprovalGate {
             ? run()
             : 'pending' in approval
               ? approvalPendingResult(approval.pending, structured)
-              : denial(name, approval.detail, structured),
+              : denial(name, approval, structured),
         ),
       );
     }
@@ -56,15 +55,16 @@ export class McpAskRouter implements McpApprovalGate {
     }
     const closed = this.caller
       .ask(request, name, ask.prompt)
-      .then((approval) => (approval.approved ? run() : denial(name, approval.detail, structured)));
+      .then((approval) => (approval.approved ? run() : denial(name, approval, structured)));
     return new McpParkedCall(closed);
   }
 }
 
-/*
- * An ask that ended without approval. An approval withdrawn because its record could not be
- * kept is denied as the seam denies a call whose own record could not be (audit.failClosed).
- */
-function denial(name: string, detail: string, structured: boolean): CallToolResult {
-  return toolDenial(name, detail === AUDIT_UNAVAILABLE ? 'deny' : 'ask', detail, structured);
+/* An ask that ended without approval: denied as the ask it was, or as its verdict says. */
+function denial(
+  name: string,
+  verdict: { detail: string; decision?: 'deny' },
+  structured: boolean,
+): CallToolResult {
+  return toolDenial(name, verdict.decision ?? 'ask', verdict.detail, structured);
 }

@@ -1,17 +1,22 @@
 import { AUDIT_UNAVAILABLE } from '../../authorization/audit/mcp-audit.service.js';
 
-/** How an approval ended: approved, or not, with the deny's detail. */
-export type McpApprovalVerdict = { approved: true } | { approved: false; detail: string };
+/**
+ * How an approval ended: approved, or not, with the deny's detail. A call not approved is denied
+ * as the ask it was, unless `decision` says the server denied it outright.
+ */
+export type McpApprovalVerdict =
+  { approved: true } | { approved: false; detail: string; decision?: 'deny' };
 
 export const APPROVED: McpApprovalVerdict = Object.freeze({ approved: true });
 
 /**
  * An approval withdrawn because its record could not be kept (`audit.failClosed`): the call is
- * denied as the seam denies one whose own record could not be kept.
+ * denied as the seam denies one whose own record could not be kept, a deny, not an ask.
  */
 const AUDIT_WITHDRAWN: McpApprovalVerdict = Object.freeze({
   approved: false,
   detail: AUDIT_UNAVAILABLE,
+  decision: 'deny',
 });
 
 /** `verdict` once its record is settled: an approval whose record was not kept is withdrawn. */
