@@ -14,6 +14,7 @@ import { serveProtectedResourceMetadata } from '../../../authentication/protecte
 import type { Server } from 'node:http';
 import { MCP_HTTP_SETTINGS, type McpHttpSettings } from '../http-settings.js';
 import { withExpressClientAddress } from './express-client-address.js';
+import { buildOnExpressPrototypes } from './express-prototypes.js';
 import { bindExpressRoutes, type McpRoutePaths } from './express-routes.binder.js';
 import { installFastPath } from './fast-path.installer.js';
 import { boundServerTimeouts, type ServerTimeoutLimits } from './server-timeouts.js';
@@ -54,6 +55,8 @@ export class McpRouteBinder implements OnModuleInit {
     }
     switch (adapter.getType()) {
       case 'express': {
+        // For every request Express handles: the MCP routes' when middleware is in front.
+        buildOnExpressPrototypes(adapter.getHttpServer() as Server | undefined, instance);
         const { routes, middlewareInFront } = bindExpressRoutes(instance, paths, serve);
         const { fastPath } = this.settings;
         if (routes.size === 0) {
