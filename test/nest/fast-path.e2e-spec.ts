@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpModule, type McpHttpOptions } from '../../src/index.js';
 import { EchoTools } from './nest-app.fixture.js';
@@ -63,6 +64,21 @@ describe('the Express fast path (http.fastPath)', () => {
     const port = (app.getHttpServer().address() as AddressInfo).port;
     const health = await fetch(`http://127.0.0.1:${port}/v1/health`);
     expect(health.headers.get('x-powered-by')).toBe('Express');
+    await app.close();
+  });
+
+  it("taken, it leaves the server building requests on Node's own classes, on every Node", async () => {
+    const { app, post } = await boot({}, false);
+    const express = app.getHttpAdapter().getInstance() as { request: object };
+    const built: (object | null)[] = [];
+    (app.getHttpServer() as Server).prependListener('request', (req) => {
+      built.push(Object.getPrototypeOf(req));
+    });
+    expect((await post('/v1/mcp')).status).toBe(200);
+    // On Node 22 an app whose MCP routes stay on Express builds them on Express's prototypes
+    // (express-prototypes.e2e-spec.ts); the fast path's requests never meet Express.
+    expect(built).toEqual([IncomingMessage.prototype]);
+    expect(built).not.toContain(express.request);
     await app.close();
   });
 

@@ -33,7 +33,8 @@ const SWAPPING_V8 = 12;
  * property Express, the router and Nest then set on it missed its inline cache: about two thirds
  * of what a request through Express cost (docs/http.md, "Requests through Express"). The objects
  * are what Express makes of them anyway, from their construction on: each still an
- * `http.IncomingMessage` or `http.ServerResponse`. Only on the V8 that pays for the change.
+ * `http.IncomingMessage` or `http.ServerResponse`. Only on the V8 that pays for the change, and
+ * (the route binder decides) only where Express handles the MCP routes.
  *
  * Only a server that still uses Node's own classes is changed: classes an app chose are its own.
  * Returns whether the server was changed.

@@ -55,19 +55,20 @@ export class McpRouteBinder implements OnModuleInit {
     }
     switch (adapter.getType()) {
       case 'express': {
-        // For every request Express handles: the MCP routes' when middleware is in front.
-        buildOnExpressPrototypes(adapter.getHttpServer() as Server | undefined, instance);
+        const server = adapter.getHttpServer() as Server | undefined;
         const { routes, middlewareInFront } = bindExpressRoutes(instance, paths, serve);
         const { fastPath } = this.settings;
+        const fast =
+          routes.size > 0 &&
+          (fastPath === true || (fastPath === 'auto' && !middlewareInFront)) &&
+          installFastPath(server, routes, withExpressClientAddress(instance, serve));
         if (routes.size === 0) {
           this.logger.warn('MCP routes not found on the Express router; served through Nest');
-        } else if (fastPath === true || (fastPath === 'auto' && !middlewareInFront)) {
-          installFastPath(
-            adapter.getHttpServer() as Server | undefined,
-            routes,
-            withExpressClientAddress(instance, serve),
-          );
         }
+        // MCP requests that Express handles are spared its change of their prototypes. Requests
+        // the fast path serves are not built on Express's: on Node 22 that cost them more than
+        // the change it saves Express's (docs/http.md, "Requests through Express").
+        if (!fast) buildOnExpressPrototypes(server, instance);
         return;
       }
       case 'fastify': {
