@@ -6,7 +6,8 @@ import {
   type RequestListener,
   type Server,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { EventEmitter } from 'node:events';
+import { connect, type AddressInfo } from 'node:net';
 import { buildOnExpressPrototypes } from './express-prototypes.js';
 
 /** Node 22's V8, the one whose change of a prototype the server is spared. */
@@ -25,6 +26,18 @@ async function listening(app: express.Express, server: Server = createServer()) 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { server, built, base };
+}
+
+/* Writes `text` on a fresh connection and resolves with everything the server answered. */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
 }
 
 function close(server: Server): Promise<void> {
@@ -64,7 +77,9 @@ describe('buildOnExpressPrototypes (requests built as Express will make them)', 
         response: true,
       });
       // Built on them from the start, not moved onto them by Express.
-      expect(built).toEqual([{ request: app.request, response: app.response }]);
+      expect(built).toHaveLength(1);
+      expect(built[0]!.request).toBe(app.request);
+      expect(built[0]!.response).toBe(app.response);
     } finally {
       await close(server);
     }
@@ -79,9 +94,9 @@ describe('buildOnExpressPrototypes (requests built as Express will make them)', 
       const { built, base } = await listening(app, server);
       try {
         expect(await (await fetch(base)).text()).toBe('ok');
-        expect(built).toEqual([
-          { request: IncomingMessage.prototype, response: ServerResponse.prototype },
-        ]);
+        expect(built).toHaveLength(1);
+        expect(built[0]!.request).toBe(IncomingMessage.prototype);
+        expect(built[0]!.response).toBe(ServerResponse.prototype);
       } finally {
         await close(server);
       }
@@ -107,9 +122,41 @@ describe('buildOnExpressPrototypes (requests built as Express will make them)', 
     expect(buildOnExpressPrototypes(server, app, NODE_22_V8)).toBe(false);
   });
 
-  it('does nothing without an Express app or a server', () => {
+  it('leaves a server that serves upgrades or CONNECT: those requests never meet Express', async () => {
+    for (const event of ['upgrade', 'connect'] as const) {
+      const app = express();
+      const server = createServer();
+      // A WebSocket gateway's way: code written for Node's own request, setting its query.
+      server.on(event, (req: IncomingMessage & { query?: unknown }, socket) => {
+        req.query = new URL(req.url ?? '/', 'http://x').searchParams.get('q');
+        socket.end(`HTTP/1.1 400 Bad Request\r\nx-query: ${String(req.query)}\r\n\r\n`);
+      });
+      expect(buildOnExpressPrototypes(server, app, NODE_22_V8)).toBe(false);
+      const { base } = await listening(app, server);
+      try {
+        const { port } = new URL(base);
+        const answer = await rawRequest(
+          Number(port),
+          event === 'upgrade'
+            ? 'GET /?q=kept HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n'
+            : 'CONNECT /?q=kept HTTP/1.1\r\nHost: x\r\n\r\n',
+        );
+        expect(answer).toContain('x-query: kept');
+      } finally {
+        await close(server);
+      }
+    }
+  });
+
+  it('does nothing without an Express app, a server, or the server options it sets', () => {
     expect(buildOnExpressPrototypes(createServer(), {}, NODE_22_V8)).toBe(false);
     expect(buildOnExpressPrototypes(createServer(), undefined, NODE_22_V8)).toBe(false);
     expect(buildOnExpressPrototypes(undefined, express(), NODE_22_V8)).toBe(false);
+    // A Node whose server keeps its classes under other names: nothing to set, nothing set.
+    const renamed = new EventEmitter() as unknown as Server;
+    expect(buildOnExpressPrototypes(renamed, express(), NODE_22_V8)).toBe(false);
+    expect(Object.getOwnPropertySymbols(renamed).map((key) => key.description)).not.toContain(
+      'IncomingMessage',
+    );
   });
 });

@@ -17,12 +17,19 @@ const RESPONSE_OPTION = 'ServerResponse';
 
 /*
  * The V8 whose change of an object's prototype costs what buildOnExpressPrototypes() saves:
- * Node 22's (V8 12.4). On Node 24 (V8 13.6) Express's requests cost the same either way; on
+ * V8 12 (Node 22, and 23). On Node 24 (V8 13.6) the change costs Express's requests little; on
  * Node 20 (V8 11.3) an object built on Express's prototypes, whose own prototypes V8 keeps as
  * dictionaries, is slower through Node's own parsing than one changed later (docs/performance.md,
  * "Requests through Express").
  */
 const SWAPPING_V8 = 12;
+
+/*
+ * Requests Express never sees: an `upgrade` (a WebSocket gateway on the same port) or a
+ * `CONNECT`. Built on Express's prototypes they would carry its getters, and code written for
+ * Node's own request that sets `req.query` or `req.path` would throw, on Node 22 alone.
+ */
+const OUTSIDE_EXPRESS = ['upgrade', 'connect'] as const;
 
 /**
  * Has the app's server build each request and response on the Express app's own prototypes
@@ -37,7 +44,8 @@ const SWAPPING_V8 = 12;
  * (the route binder decides) only where Express handles the MCP routes.
  *
  * Only a server that still uses Node's own classes is changed: classes an app chose are its own.
- * Returns whether the server was changed.
+ * Nor is one with an `upgrade` or `connect` listener (a Nest gateway binds its own before the
+ * routes are): the class serves those requests too. Returns whether the server was changed.
  */
 export function buildOnExpressPrototypes(
   server: Server | undefined,
@@ -47,6 +55,7 @@ export function buildOnExpressPrototypes(
   const { request, response } = (app ?? {}) as ExpressApp;
   if (Number.parseInt(v8, 10) !== SWAPPING_V8) return false;
   if (!server || !isObject(request) || !isObject(response)) return false;
+  if (OUTSIDE_EXPRESS.some((event) => server.listenerCount(event) > 0)) return false;
   const keys = Object.getOwnPropertySymbols(server);
   const requestClass = keys.find((key) => key.description === REQUEST_OPTION);
   const responseClass = keys.find((key) => key.description === RESPONSE_OPTION);
