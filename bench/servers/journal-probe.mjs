@@ -3,8 +3,9 @@
 // garbage collection; and, off the loop, how long each sink write takes to settle (its records
 // counted) and how long a call that waits for its record (failClosed) waits. Every 100 ms it
 // writes its running totals (ns, and the calls counted by their outcome records) as JSON to the
-// file JOURNAL_PROBE_FILE names; the bench reads them as its measurement starts and ends. The parts are methods of the built classes, wrapped in place:
-// the same module instances the app imports (dist/, by URL).
+// file JOURNAL_PROBE_FILE names; the bench reads them as its measurement starts and ends. The
+// parts are methods of the built classes, wrapped in place: the same module instances the app
+// imports (dist/, by URL).
 import { writeFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 

@@ -8,6 +8,7 @@ import { McpParkedCall } from '../engine/dispatch/parked-call.js';
 import type { McpApprovalGate, McpAsk } from '../engine/tools/approval-gate.interface.js';
 import type { McpToolOutcome } from '../engine/tools/tool-tasks.interface.js';
 import type { McpApprovalsSettings } from './approvals-settings.interface.js';
+import type { McpApprovalVerdict } from './caller/approval-verdict.js';
 import { McpApprovals } from './caller/mcp-approvals.service.js';
 import { promptText } from './caller/prompt-text.js';
 import { approvalPendingResult } from './operator/approval-pending.result.js';
@@ -63,7 +64,7 @@ export class McpAskRouter implements McpApprovalGate {
 /* An ask that ended without approval: denied as the ask it was, or as its verdict says. */
 function denial(
   name: string,
-  verdict: { detail: string; decision?: 'deny' },
+  verdict: Extract<McpApprovalVerdict, { approved: false }>,
   structured: boolean,
 ): CallToolResult {
   return toolDenial(name, verdict.decision ?? 'ask', verdict.detail, structured);

@@ -40,6 +40,21 @@ function rawRequest(port: number, text: string): Promise<string> {
   });
 }
 
+/*
+ * Serves one GET of `/` (the app answers `ok`) on `server`, then closes it: the prototypes that
+ * request and its response were built on.
+ */
+async function builtForOneRequest(app: express.Express, server: Server) {
+  const { built, base } = await listening(app, server);
+  try {
+    expect(await (await fetch(base)).text()).toBe('ok');
+    expect(built).toHaveLength(1);
+    return built[0]!;
+  } finally {
+    await close(server);
+  }
+}
+
 function close(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
@@ -91,15 +106,9 @@ describe('buildOnExpressPrototypes (requests built as Express will make them)', 
       app.get('/', (_req, res) => void res.send('ok'));
       const server = createServer();
       expect(buildOnExpressPrototypes(server, app, v8)).toBe(false);
-      const { built, base } = await listening(app, server);
-      try {
-        expect(await (await fetch(base)).text()).toBe('ok');
-        expect(built).toHaveLength(1);
-        expect(built[0]!.request).toBe(IncomingMessage.prototype);
-        expect(built[0]!.response).toBe(ServerResponse.prototype);
-      } finally {
-        await close(server);
-      }
+      const built = await builtForOneRequest(app, server);
+      expect(built.request).toBe(IncomingMessage.prototype);
+      expect(built.response).toBe(ServerResponse.prototype);
     }
   });
 
@@ -109,13 +118,7 @@ describe('buildOnExpressPrototypes (requests built as Express will make them)', 
     app.get('/', (_req, res) => void res.send('ok'));
     const own = createServer({ IncomingMessage: AppRequest });
     expect(buildOnExpressPrototypes(own, app, NODE_22_V8)).toBe(false);
-    const { built, base } = await listening(app, own);
-    try {
-      expect(await (await fetch(base)).text()).toBe('ok');
-      expect(built[0]?.request).toBe(AppRequest.prototype);
-    } finally {
-      await close(own);
-    }
+    expect((await builtForOneRequest(app, own)).request).toBe(AppRequest.prototype);
     const server = createServer();
     expect(buildOnExpressPrototypes(server, app, NODE_22_V8)).toBe(true);
     // A second MCP server of the same app binds its routes on the same server.

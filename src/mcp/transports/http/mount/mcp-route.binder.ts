@@ -65,9 +65,9 @@ export class McpRouteBinder implements OnModuleInit {
         if (routes.size === 0) {
           this.logger.warn('MCP routes not found on the Express router; served through Nest');
         }
-        // MCP requests that Express handles are spared its change of their prototypes. Requests
-        // the fast path serves are not built on Express's: on Node 22 that cost them more than
-        // the change it saves Express's (docs/http.md, "Requests through Express").
+        // MCP requests that Express handles are spared its change of their prototypes. Those the
+        // fast path serves never meet Express: built on its prototypes they would gain nothing
+        // (docs/http.md, "Requests through Express").
         if (!fast) buildOnExpressPrototypes(server, instance);
         return;
       }
