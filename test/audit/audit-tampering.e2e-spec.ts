@@ -62,16 +62,42 @@ beforeAll(async () => {
 
 /** Writes `tampered` as a log and verifies it. */
 async function verify(tampered: string[], key = publicKeyFile) {
+  return verifyFiles({ 'audit-x-000001.jsonl': tampered.join('\n') + '\n' }, key);
+}
+
+/** Writes each file's text into one folder and verifies it. */
+async function verifyFiles(
+  files: Record<string, string>,
+  key = publicKeyFile,
+  checks = publishedFile,
+) {
   const dir = logDir();
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'audit-x-000001.jsonl'), tampered.join('\n') + '\n');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const out: string[] = [];
   const status = await runAuditCommand(
-    ['verify', dir, '--key', key, '--checkpoints', publishedFile],
+    ['verify', dir, '--key', key, '--checkpoints', checks],
     (line) => out.push(line),
     (line) => out.push(line),
   );
   return { status, out: out.join('\n') };
+}
+
+/** `lines` split into files of `size` lines, named as the sink names them. */
+function rotated(all: string[], size: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i * size < all.length; i += 1) {
+    const name = `audit-x-${String(i + 1).padStart(6, '0')}.jsonl`;
+    files[name] = all.slice(i * size, (i + 1) * size).join('\n') + '\n';
+  }
+  return files;
+}
+
+/* A second place that kept nothing: the log's own checkpoints are all there is. */
+function emptyPublished(): string {
+  const file = join(logDir(), 'none.jsonl');
+  writeFileSync(file, '');
+  return file;
 }
 
 const seqOf = (line: string) => (JSON.parse(line) as { seq: number }).seq;
@@ -256,6 +282,115 @@ describe('mcp-warden audit verify', () => {
     ]);
     expect(said).toContain('inserted');
     expect(inMiddle).toBe(1);
+  });
+
+  it('the last checkpoint rewritten as a decision, its note kept: edited', async () => {
+    // Nothing after the last record hashes it, so its fields beside the note must not pass.
+    const last = lines[lines.length - 1]!;
+    expect(isCheckpoint(last)).toBe(true);
+    const forged = { ...forgedFrom(last, 'mallory-1'), principal: 'mallory' };
+    const { checkpoint, seq, prev } = JSON.parse(last) as Record<string, unknown>;
+    const tampered = [...lines.slice(0, -1), JSON.stringify({ ...forged, checkpoint, seq, prev })];
+    const { status, out } = await verify(tampered);
+    expect(out).toContain(`edited: record ${seqOf(last)} (mallory-1)`);
+    expect(out).toContain('a checkpoint with fields a checkpoint does not have');
+    expect(status).toBe(1);
+  });
+
+  it('a chain forged after a copied checkpoint, in a later file: not signed by it', async () => {
+    const at = lines.findIndex(isCheckpoint);
+    const copied = JSON.parse(lines[at]!) as Record<string, unknown>;
+    const after = lines.slice(at + 1, at + 4).map((line, i) => forgedFrom(line, `after-${i}`));
+    // The same instance, the real checkpoint record first: it signs only records before it.
+    const same = [lines[at]!, ...rechained(lines[at], after)];
+    const own = await verifyFiles(
+      { 'audit-x-000002.jsonl': same.join('\n') + '\n' },
+      publicKeyFile,
+      emptyPublished(),
+    );
+    expect(own.out).toContain(`unsigned: record ${seqOf(lines[at]!)}`);
+    expect(own.status).toBe(1);
+    // Another instance's chain behind the copied note: the note's origin names the real one.
+    const evil = { ...copied, instance: 'evil' };
+    const elsewhere = [
+      JSON.stringify(evil),
+      ...rechained(
+        JSON.stringify(evil),
+        after.map((r) => ({ ...r, instance: 'evil' })),
+      ),
+    ];
+    const other = await verifyFiles(
+      { 'audit-evil-000002.jsonl': elsewhere.join('\n') + '\n' },
+      publicKeyFile,
+      emptyPublished(),
+    );
+    expect(other.out).toMatch(/inserted: record \d+ \(\S+\) at .*: a checkpoint of another chain/);
+    expect(other.status).toBe(1);
+  });
+
+  it('lines that are JSON but no record, and a position past 2^53: inserted, not a crash', async () => {
+    for (const stray of [
+      'null',
+      '[1,2]',
+      '"text"',
+      '{"instance":"x","seq":9007199254740992,"prev":""}',
+    ]) {
+      const { status, out } = await verify([...lines.slice(0, 3), stray, ...lines.slice(3)]);
+      expect(out).toMatch(/inserted: .*a record without its place in a chain/);
+      expect(status).toBe(1);
+    }
+  });
+
+  it('a record edited and moved: both named', async () => {
+    const index = lines.findIndex((line, i) => i > 2 && line.includes('"decision":"deny"'));
+    const tampered = [...lines];
+    tampered[index] = tampered[index]!.replace('"decision":"deny"', '"decision":"allow"');
+    [tampered[index], tampered[index + 1]] = [tampered[index + 1]!, tampered[index]!];
+    const { status, out } = await verify(tampered);
+    expect(out).toContain(`edited: record ${seqOf(lines[index]!)} (${idOf(lines[index]!)})`);
+    expect(out).toContain(`reordered: record ${seqOf(lines[index + 1]!)}`);
+    expect(status).toBe(1);
+  });
+
+  it('a record removed and its neighbour moved over the gap: both named', async () => {
+    // Record 9 removed, record 8 moved after record 10.
+    const tampered = [...lines.slice(0, 7), lines[9]!, lines[7]!, ...lines.slice(10)];
+    const { status, out } = await verify(tampered);
+    expect(out).toContain('removed: record 10');
+    expect(out).toContain('records 9–9 are missing');
+    expect(out).toContain('reordered: record 10');
+    expect(out).toContain('record 8 comes after record 10');
+    expect(status).toBe(1);
+  });
+
+  it('a partial line at the end of a file the chain goes on after: inserted', async () => {
+    const files = rotated(lines, 8);
+    expect(Object.keys(files).length).toBeGreaterThan(2);
+    const whole = await verifyFiles(files);
+    expect(whole.status).toBe(0);
+    files['audit-x-000002.jsonl'] += '{"id":"forged-partial';
+    const { status, out } = await verifyFiles(files);
+    expect(out).toMatch(/inserted: .*audit-x-000002\.jsonl:9: a line that is not a JSON record/);
+    expect(status).toBe(1);
+    // The same fragment ending the last file is a crash's.
+    const names = Object.keys(rotated(lines, 8));
+    const last = rotated(lines, 8);
+    last[names[names.length - 1]!] += '{"id":"cut-short';
+    const crash = await verifyFiles(last);
+    expect(crash.out).toContain('is a partial last line, a write left unfinished');
+    expect(crash.status).toBe(0);
+  });
+
+  it('a published entry that is not a checkpoint: inserted, not a crash', async () => {
+    const checks = join(logDir(), 'published.jsonl');
+    writeFileSync(checks, readFileSync(publishedFile, 'utf8') + '{"instance":"x","seq":3}\n');
+    const { status, out } = await verifyFiles(
+      { 'audit-x-000001.jsonl': lines.join('\n') + '\n' },
+      publicKeyFile,
+      checks,
+    );
+    expect(out).toContain('a published entry that is not a checkpoint');
+    expect(status).toBe(1);
   });
 
   it('the installed command exits non-zero on a broken log', async () => {

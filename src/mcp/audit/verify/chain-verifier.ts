@@ -54,6 +54,8 @@ export interface Parsed {
   readonly prev: string;
   readonly id?: string;
   readonly checkpoint?: string;
+  /** It claims to be a checkpoint, but holds more or less than one. */
+  readonly misshapen?: boolean;
 }
 
 /**
@@ -73,55 +75,68 @@ export function verifyChains(
   const torn: StoredLine[] = [];
   for (const stored of lines) {
     const { where, line } = stored;
-    let record: {
-      instance?: unknown;
-      seq?: unknown;
-      prev?: unknown;
-      id?: unknown;
-      checkpoint?: unknown;
-    };
+    let record: unknown;
     try {
-      record = JSON.parse(line) as typeof record;
+      record = JSON.parse(line);
     } catch {
       // A file's last line, cut short: the write a crash interrupted, never acknowledged.
       if (stored.unterminated) torn.push(stored);
       else stray.push({ kind: 'inserted', where, message: 'a line that is not a JSON record' });
       continue;
     }
-    if (
-      typeof record.instance !== 'string' ||
-      !Number.isInteger(record.seq) ||
-      typeof record.prev !== 'string'
-    ) {
+    const placed = placeOf(record);
+    if (!placed) {
       stray.push({ kind: 'inserted', where, message: 'a record without its place in a chain' });
       continue;
     }
+    const { instance, seq, prev } = placed;
+    const fields = record as { id?: unknown; kind?: unknown; checkpoint?: unknown };
+    const claimsCheckpoint = fields.kind === 'checkpoint' || fields.checkpoint !== undefined;
+    const checkpoint =
+      claimsCheckpoint && isCheckpointRecord(fields) ? fields.checkpoint : undefined;
     const parsed: Parsed = {
       where,
       segment: stored.segment,
       digest: lineDigest(line),
-      seq: record.seq as number,
-      prev: record.prev,
-      id: typeof record.id === 'string' ? record.id : undefined,
-      checkpoint: typeof record.checkpoint === 'string' ? record.checkpoint : undefined,
+      seq,
+      prev,
+      id: typeof fields.id === 'string' ? fields.id : undefined,
+      checkpoint,
+      misshapen: claimsCheckpoint && checkpoint === undefined,
     };
-    const chain = chains.get(record.instance) ?? [];
+    const chain = chains.get(instance) ?? [];
     chain.push(parsed);
-    chains.set(record.instance, chain);
+    chains.set(instance, chain);
+  }
+  const usable = published.filter(isPublishedCheckpoint);
+  if (usable.length < published.length) {
+    stray.push({
+      kind: 'inserted',
+      where: 'published checkpoints',
+      message: 'a published entry that is not a checkpoint (instance, seq and note)',
+    });
   }
   const reports = [...chains].map(([instance, records]) => {
     const report = verifyChain(
       instance,
       records,
       key,
-      published.filter((p) => p.instance === instance),
+      usable.filter((p) => p.instance === instance),
       window,
     );
-    // A torn line belongs to the chain whose records its file holds.
-    const cut = torn.find((line) => records.some((r) => fileOf(r.where) === fileOf(line.where)));
+    const cut = torn.find((line) => endsChain(line, records));
     return cut ? { ...report, torn: cut.where } : report;
   });
-  for (const checkpoint of published) {
+  // A partial line anywhere but at the end of a chain's last file is no crash's.
+  for (const line of torn) {
+    if ([...chains.values()].some((records) => endsChain(line, records))) continue;
+    stray.push({
+      kind: 'inserted',
+      where: line.where,
+      message: 'a line that is not a JSON record',
+    });
+  }
+  for (const checkpoint of usable) {
     if (chains.has(checkpoint.instance)) continue;
     reports.push({
       instance: checkpoint.instance,
@@ -159,6 +174,70 @@ function fileOf(where: string): string {
   return where.slice(0, where.lastIndexOf(':'));
 }
 
+/* A file's name without its number: the files of one chain (`audit-<instance>-<n>.jsonl`). */
+function seriesOf(file: string): string {
+  return file.replace(/-\d+\.jsonl$/, '');
+}
+
+/*
+ * Whether a partial line sits where a crash leaves one: at the end of the chain's last file, or
+ * alone in a newer file of its series (opened by a rotation whose first write never ended).
+ * A file the chain goes on after was closed whole, so a fragment there was put there.
+ */
+function endsChain(line: StoredLine, records: readonly Parsed[]): boolean {
+  const file = fileOf(line.where);
+  const series = seriesOf(file);
+  let held = false;
+  for (const record of records) {
+    const other = fileOf(record.where);
+    if (seriesOf(other) !== series) continue;
+    held = true;
+    if (other !== file && (record.segment ?? 0) > (line.segment ?? 0)) return false;
+  }
+  return held;
+}
+
+/* A record's place in its chain, or undefined when it has none. */
+function placeOf(record: unknown): { instance: string; seq: number; prev: string } | undefined {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
+  const { instance, seq, prev } = record as Record<string, unknown>;
+  if (typeof instance !== 'string' || typeof prev !== 'string') return undefined;
+  // Positions count from 1, and past 2^53 - 1 two of them could not be told apart.
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return undefined;
+  return { instance, seq, prev };
+}
+
+const CHECKPOINT_FIELDS = ['checkpoint', 'id', 'instance', 'kind', 'prev', 'seq', 'time'];
+
+/*
+ * A checkpoint record holds its note and its place, nothing more. At the end of a log no later
+ * record hashes it, and its note signs the records before it, not itself: a field beside the
+ * note (a decision's, say) would be vouched for by nothing (docs/audit.md, "Verifying").
+ */
+function isCheckpointRecord(fields: Record<string, unknown>): fields is { checkpoint: string } {
+  const keys = Object.keys(fields).sort();
+  return (
+    fields.kind === 'checkpoint' &&
+    typeof fields.checkpoint === 'string' &&
+    typeof fields.id === 'string' &&
+    typeof fields.time === 'string' &&
+    keys.length === CHECKPOINT_FIELDS.length &&
+    keys.every((key, index) => key === CHECKPOINT_FIELDS[index])
+  );
+}
+
+function isPublishedCheckpoint(entry: unknown): entry is McpAuditCheckpoint {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { instance, seq, note } = entry as Record<string, unknown>;
+  return (
+    typeof instance === 'string' &&
+    typeof note === 'string' &&
+    typeof seq === 'number' &&
+    Number.isSafeInteger(seq) &&
+    seq >= 1
+  );
+}
+
 function verifyChain(
   instance: string,
   records: readonly Parsed[],
@@ -170,71 +249,87 @@ function verifyChain(
   const flag = (found: McpAuditBreak) => {
     if (!breaks.has(found.kind)) breaks.set(found.kind, found);
   };
+  const label = (record: Parsed) => ({ where: record.where, seq: record.seq, id: record.id });
   const impostors = insertedAmong(records);
-  for (const record of impostors) {
-    flag({
-      kind: 'inserted',
-      where: record.where,
-      seq: record.seq,
-      id: record.id,
-      message: `a second record at position ${record.seq}, which the chain does not name`,
-    });
-  }
   const bySeq = new Map<number, Parsed>();
-  const later = new Set<number>();
-  for (const record of records) later.add(record.seq);
-  // Retention removed a chain's oldest files when its lowest file is not its first.
-  const segments = records.map((record) => record.segment);
-  const pruned = !window && segments.every((segment) => segment !== undefined && segment > 1);
-  const start =
-    (window || pruned) && records.length > 0 ? Math.min(...records.map((r) => r.seq)) : 1;
-  let expected = start;
-  let previous: Parsed | undefined;
-  const seen = new Set<number>();
+  let first = Infinity;
+  let lastSeq = 0;
   for (const record of records) {
-    if (impostors.has(record)) continue;
-    const label = { where: record.where, seq: record.seq, id: record.id };
-    seen.add(record.seq);
-    bySeq.set(record.seq, record);
-    if (record.seq === expected) {
-      const wanted =
-        previous && previous.seq === expected - 1
-          ? previous.digest
-          : expected === 1
-            ? GENESIS
-            : undefined;
-      if (wanted !== undefined && record.prev !== wanted) {
-        const edited = expected === 1 ? record : previous!;
-        flag({
-          kind: 'edited',
-          where: edited.where,
-          seq: edited.seq,
-          id: edited.id,
-          message: `record ${edited.seq} does not hash to what the next record names`,
-        });
-      }
-      expected += 1;
-    } else if (record.seq > expected) {
-      const missing = [] as number[];
-      for (let seq = expected; seq < record.seq && missing.length < 2; seq += 1) {
-        if (!seen.has(seq)) missing.push(seq);
-      }
-      const movedLater = missing.some((seq) => later.has(seq) && !seen.has(seq));
+    first = Math.min(first, record.seq);
+    lastSeq = Math.max(lastSeq, record.seq);
+    if (impostors.has(record)) {
       flag({
-        kind: movedLater ? 'reordered' : 'removed',
-        ...label,
-        message: movedLater
-          ? `record ${expected} comes after record ${record.seq}`
-          : `records ${expected}–${record.seq - 1} are missing before this one`,
+        kind: 'inserted',
+        ...label(record),
+        message: `a second record at position ${record.seq}, which the chain does not name`,
       });
-      expected = record.seq + 1;
     } else {
-      flag({ kind: 'reordered', ...label, message: `record ${record.seq} is out of order` });
+      bySeq.set(record.seq, record);
     }
-    previous = record;
   }
-  const lastSeq = Math.max(0, ...records.map((record) => record.seq));
+  // Retention removed a chain's oldest files when its lowest file is not its first.
+  const pruned =
+    !window && records.every((record) => record.segment !== undefined && record.segment > 1);
+  const start = (window || pruned) && records.length > 0 ? first : 1;
+  // Each link: a record names the digest of the one before it (the first, GENESIS). Checked by
+  // position, not by stored order, so a record both moved and edited is named for each.
+  for (const record of bySeq.values()) {
+    if (record.misshapen) {
+      flag({
+        kind: 'edited',
+        ...label(record),
+        message: `record ${record.seq} is a checkpoint with fields a checkpoint does not have`,
+      });
+    }
+    const before = record.seq === 1 ? undefined : bySeq.get(record.seq - 1);
+    const wanted = record.seq === 1 ? GENESIS : before?.digest;
+    if (wanted !== undefined && record.prev !== wanted) {
+      const edited = before ?? record;
+      flag({
+        kind: 'edited',
+        ...label(edited),
+        message: `record ${edited.seq} does not hash to what the next record names`,
+      });
+    }
+  }
+  // Order, in stored order: a record stored before the one its chain puts first is moved; one
+  // stored after a later position is out of order. (A position no record holds is a gap, below.)
+  const storedAt = new Map(records.map((record, index) => [record, index]));
+  let highest = start - 1;
+  records.forEach((record, index) => {
+    if (impostors.has(record)) return;
+    const skipped = record.seq > highest + 1 ? bySeq.get(highest + 1) : undefined;
+    if (skipped && storedAt.get(skipped)! > index) {
+      flag({
+        kind: 'reordered',
+        ...label(record),
+        message: `record ${skipped.seq} comes after record ${record.seq}`,
+      });
+    } else if (record.seq <= highest) {
+      flag({
+        kind: 'reordered',
+        ...label(record),
+        message: `record ${record.seq} is out of order`,
+      });
+    }
+    highest = Math.max(highest, record.seq);
+  });
+  // Gaps: positions from the chain's start to its last record that no record holds.
+  const held = [...bySeq.keys()].sort((a, b) => a - b);
+  let expected = start;
+  for (const seq of held) {
+    if (seq > expected) {
+      flag({
+        kind: 'removed',
+        ...label(bySeq.get(seq)!),
+        message: `records ${expected}–${seq - 1} are missing before this one`,
+      });
+      break;
+    }
+    expected = seq + 1;
+  }
   const signed = checkCheckpoints({
+    instance,
     records,
     bySeq,
     key,
@@ -245,15 +340,10 @@ function verifyChain(
     flag,
   });
   // Under a key, a chain no checkpoint signs proves nothing: anyone could have written it whole.
-  if (key && !window && signed.checkpoints === 0) {
-    const first = records[0]!;
-    flag({
-      kind: 'unsigned',
-      where: first.where,
-      seq: first.seq,
-      id: first.id,
-      message: 'no checkpoint signs this chain',
-    });
+  // A checkpoint of records before the first one kept signs none of those the log holds.
+  if (key && !window && signed.signing === 0) {
+    const opening = records[0]!;
+    flag({ kind: 'unsigned', ...label(opening), message: 'no checkpoint signs this chain' });
   }
   const order: McpAuditBreakKind[] = [
     'edited',
@@ -283,7 +373,11 @@ function verifyChain(
  */
 function insertedAmong(records: readonly Parsed[]): Set<Parsed> {
   const at = new Map<number, Parsed[]>();
-  for (const record of records) at.set(record.seq, [...(at.get(record.seq) ?? []), record]);
+  for (const record of records) {
+    const same = at.get(record.seq);
+    if (same) same.push(record);
+    else at.set(record.seq, [record]);
+  }
   const inserted = new Set<Parsed>();
   for (const [seq, candidates] of at) {
     if (candidates.length < 2) continue;

@@ -18,8 +18,12 @@ function chain(texts: string[], signedAfter: number) {
   texts.forEach((text, index) => {
     push({ id: `r${index}`, kind: 'decision', name: text });
     if (index + 1 === signedAfter) {
-      note = signCheckpoint({ origin: 'o', size: lines.length, head: prev }, 'k', privateKey);
-      push({ id: 'cp', kind: 'checkpoint', checkpoint: note });
+      note = signCheckpoint(
+        { origin: 'mcp-warden/s/i', size: lines.length, head: prev },
+        'k',
+        privateKey,
+      );
+      push({ id: 'cp', kind: 'checkpoint', time: 't', checkpoint: note });
     }
   });
   return { lines, published: [{ instance: 'i', seq: signedAfter + 1, note }] };

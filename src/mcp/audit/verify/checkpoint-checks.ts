@@ -5,6 +5,8 @@ import type { McpAuditBreak, Parsed } from './chain-verifier.js';
 
 /** What the checkpoint checks of one chain read. */
 export interface CheckpointInputs {
+  /** The chain's instance: a checkpoint's origin ends in it (`mcp-warden/<server>/<instance>`). */
+  readonly instance: string;
   readonly records: readonly Parsed[];
   readonly bySeq: ReadonlyMap<number, Parsed>;
   readonly key: KeyObject | undefined;
@@ -17,19 +19,25 @@ export interface CheckpointInputs {
 }
 
 /**
- * The checkpoints of one chain: each one in the log must be signed by `key` and name the
- * record it claims (its size and head hash); each published one must be signed, held by the log
- * as published, and not cover more than the log holds (else the log was cut short).
+ * The checkpoints of one chain: each one in the log must be signed by `key`, be this chain's
+ * (its origin) and name the record it claims (its size and head hash); each published one must
+ * be signed, be this chain's, held by the log as published, and not cover more than the log
+ * holds (else the log was cut short).
  */
 export function checkCheckpoints(inputs: CheckpointInputs): {
   checkpoints: number;
   verified: number;
+  /** Verified checkpoints that sign a record the log holds. */
+  signing: number;
   lastVerified: number;
 } {
-  const { records, bySeq, key, published, window, start, lastSeq, flag } = inputs;
+  const { instance, records, bySeq, key, published, window, start, lastSeq, flag } = inputs;
   let checkpoints = 0;
   let verified = 0;
+  let signing = 0;
   let lastVerified = 0;
+  // A note copied from another chain is signed and well formed: only its origin tells.
+  const ours = (origin: string) => origin.endsWith(`/${instance}`);
   for (const record of records) {
     if (!record.checkpoint) continue;
     checkpoints += 1;
@@ -42,6 +50,14 @@ export function checkCheckpoints(inputs: CheckpointInputs): {
     }
     if (opened.signature === 'invalid') {
       flag({ kind: 'edited', ...label, message: 'a checkpoint whose signature does not hold' });
+      continue;
+    }
+    if (!ours(opened.origin)) {
+      flag({
+        kind: 'inserted',
+        ...label,
+        message: `a checkpoint of another chain (${opened.origin}) at record ${record.seq}`,
+      });
       continue;
     }
     const head = bySeq.get(opened.size);
@@ -59,6 +75,7 @@ export function checkCheckpoints(inputs: CheckpointInputs): {
       continue;
     }
     verified += 1;
+    if (!before) signing += 1;
     lastVerified = Math.max(lastVerified, record.seq);
   }
   for (const checkpoint of published) {
@@ -73,6 +90,16 @@ export function checkCheckpoints(inputs: CheckpointInputs): {
         });
         continue;
       }
+    }
+    const { origin, size, head } = checkpointBody(checkpoint.note);
+    if (!ours(origin)) {
+      flag({
+        kind: 'inserted',
+        where: 'published checkpoints',
+        seq: checkpoint.seq,
+        message: `a published checkpoint of another chain (${origin})`,
+      });
+      continue;
     }
     if (checkpoint.seq > lastSeq) {
       flag({
@@ -98,7 +125,6 @@ export function checkCheckpoints(inputs: CheckpointInputs): {
     }
     // The record the published note signed must be in the log as it was: a log cut short and
     // grown again, or rewritten and chained anew from an edited record, names other hashes.
-    const { size, head } = checkpointBody(checkpoint.note);
     const signedHead = bySeq.get(size);
     if (signedHead && signedHead.digest !== head) {
       flag({
@@ -110,5 +136,5 @@ export function checkCheckpoints(inputs: CheckpointInputs): {
       });
     }
   }
-  return { checkpoints, verified, lastVerified };
+  return { checkpoints, verified, signing, lastVerified };
 }
