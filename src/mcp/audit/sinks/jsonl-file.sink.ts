@@ -106,7 +106,17 @@ export class JsonlFileSink implements McpAuditSink {
   private async append(data: Buffer[], size: number, lastSeq: number): Promise<void> {
     if (size === 0) return;
     try {
-      await this.handle!.writev(data);
+      // A write can end short without an error: a full disk or a file-size limit takes what fits.
+      // The rest is written on, and fails there, so a batch is never counted kept in part.
+      let left = data;
+      let unwritten = size;
+      for (;;) {
+        const { bytesWritten } = await this.handle!.writev(left);
+        unwritten -= bytesWritten;
+        if (unwritten <= 0) break;
+        if (bytesWritten === 0) throw new Error('the audit file took none of a write');
+        left = after(left, bytesWritten);
+      }
       if (DSYNC === undefined) await this.handle!.datasync();
     } catch (error) {
       this.torn = true;
@@ -142,4 +152,19 @@ export class JsonlFileSink implements McpAuditSink {
       await rm(join(this.options.dir, file), { force: true });
     }
   }
+}
+
+/* `buffers` without their first `bytes` bytes. */
+function after(buffers: readonly Buffer[], bytes: number): Buffer[] {
+  const left: Buffer[] = [];
+  let skip = bytes;
+  for (const buffer of buffers) {
+    if (skip >= buffer.length) {
+      skip -= buffer.length;
+      continue;
+    }
+    left.push(skip > 0 ? buffer.subarray(skip) : buffer);
+    skip = 0;
+  }
+  return left;
 }
