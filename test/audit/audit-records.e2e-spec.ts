@@ -247,6 +247,48 @@ describe('audit sinks', () => {
     }
   });
 
+  it('failClosed waits on sinks that keep records: OpenTelemetry logs alone refuse to boot', async () => {
+    // An emitted log record waits in the SDK's buffer (or goes nowhere without a provider):
+    // nothing says it was kept, so it cannot be what lets a tool run.
+    await expect(
+      createMcpApp(
+        {
+          authorizer: auditAuthorizer,
+          transport: 'stdio',
+          audit: { sinks: [McpAuditSinks.otelLogs()], failClosed: true },
+        },
+        [AuditedTools],
+      ),
+    ).rejects.toThrow(/`audit.failClosed` .* no `audit.sinks` keep any/);
+    // Beside a file, calls wait for the file, and the logs carry the same records.
+    const exporter = new InMemoryLogRecordExporter();
+    const provider = new LoggerProvider({
+      processors: [new SimpleLogRecordProcessor({ exporter })],
+    });
+    logs.setGlobalLoggerProvider(provider);
+    try {
+      const dir = logDir();
+      const t = await drive({
+        sinks: [McpAuditSinks.jsonl({ dir }), McpAuditSinks.otelLogs()],
+        failClosed: true,
+      });
+      await t.close();
+      const kept = await recordsOf(dir);
+      expect(kept.filter((record) => record.name === 'fine').map((r) => r.kind)).toEqual([
+        'decision',
+        'outcome',
+      ]);
+      expect(exporter.getFinishedLogRecords().map((record) => String(record.body))).toEqual(
+        readdirSync(dir).flatMap((file) =>
+          readFileSync(join(dir, file), 'utf8').trimEnd().split('\n'),
+        ),
+      );
+    } finally {
+      await provider.shutdown();
+      logs.disable();
+    }
+  });
+
   it('checkpoints go to a webhook receiver too, which names a log cut short', async () => {
     const received: McpAuditCheckpoint[] = [];
     let waiting: { count: number; resolve: () => void } | undefined;

@@ -36,6 +36,12 @@ export interface McpAuditSink {
    * write flushes to disk, this bounds the flushes a second. Default 0.
    */
   readonly minWriteIntervalMs?: number;
+  /**
+   * False for a sink that hands records on (to an exporter) and cannot say when they are kept:
+   * `failClosed` waits only for the sinks that keep them, and a `failClosed` app needs one
+   * (docs/audit.md). Default true: `write` resolves once the records are kept.
+   */
+  readonly keeps?: boolean;
   /** Called once before the first write, with the chain's instance id. */
   open?(instance: string): Promise<void>;
   /** Keeps every entry durably before it resolves (one fsync, one transaction). */

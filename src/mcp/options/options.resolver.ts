@@ -36,10 +36,11 @@ export function resolveMcpOptions(
         '`authorizer` or `readAuthorizer` (two deciders would make neither the source of truth)',
     );
   }
-  if (options.audit?.failClosed && !options.audit.sinks?.length) {
+  if (options.audit?.failClosed && !options.audit.sinks?.some((sink) => sink.keeps !== false)) {
     throw new Error(
       'MCP server refuses to boot: `audit.failClosed` denies every call whose record is not ' +
-        'kept, and no `audit.sinks` keep any',
+        'kept, and no `audit.sinks` keep any (a file or a database does; OpenTelemetry logs ' +
+        'are handed to an exporter, which says nothing of what it kept)',
     );
   }
   const resolved: McpResolvedOptions = {

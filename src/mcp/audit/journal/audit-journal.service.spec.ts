@@ -176,3 +176,41 @@ describe('McpAuditJournalService: records are chained a batch at a time', () => 
     expect(sink.batches).toEqual([[1], [2, 3, 4]]);
   });
 });
+
+describe('McpAuditJournalService: failClosed waits on the sinks that keep records', () => {
+  it('a sink that only hands records on (keeps: false) neither holds nor refuses a call', async () => {
+    const kept = new HoldingSink();
+    // An exporter's sink, its write never settling and then failing: neither is a record kept.
+    const handedOn = new (class extends HoldingSink {
+      readonly keeps = false;
+      failing = false;
+      override async write(entries: readonly McpAuditEntry[]): Promise<void> {
+        await super.write(entries);
+        if (this.failing) throw new Error('exporter down');
+      }
+    })();
+    handedOn.hold();
+    const journal = new McpAuditJournalService('test', {
+      sinks: [kept, handedOn],
+      failClosed: true,
+      failClosedTimeoutMs: 60_000,
+    });
+    await journal.onApplicationBootstrap();
+    await expect(journal.append(event(1), true)).resolves.toBeUndefined();
+    expect(kept.lines).toHaveLength(1);
+    handedOn.failing = true;
+    handedOn.release();
+    await expect(journal.append(event(2), true)).resolves.toBeUndefined();
+    expect(kept.lines).toHaveLength(2);
+    // The sink that keeps still decides: while its write is held, the call waits.
+    kept.hold();
+    let settled = false;
+    const waiting = journal.append(event(3), true)!.finally(() => (settled = true));
+    await nextTurn();
+    await nextTurn();
+    expect(settled).toBe(false);
+    kept.release();
+    await expect(waiting).resolves.toBeUndefined();
+    await journal.onApplicationShutdown();
+  });
+});

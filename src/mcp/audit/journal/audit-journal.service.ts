@@ -47,6 +47,8 @@ export class McpAuditJournalService
   readonly instance: string;
   private readonly origin: string;
   private readonly writers: SinkWriter[];
+  /** The writers of sinks that keep records (`keeps`): what a call under failClosed waits on. */
+  private readonly keepers: SinkWriter[];
   private readonly signer?: CheckpointSigner;
   private readonly waiters: RecordWaiters;
   private readonly chain: RecordChain;
@@ -77,23 +79,24 @@ export class McpAuditJournalService
     this.origin = `mcp-warden/${serverName}/${this.instance}`;
     this.chain = new RecordChain(this.instance);
     const maxPending = options.maxPending ?? 10_000;
-    this.writers = (options.sinks ?? []).map(
-      (sink) =>
-        new SinkWriter(
-          sink,
-          maxPending,
-          this.failClosed ? 0 : (sink.batchWindowMs ?? 0),
-          {
-            kept: (seq, count) => this.kept(sink.name, seq, count),
-            failed: (seq, error) => this.failed(sink.name, seq, error),
-            dropped: (count) => this.metrics.dropped(sink.name, count),
-            sealing: () => this.seal(),
-          },
-          // A call that waits for its record waits for no timer: with failClosed, the next
-          // write starts as soon as the last ends (bench: throughput-http-audit).
-          this.failClosed ? 0 : (sink.minWriteIntervalMs ?? 0),
-        ),
-    );
+    this.writers = (options.sinks ?? []).map((sink) => {
+      const writer: SinkWriter = new SinkWriter(
+        sink,
+        maxPending,
+        this.failClosed ? 0 : (sink.batchWindowMs ?? 0),
+        {
+          kept: (seq, count) => this.kept(writer, seq, count),
+          failed: (seq, error) => this.failed(writer, seq, error),
+          dropped: (count) => this.metrics.dropped(sink.name, count),
+          sealing: () => this.seal(),
+        },
+        // A call that waits for its record waits for no timer: with failClosed, the next
+        // write starts as soon as the last ends (bench: throughput-http-audit).
+        this.failClosed ? 0 : (sink.minWriteIntervalMs ?? 0),
+      );
+      return writer;
+    });
+    this.keepers = this.writers.filter((writer) => writer.sink.keeps !== false);
     this.signer = options.signing && checkpointSigner(options.signing, clusterCheckpoints);
   }
 
@@ -118,12 +121,12 @@ export class McpAuditJournalService
     const waits = wait && this.failClosed;
     if (this.closed) return waits ? Promise.reject(new Error('audit journal closed')) : undefined;
     // Room is judged now, for the call that waits: the record joins the queues at the seal.
-    const queued = !waits || this.writers.every((writer) => writer.hasRoom(this.chain.unsealed));
+    const queued = !waits || this.keepers.every((writer) => writer.hasRoom(this.chain.unsealed));
     const seq = this.numbered(event);
     if (this.signer && ++this.sinceCheckpoint >= this.signer.everyRecords) this.checkpoint();
     if (!waits) return undefined;
     // A sink that is failing now, or that had no room, will not keep this record in time.
-    if (!queued || this.writers.some((writer) => !writer.healthy)) {
+    if (!queued || this.keepers.some((writer) => !writer.healthy)) {
       return Promise.reject(new Error('an audit sink is unavailable'));
     }
     return this.waiters.wait(seq);
@@ -256,17 +259,19 @@ export class McpAuditJournalService
     };
   }
 
-  private kept(sink: string, seq: number, count: number): void {
-    this.metrics.recordsKept(sink, count);
-    if (this.waiters.size === 0) return;
+  private kept(writer: SinkWriter, seq: number, count: number): void {
+    this.metrics.recordsKept(writer.sink.name, count);
+    if (this.waiters.size === 0 || writer.sink.keeps === false) return;
     let keptByAll = seq;
-    for (const writer of this.writers) keptByAll = Math.min(keptByAll, writer.keptSeq);
+    for (const keeper of this.keepers) keptByAll = Math.min(keptByAll, keeper.keptSeq);
     this.waiters.keptUpTo(keptByAll);
   }
 
-  private failed(sink: string, seq: number, error: Error): void {
+  private failed(writer: SinkWriter, seq: number, error: Error): void {
+    const sink = writer.sink.name;
     this.metrics.writeFailed(sink);
     this.logger.warn(`audit: ${sink} failed to write (retrying): ${error.message}`);
+    if (writer.sink.keeps === false) return;
     this.waiters.refuse(seq, new Error(`audit sink ${sink} failed: ${error.message}`));
   }
 }
