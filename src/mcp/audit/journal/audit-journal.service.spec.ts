@@ -214,3 +214,42 @@ describe('McpAuditJournalService: failClosed waits on the sinks that keep record
     await journal.onApplicationShutdown();
   });
 });
+
+describe('McpAuditJournalService: shutdown', () => {
+  it('keeps records made while it drains, signs them last, and counts those after', async () => {
+    const otel = registerMetrics();
+    const sink = new HoldingSink();
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const journal = new McpAuditJournalService('test', {
+      sinks: [sink],
+      signing: { privateKey, everyRecords: 1_000 },
+    });
+    try {
+      await journal.onApplicationBootstrap();
+      journal.append(event(1), false);
+      await nextTurn();
+      sink.hold();
+      journal.append(event(2), false);
+      const closing = journal.beforeApplicationShutdown();
+      // A call still running as the app closes: its outcome comes during the drain.
+      journal.append(event(3), false);
+      sink.release();
+      await closing;
+      journal.append(event(4), false);
+      await journal.onApplicationShutdown();
+      const records = sink.lines.map((line) => JSON.parse(line) as { id: string; kind: string });
+      expect(
+        records.map((record) => (record.id.startsWith('event-') ? record.id : record.kind)),
+      ).toEqual(['event-1', 'event-2', 'event-3', 'checkpoint']);
+      const [report] = verifyChains(
+        sink.lines.map((line, index) => ({ where: `line ${index + 1}`, line })),
+        publicKey,
+      );
+      expect(report).toMatchObject({ breaks: [], unsignedTail: 0, verifiedCheckpoints: 1 });
+      const dropped = (await otel.collect()).get('mcp_warden.audit.dropped');
+      expect(dropped?.dataPoints.map((point) => point.value)).toEqual([1]);
+    } finally {
+      await otel.dispose();
+    }
+  });
+});

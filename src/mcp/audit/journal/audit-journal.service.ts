@@ -54,7 +54,10 @@ export class McpAuditJournalService
   private readonly chain: RecordChain;
   private sinceCheckpoint = 0;
   private ticker?: NodeJS.Timeout;
+  /** Set once the shutdown's last drain begins: records from then on are dropped and counted. */
   private closed = false;
+  private shuttingDown?: Promise<void>;
+  private saidClosed = false;
   private readonly recent = new RecentWindow();
   private lastCheckpoint?: number;
   /** The last checkpoint's publication (settled, whatever its outcome). */
@@ -119,7 +122,15 @@ export class McpAuditJournalService
 
   append(event: McpAuditEvent, wait: boolean): Promise<void> | undefined {
     const waits = wait && this.failClosed;
-    if (this.closed) return waits ? Promise.reject(new Error('audit journal closed')) : undefined;
+    if (this.closed) {
+      // A call still running as the app closes: its record has no sink left to go to.
+      for (const writer of this.writers) this.metrics.dropped(writer.sink.name, 1);
+      if (!this.saidClosed) {
+        this.saidClosed = true;
+        this.logger.warn('audit: records made after the journal closed are not kept (counted)');
+      }
+      return waits ? Promise.reject(new Error('audit journal closed')) : undefined;
+    }
     // Room is judged now, for the call that waits: the record joins the queues at the seal.
     const queued = !waits || this.keepers.every((writer) => writer.hasRoom(this.chain.unsealed));
     const seq = this.numbered(event);
@@ -133,16 +144,28 @@ export class McpAuditJournalService
   }
 
   /**
-   * Final checkpoint, then every queue drained (bounded). Before the app's own shutdown hooks,
-   * which may close the database an SQL sink writes to; the sinks close after them.
+   * Every queue drained, then the final checkpoint, drained too (bounded in all). Before the
+   * app's own shutdown hooks, which may close the database an SQL sink writes to; the sinks close
+   * after them. Calls still running meanwhile (a server closes after these hooks) keep their
+   * records and are signed by the final checkpoint; what comes after it is dropped and counted.
    */
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.closed) return;
+  beforeApplicationShutdown(): Promise<void> {
+    this.shuttingDown ??= this.shutDown();
+    return this.shuttingDown;
+  }
+
+  private async shutDown(): Promise<void> {
+    clearInterval(this.ticker);
+    const deadline = performance.now() + DRAIN_AT_SHUTDOWN_MS;
+    const drained = () => {
+      this.seal();
+      const left = Math.max(0, deadline - performance.now());
+      return Promise.all(this.writers.map((writer) => writer.drain(left)));
+    };
+    await drained();
     if (this.signer && this.sinceCheckpoint > 0) this.checkpoint();
     this.closed = true;
-    clearInterval(this.ticker);
-    this.seal();
-    await Promise.all(this.writers.map((writer) => writer.drain(DRAIN_AT_SHUTDOWN_MS)));
+    await drained();
     for (const writer of this.writers) {
       if (writer.pending > 0) {
         this.logger.error(

@@ -96,11 +96,14 @@ export class SinkWriter {
         clearTimeout(timer);
         resolve();
       };
-      // Whatever waits for a timer (a batch's window, a retry's backoff) is written now.
+      // Whatever waits for a timer (a batch's window, a retry's backoff) is written now, and so
+      // is what nothing is set to write (a batch that failed during an earlier drain).
       const waiting = this.retryTimer ?? this.windowTimer;
       if (waiting) {
         clearTimeout(waiting);
         this.retryTimer = this.windowTimer = undefined;
+        void this.flush();
+      } else if (!this.writing && !this.scheduled) {
         void this.flush();
       }
     });
