@@ -2,6 +2,7 @@ import { McpAuditSinks } from '../../src/index.js';
 import { MCP_AUDIT_VIEW, type McpAuditView } from '../../src/mcp/audit/audit-view.interface.js';
 import { nextTurn } from '../../src/mcp/core/common/next-turn.js';
 import type { CuttableProxy } from '../support/cuttable-proxy.js';
+import { until } from '../support/until.js';
 import { cuttableDatabase, type CuttableDatabase } from '../support/cuttable-database.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
 import type { TestSchema } from '../support/postgres-schema.js';
@@ -164,6 +165,28 @@ describeWithService(postgres, 'audit.failClosed on PostgreSQL', (databaseUrl) =>
         .map((r) => r.argumentsDigest),
     );
     for (const text of served) expect(allowed.has(argumentsDigest({ text }))).toBe(true);
+    expect(await verifySource(schema.url)).toEqual([expect.objectContaining({ breaks: [] })]);
+  });
+
+  it('a connection gone silent: calls deny, at once after the first, until the link is reset', async () => {
+    expect(await call('s-1')).toMatchObject({ content: [{ text: 'fine s-1' }] });
+    const ran = tools.ran.length;
+    const view = t.app.get<McpAuditView>(MCP_AUDIT_VIEW);
+    proxy.silence();
+    // Its write never ends: the call is refused at failClosedTimeoutMs, and the sink taken for
+    // failing, so the next call is refused before it waits.
+    expect(await call('s-2')).toMatchObject(denied);
+    await until(() => !view.chainState().sinks[0]!.healthy, 'the silent sink taken for failing');
+    expect(await call('s-3')).toMatchObject(denied);
+    expect(tools.ran).toHaveLength(ran);
+    // Reset, the hung write fails and is retried on a new connection: calls serve again.
+    const recovered = sink.nextWrite();
+    await proxy.cut();
+    await proxy.restore();
+    await recovered;
+    expect(await call('s-4')).toMatchObject({ content: [{ text: 'fine s-4' }] });
+    expect(tools.ran).toHaveLength(ran + 1);
+    await allKept();
     expect(await verifySource(schema.url)).toEqual([expect.objectContaining({ breaks: [] })]);
   });
 });

@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 export class CuttableProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  /** Each connection's two ends, for a silence. */
+  private readonly links = new Set<[Socket, Socket]>();
   port = 0;
 
   private constructor(
@@ -34,6 +36,9 @@ export class CuttableProxy {
         socket.on('error', () => undefined);
       }
       client.pipe(upstream).pipe(client);
+      const link: [Socket, Socket] = [client, upstream];
+      this.links.add(link);
+      client.once('close', () => this.links.delete(link));
       client.once('close', () => upstream.destroy());
       upstream.once('close', () => client.destroy());
     });
@@ -51,6 +56,20 @@ export class CuttableProxy {
     const server = this.server;
     this.server = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * Every open connection goes silent, neither closed nor reset: what either end sends is never
+   * passed on (a partition, a host gone without a word). New connections still pass.
+   */
+  silence(): void {
+    for (const [client, upstream] of this.links) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+    this.links.clear();
   }
 
   close(): Promise<void> {

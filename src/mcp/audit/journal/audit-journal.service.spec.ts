@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { deferred, type Deferred } from '../../../../test/support/deferred.js';
 import { registerMetrics } from '../../../../test/telemetry/otel-harness.js';
 import { nextTurn } from '../../core/common/next-turn.js';
+import { until } from '../../../../test/support/until.js';
 import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
 import type { McpAuditEntry, McpAuditSink } from '../audit-sink.interface.js';
 import { verifyChains } from '../verify/chain-verifier.js';
@@ -251,5 +252,34 @@ describe('McpAuditJournalService: shutdown', () => {
     } finally {
       await otel.dispose();
     }
+  });
+});
+
+describe('McpAuditJournalService: a write that never ends', () => {
+  it('takes its sink for failing after failClosedTimeoutMs, refusing calls at once until a write ends', async () => {
+    const sink = new HoldingSink();
+    const journal = new McpAuditJournalService('test', {
+      sinks: [sink],
+      failClosed: true,
+      failClosedTimeoutMs: 50,
+    });
+    await journal.onApplicationBootstrap();
+    sink.hold();
+    await expect(journal.append(event(1), true)).rejects.toThrow();
+    await until(
+      () => !journal.chainState().sinks[0]!.healthy,
+      'the stalled sink taken for failing',
+    );
+    // No wait on a sink known to be failing: refused before any timer.
+    await expect(journal.append(event(2), true)).rejects.toThrow('an audit sink is unavailable');
+    sink.release();
+    await until(() => journal.chainState().sinks[0]!.healthy, 'the write ended');
+    await expect(journal.append(event(3), true)).resolves.toBeUndefined();
+    await journal.onApplicationShutdown();
+    expect(sink.lines.map((line) => (JSON.parse(line) as { id: string }).id)).toEqual([
+      'event-1',
+      'event-2',
+      'event-3',
+    ]);
   });
 });

@@ -23,6 +23,8 @@ import { verifyChains } from '../verify/chain-verifier.js';
 import { serverAttributes } from '../../core/servers/server-attribute.js';
 
 const DRAIN_AT_SHUTDOWN_MS = 5_000;
+/** Without failClosed, a write this long is taken for a failing sink (its metric, its log). */
+const STALLED_AFTER_MS = 30_000;
 /** Records that may wait for their seal; past it the journal chains them at once. */
 export const SEAL_AT = 256;
 
@@ -74,7 +76,8 @@ export class McpAuditJournalService
   ) {
     this.metrics = new McpAuditMetrics(serverAttributes(serverName));
     this.failClosed = options.failClosed === true;
-    this.waiters = new RecordWaiters(options.failClosedTimeoutMs ?? 2_000);
+    const failClosedTimeoutMs = options.failClosedTimeoutMs ?? 2_000;
+    this.waiters = new RecordWaiters(failClosedTimeoutMs);
     // One chain per start: a restart under a fixed `audit.instance` (a pod's name, say) would
     // otherwise number its records from 1 again, into the same files or rows as the last start.
     const name = options.instance ?? `${hostname()}-${process.pid}`;
@@ -96,6 +99,8 @@ export class McpAuditJournalService
         // A call that waits for its record waits for no timer: with failClosed, the next
         // write starts as soon as the last ends (bench: throughput-http-audit).
         this.failClosed ? 0 : (sink.minWriteIntervalMs ?? 0),
+        // A write no call could wait out takes the sink for failing.
+        this.failClosed ? failClosedTimeoutMs : STALLED_AFTER_MS,
       );
       return writer;
     });

@@ -50,6 +50,12 @@ export class SinkWriter {
     private readonly events: SinkWriterEvents,
     /** The shortest time between the starts of two writes (the sink's `minWriteIntervalMs`). */
     private readonly minIntervalMs = 0,
+    /**
+     * How long a write may take before the sink is taken for failing (0: never). A write that
+     * never settles (a database connection gone silent, no reset) would otherwise hold the sink
+     * healthy while nothing is kept, and every call under failClosed wait out its own timeout.
+     */
+    private readonly stallMs = 0,
   ) {}
 
   /** Queues `entry`; `wake()` has it written. */
@@ -158,14 +164,18 @@ export class SinkWriter {
     this.lastWriteAt = performance.now();
     const batch = this.queue.slice(0, MAX_BATCH);
     const last = batch[batch.length - 1]!.seq;
+    const stall = this.stallMs > 0 ? setTimeout(() => this.stalled(), this.stallMs) : undefined;
+    stall?.unref();
     try {
       await this.sink.write(batch);
+      clearTimeout(stall);
       this.queue.splice(0, batch.length);
       this.healthy = true;
       this.retryMs = 0;
       this.keptSeq = last;
       this.events.kept(last, batch.length);
     } catch (error) {
+      clearTimeout(stall);
       this.healthy = false;
       this.events.failed(last, error as Error);
       this.retryMs = Math.min(LAST_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
@@ -186,6 +196,16 @@ export class SinkWriter {
       return;
     }
     this.settled();
+  }
+
+  /*
+   * A write past its time: failing until it settles. The write is left to end (a second one
+   * beside it could write its records twice, or out of order); every call waiting on this sink
+   * is refused now, as is each new one, until a write succeeds.
+   */
+  private stalled(): void {
+    this.healthy = false;
+    this.events.failed(Infinity, new Error(`a write has not ended in ${this.stallMs} ms`));
   }
 
   private settled(): void {
