@@ -1,5 +1,13 @@
 import { jest } from '@jest/globals';
-import { constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -82,6 +90,23 @@ describe('JsonlFileSink', () => {
     await sink.write(entries(6, 5));
     await sink.close();
     expect(linesIn(dir)).toEqual(entries(1, 10).map((kept) => kept.line));
+  });
+
+  it('a next file that cannot be made is tried again under its number: no gap in the numbers', async () => {
+    const sink = new JsonlFileSink({ dir, maxBytes: 1_000 });
+    await sink.open('i');
+    await sink.write(entries(1, 20));
+    // A folder where the next file goes: opening it fails (EISDIR), as a full inode table would.
+    const next = join(dir, 'audit-i-000002.jsonl');
+    mkdirSync(next);
+    await expect(sink.write(entries(21, 20))).rejects.toThrow();
+    rmdirSync(next);
+    await sink.write(entries(21, 20));
+    await sink.close();
+    const files = readdirSync(dir).sort();
+    expect(files.slice(0, 2)).toEqual(['audit-i-000001.jsonl', 'audit-i-000002.jsonl']);
+    expect(files).toEqual(files.map((_, i) => `audit-i-${String(i + 1).padStart(6, '0')}.jsonl`));
+    expect(linesIn(dir)).toEqual(entries(1, 40).map((kept) => kept.line));
   });
 
   it('past maxAgeMs, the next batch opens the next file', async () => {

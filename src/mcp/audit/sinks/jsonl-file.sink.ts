@@ -133,9 +133,12 @@ export class JsonlFileSink implements McpAuditSink {
 
   private async next(): Promise<void> {
     await this.handle?.close();
-    this.segment += 1;
-    const file = `audit-${this.instance}-${String(this.segment).padStart(SEGMENT_DIGITS, '0')}.jsonl`;
+    // Numbered once it opens: a file that could not be made (no inodes left) is tried again
+    // under the same number, so the numbers run without a gap.
+    const segment = this.segment + 1;
+    const file = `audit-${this.instance}-${String(segment).padStart(SEGMENT_DIGITS, '0')}.jsonl`;
     this.handle = await open(join(this.options.dir, file), APPEND);
+    this.segment = segment;
     this.bytes = (await this.handle.stat()).size;
     this.openedAt = Date.now();
     await this.prune();
