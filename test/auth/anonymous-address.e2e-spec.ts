@@ -89,6 +89,15 @@ describe.each(HTTP_VARIANTS)('anonymous callers are keyed by client address (%s)
     expect(await initializeFor(t, '198.51.100.1, 203.0.113.2')).toBe(200);
   });
 
+  it('a forwarded address with a port: the address counts, not the connection', async () => {
+    t = await boot(variant, true);
+    expect(await initializeFor(t, '203.0.113.1:1111')).toBe(200);
+    expect(await initializeFor(t, '203.0.113.1:2222')).toBe(429);
+    expect(await initializeFor(t, '203.0.113.1')).toBe(429);
+    expect(await initializeFor(t, '[2001:db8::1]:1')).toBe(200);
+    expect(await initializeFor(t, '[2001:db8::1]:2')).toBe(429);
+  });
+
   it('IPv6: addresses in one /64 share a budget; another /64 has its own', async () => {
     t = await boot(variant, true);
     expect(await initializeFor(t, '2001:db8::1')).toBe(200);

@@ -168,6 +168,50 @@ describe('callsPerSecondPerPrincipal', () => {
     expect(bobs.result).toEqual({});
   });
 
+  it('a batch larger than the bucket: 400 -32600 saying how many fit, no Retry-After; one that fits is served', async () => {
+    const { app, alice } = await bootWith({ callsPerSecondPerPrincipal: 5 });
+    t = app;
+    // Batches are of the 2025-03-26 revision.
+    const init = await t.post(
+      rpc(0, 'initialize', { ...initializeParams(), protocolVersion: '2025-03-26' }),
+      { token: alice },
+    );
+    const session = init.headers.get('mcp-session-id')!;
+    await init.arrayBuffer();
+    const pings = (count: number) => Array.from({ length: count }, (_, i) => rpc(i + 1, 'ping'));
+    const tooLarge = await t.post(pings(11), { token: alice, session });
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.headers.get('retry-after')).toBeNull();
+    const body = (await tooLarge.json()) as { error: { code: number; data: unknown } };
+    expect(body.error).toMatchObject({ code: -32600, data: { mostAtOnce: 10 } });
+    // The initialize took one of the ten; the refused batch took none.
+    const fits = await t.post(pings(9), { token: alice, session });
+    expect(fits.status).toBe(200);
+    expect(await fits.json()).toHaveLength(9);
+  });
+
+  it('a request refused before it is served takes its token too, in either era', async () => {
+    // A bucket of one: the second refused request finds it empty.
+    const limits = { callsPerSecondPerPrincipal: 0.5 };
+    const twice = async (body: object, headers: Record<string, string> = {}) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const response = await t!.post(body, { headers });
+        await response.arrayBuffer();
+        statuses.push(response.status);
+      }
+      return statuses;
+    };
+    t = await bootAuthApp({ options: { limits } });
+    // A message that is neither a request nor a notification.
+    expect(await twice({ jsonrpc: '2.0', id: 1 })).toEqual([400, 429]);
+    await t.close();
+    t = await bootAuthApp({ options: { limits } });
+    // A modern request without its envelope.
+    const modern = { 'mcp-protocol-version': '2026-07-28' };
+    expect(await twice(rpc(1, 'tools/list'), modern)).toEqual([400, 429]);
+  });
+
   it('HTTP+SSE pair: the same bucket refuses the burst on POST /messages; bob is unaffected', async () => {
     const { app, alice, bob } = await bootWith({ callsPerSecondPerPrincipal: 5 });
     t = app;

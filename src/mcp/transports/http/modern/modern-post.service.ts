@@ -80,6 +80,9 @@ export class McpModernHttpPost implements BeforeApplicationShutdown {
     // A notification: nothing on this stateless endpoint is waiting for one.
     if (!('id' in body)) return void res.writeHead(202).end();
     const requestId = id as RequestId;
+    // Every request takes its token, one refused for its envelope or headers too: checking it
+    // is the server's work, and the budget bounds a caller's, whatever it sends.
+    await this.rate.take(quotaKeyOf(principal, req, ''), 1);
     const params = isJsonObject(body.params) ? body.params : {};
     const refusal = this.refusal(req, body.method, params);
     if (refusal)
@@ -88,7 +91,6 @@ export class McpModernHttpPost implements BeforeApplicationShutdown {
         400,
         jsonRpcError(requestId, refusal.code, refusal.message, refusal.data),
       );
-    await this.rate.take(quotaKeyOf(principal, req, ''), 1);
 
     const connId = `modern:${++sequence}`;
     const { keepAliveMs, retryMs, maxQueuedEvents } = this.settings;

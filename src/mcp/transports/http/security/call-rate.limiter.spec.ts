@@ -44,6 +44,26 @@ describe('McpCallRateLimiter', () => {
     expect(refusal(() => rate.take('alice', 1, 0)).data).toEqual({ retryAfterMs: 1_000 });
   });
 
+  it('below half a call a second, still holds one: one call, then one each 1/rate', () => {
+    const rate = limiter(0.25);
+    rate.take('alice', 1, 0);
+    expect(refusal(() => rate.take('alice', 1, 0)).data).toEqual({ retryAfterMs: 4_000 });
+    expect(() => rate.take('alice', 1, 4_000)).not.toThrow();
+    expect(() => rate.take('alice', 1, 4_000)).toThrow(McpHttpError);
+  });
+
+  it('refuses a batch larger than the bucket for what it is: 400, no time to retry at', () => {
+    const rate = limiter(10);
+    const error = refusal(() => rate.take('alice', 21, 0));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe(-32600);
+    expect(error.headers).toEqual({});
+    expect(error.data).toEqual({ mostAtOnce: 20 });
+    expect(error.message).toContain('a batch of 21 requests');
+    // Nothing was taken: the budget is whole for a batch that fits.
+    expect(() => rate.take('alice', 20, 0)).not.toThrow();
+  });
+
   describe('at its bound of callers', () => {
     /* `count` callers, each of whom spent its whole budget at time 0. */
     function busy(rate: McpCallRateLimiter, count: number, prefix = 'busy') {

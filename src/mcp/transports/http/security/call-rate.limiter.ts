@@ -21,9 +21,10 @@ export const EVICTION_ROOM = MAX_BUCKETS / 10;
 
 /**
  * `limits.callsPerSecondPerPrincipal`: a token bucket per caller (principal,
- * or client address when anonymous) holding two seconds' worth of requests.
- * Over it, the request is refused with 429, `Retry-After`, and JSON-RPC error
- * -31429 whose data says when to retry. In cluster mode the bucket is one
+ * or client address when anonymous) holding two seconds' worth of requests
+ * (at least one). Over it, the request is refused with 429, `Retry-After`, and
+ * JSON-RPC error -31429 whose data says when to retry; a batch larger than the
+ * bucket, which no wait would let through, with 400 and -32600. In cluster mode the bucket is one
  * per caller over every instance (in Redis).
  */
 @Injectable()
@@ -39,7 +40,9 @@ export class McpCallRateLimiter {
     private readonly shared: McpSharedCallRate | null = null,
   ) {
     this.rate = options.limits.callsPerSecondPerPrincipal;
-    this.capacity = this.rate * 2;
+    // At least one whole request: below 0.5 a second, two seconds' worth is less than one, and
+    // a bucket that never holds a request would refuse every one, for good.
+    this.capacity = Math.max(1, this.rate * 2);
   }
 
   /**
@@ -48,6 +51,8 @@ export class McpCallRateLimiter {
    */
   take(key: string, count: number, now = Date.now()): void | Promise<void> {
     if (count === 0) return;
+    // More at once than the bucket ever holds (a batch): no wait would let it through.
+    if (count > this.capacity) throw tooMany(count, Math.floor(this.capacity));
     if (this.shared) return this.takeShared(key, count);
     let bucket = this.buckets.get(key);
     if (!bucket) {
@@ -93,6 +98,18 @@ export class McpCallRateLimiter {
       this.buckets.delete(key);
     }
   }
+}
+
+/** A batch larger than the caller's bucket: refused for what it is, with no time to retry at. */
+function tooMany(count: number, most: number): McpHttpError {
+  return new McpHttpError(
+    400,
+    `Bad Request: a batch of ${count} requests is more than this caller's calls-per-second ` +
+      `budget lets through at once (${most}); send smaller batches`,
+    JsonRpcErrorCode.InvalidRequest,
+    {},
+    { mostAtOnce: most },
+  );
 }
 
 /** The 429 refusal: `Retry-After`, and the wait in the JSON-RPC error's data. */

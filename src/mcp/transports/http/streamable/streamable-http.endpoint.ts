@@ -146,16 +146,17 @@ export class McpStreamableHttpEndpoint {
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
     const kinds = messages.map(classify);
-    if (messages.length === 0 || (batch && kinds.some((k) => k.kind === 'invalid'))) {
-      throw new McpHttpError(400, 'Invalid Request');
-    }
-    const first = kinds[0];
-    const initialize = !batch && first.kind === 'request' && first.method === 'initialize';
     const ids: RequestId[] = [];
     for (const kind of kinds) if (kind.kind === 'request') ids.push(kind.id);
+    // A token per request, and one for a body that holds something other than requests and
+    // notifications: refusing it is the server's work too. A notification takes none.
+    const invalid = messages.length === 0 || kinds.some((k) => k.kind === 'invalid');
     // Awaited only in cluster mode (a shared bucket): a local bucket answers at once.
-    const taking = this.rate.take(quotaKey, ids.length);
+    const taking = this.rate.take(quotaKey, invalid ? Math.max(1, ids.length) : ids.length);
     if (taking) await taking;
+    if (messages.length === 0 || (batch && invalid)) throw new McpHttpError(400, 'Invalid Request');
+    const first = kinds[0];
+    const initialize = !batch && first.kind === 'request' && first.method === 'initialize';
     if (remote && !initialize) {
       return this.relay!.post(res, remote, body, ids, principal, prefersEventStream(req));
     }
