@@ -24,4 +24,9 @@ export interface McpSeamRequest<P = Record<string, unknown>> {
   toolSeam?: ToolSeamVerdict;
   /** The `id` of the tool seam's audit event, when one was recorded: what later steps link to. */
   auditId?: string;
+  /**
+   * The call's arguments in RFC 8785 canonical JSON, made once by the tool seam where the audit
+   * records (null: they have no such form), for the decision's digest.
+   */
+  canonicalArguments?: string | null;
 }

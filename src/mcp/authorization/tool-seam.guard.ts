@@ -3,7 +3,11 @@ import { isPromiseLike } from '../core/common/maybe-promise.js';
 import type { McpSeamRequest } from './seam-request.interface.js';
 import type { McpToolEntry } from '../definitions/interfaces/registry-entry.interface.js';
 import { McpRegistry } from '../definitions/mcp-registry.service.js';
-import { AUDIT_UNAVAILABLE, McpAuditService } from './audit/mcp-audit.service.js';
+import {
+  AUDIT_UNAVAILABLE,
+  McpAuditService,
+  UNRECORDABLE_ARGUMENTS,
+} from './audit/mcp-audit.service.js';
 import type { AuthorizerDecision } from './authorizer.interface.js';
 import type { TracedDecision } from './seam-policy.interface.js';
 import { McpAuthorizationService } from './mcp-authorization.service.js';
@@ -47,9 +51,14 @@ export class ToolSeamGuard implements CanActivate {
    */
   protected conclude(
     request: McpSeamRequest<CallParams>,
-    decision: AuthorizerDecision,
+    settled: AuthorizerDecision,
     entry: McpToolEntry | undefined,
   ): true | Promise<true> {
+    // Arguments the record cannot name by their digest: the call does not happen.
+    const decision: AuthorizerDecision =
+      settled.kind === 'deny' || this.audit.recordsArguments(request)
+        ? settled
+        : { kind: 'deny', reason: UNRECORDABLE_ARGUMENTS };
     const detail =
       decision.kind === 'deny'
         ? decision.reason

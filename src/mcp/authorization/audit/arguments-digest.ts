@@ -10,9 +10,19 @@ const canonicalize: Canonicalize =
     ? canonicalizeImport
     : (canonicalizeImport as unknown as { default: Canonicalize }).default;
 
-/** `value` in RFC 8785 canonical JSON: the same arguments, whatever the order of their keys. */
-export function canonicalArguments(value: unknown): string {
-  return flatCanonical(value ?? {}) ?? canonicalize(value ?? {}) ?? 'null';
+/**
+ * `value` in RFC 8785 canonical JSON: the same arguments, whatever the order of their keys; or
+ * undefined where they have none: a lone surrogate in a string, a number past a double's range
+ * (`1e400` parses to Infinity), which RFC 8785 refuses to write.
+ */
+export function canonicalArguments(value: unknown): string | undefined {
+  const flat = flatCanonical(value ?? {});
+  if (flat !== undefined) return flat;
+  try {
+    return canonicalize(value ?? {}) ?? 'null';
+  } catch {
+    return undefined;
+  }
 }
 
 /*
@@ -58,8 +68,9 @@ function flatCanonical(value: unknown): string | undefined {
  * same digest, whatever the order of their keys, so an auditor can check a claimed call's
  * arguments against the record without the record holding them.
  */
-export function argumentsDigest(value: unknown): string {
-  return sha256Hex(canonicalArguments(value));
+export function argumentsDigest(value: unknown): string | undefined {
+  const canonical = canonicalArguments(value);
+  return canonical === undefined ? undefined : sha256Hex(canonical);
 }
 
 /**

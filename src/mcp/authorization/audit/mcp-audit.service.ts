@@ -23,6 +23,13 @@ import { sha256Hex } from '../../core/common/sha256.js';
  */
 export const AUDIT_UNAVAILABLE = 'audit_unavailable';
 
+/**
+ * The reason of a deny for a call whose arguments have no RFC 8785 form (a lone surrogate, a
+ * number past a double's range), so no digest could say what was called: no action without a
+ * whole record (docs/audit.md).
+ */
+export const UNRECORDABLE_ARGUMENTS = 'unrecordable_arguments';
+
 /* Events of one millisecond share one ISO string: two events per call, thousands of calls a second. */
 let isoMs = 0;
 let isoText = '';
@@ -130,9 +137,11 @@ export class McpAuditService {
     if (!this.subject.observed && !this.journal) return undefined;
     const event = this.base(request, 'decision', seam, name, decision);
     if (seam === 'tool') {
-      const canonical = canonicalArguments((request.params as { arguments?: unknown }).arguments);
-      event.argumentsDigest = sha256Hex(canonical);
-      if (this.fullArguments) event.arguments = argumentsSnapshot(canonical);
+      const canonical = this.canonicalOf(request);
+      if (canonical !== null) {
+        event.argumentsDigest = sha256Hex(canonical);
+        if (this.fullArguments) event.arguments = argumentsSnapshot(canonical);
+      }
       request.auditId = event.id;
     } else if (request.auditId && seam !== 'read') {
       event.of = request.auditId;
@@ -152,6 +161,22 @@ export class McpAuditService {
   /** Whether events are built at all: someone listens, or a journal keeps them. */
   get recording(): boolean {
     return this.journal !== null || this.subject.observed;
+  }
+
+  /**
+   * Whether a `tools/call`'s arguments can be recorded as the audit promises, by their RFC 8785
+   * digest: always, when nothing records. The tool seam asks before it concludes, and denies a
+   * call that cannot be (`UNRECORDABLE_ARGUMENTS`); the canonical text is kept for the record.
+   */
+  recordsArguments(request: McpSeamRequest): boolean {
+    if (!this.recording) return true;
+    return this.canonicalOf(request) !== null;
+  }
+
+  private canonicalOf(request: McpSeamRequest): string | null {
+    if (request.canonicalArguments !== undefined) return request.canonicalArguments;
+    const args = (request.params as { arguments?: unknown }).arguments;
+    return (request.canonicalArguments = canonicalArguments(args) ?? null);
   }
 
   /** Records how a call that ran ended, linked to its tool seam decision. */
