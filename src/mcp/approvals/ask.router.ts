@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { McpAuditService } from '../authorization/audit/mcp-audit.service.js';
 import { toolDenial } from '../authorization/tool-denial.js';
 import { MCP_OPTIONS } from '../core/options/options.constants.js';
 import type { CallToolResult } from '../core/protocol/mcp-types.js';
@@ -25,6 +26,7 @@ export class McpAskRouter implements McpApprovalGate {
     private readonly caller: McpApprovals,
     private readonly operator: McpOperatorApprovals,
     @Inject(MCP_OPTIONS) private readonly options: McpApprovalsSettings,
+    private readonly audit: McpAuditService,
   ) {}
 
   decide(
@@ -47,11 +49,14 @@ export class McpAskRouter implements McpApprovalGate {
         ),
       );
     }
+    // Refused without asking anyone: the ask's story ends in a recorded refusal, with its reason.
     if (!this.caller.canAsk(request)) {
+      this.audit.refused(request, name, 'approval_unavailable');
       const prompt = promptText(ask.prompt, this.options.limits.maxPromptChars);
       return toolDenial(name, 'ask', prompt, structured);
     }
     if (!this.caller.hasRoom(request)) {
+      this.audit.refused(request, name, 'approvals_full');
       return toolDenial(name, 'ask', 'too many calls awaiting approval', structured);
     }
     const closed = this.caller

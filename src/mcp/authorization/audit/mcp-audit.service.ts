@@ -179,20 +179,33 @@ export class McpAuditService {
     return (request.canonicalArguments = canonicalArguments(args) ?? null);
   }
 
-  /** Records how a call that ran ended, linked to its tool seam decision. */
-  outcome(request: McpSeamRequest, name: string, outcome: McpAuditOutcome, durationMs: number) {
+  /**
+   * Records how a call that ran ended, linked to its tool seam decision; `detail`, what the
+   * outcome alone does not say (`input_required`: a 2026-07-28 round that asked for input).
+   */
+  outcome(
+    request: McpSeamRequest,
+    name: string,
+    outcome: McpAuditOutcome,
+    durationMs: number,
+    detail?: string,
+  ) {
     if (!this.subject.observed && !this.journal) return;
     const event = this.base(request, 'outcome', 'tool', name, 'allow');
     if (request.auditId) event.of = request.auditId;
     event.outcome = outcome;
+    if (detail !== undefined) event.detail = detail;
     event.durationMs = Math.round(durationMs * 1000) / 1000;
     void this.emit(event, false);
   }
 
   /**
    * Records that a call its seam let through (allowed, or asked about) was refused before it
-   * ran: `reason` is `unknown_tool`, `insufficient_scope`, `task_only`, `invalid_arguments`, or
-   * `cancelled` (cancelled before its tool started).
+   * ran: `reason` is `unknown_tool`, `insufficient_scope`, `task_only`, `invalid_arguments`,
+   * `cancelled` (cancelled before its tool started), `approval_unavailable` (an ask the caller
+   * cannot be asked, and no operator was named), `approvals_full` (the caller's calls awaiting
+   * approval are at their bound), `forbidden` (a guard of the tool's own refused it) or
+   * `enhancer_refused` (its own guard, interceptor or pipe threw before its body ran).
    * A deny linked to the call's decision, so its story ends with why it did not run, not at an
    * allow with no outcome (docs/audit.md). Not a seam's decision: the seam counters skip it.
    */

@@ -14,6 +14,24 @@ import { runGuards, settle } from './run-guards.js';
 /** A handler called with its arguments as an array (the MCP context last). */
 export type McpInvocation = (args: unknown[]) => unknown;
 
+/**
+ * What the MCP context (a handler's last argument) is told as the method's own body starts,
+ * past its guards, interceptors and pipes: the engine's request context keeps it, so that a call
+ * its enhancers refused is recorded as refused rather than as an outcome of its tool
+ * (docs/audit.md).
+ */
+export const METHOD_STARTED = Symbol('mcp.methodStarted');
+
+interface StartProbe {
+  [METHOD_STARTED]?(): void;
+}
+
+/* Tells the context, if it listens, then calls the method. */
+function started(instance: object, method: McpHandlerMethod, args: unknown[]): unknown {
+  (args[args.length - 1] as StartProbe | undefined)?.[METHOD_STARTED]?.();
+  return settleObservable(method.apply(instance, args));
+}
+
 /** Which argument the pipes transform, and what they are told about it. */
 export interface McpPipedArgument {
   readonly index: number;
@@ -56,9 +74,9 @@ export function createInvocation(
           // The execution context keeps the arguments as they came; the method gets the piped ones.
           const callArgs = args.slice();
           callArgs[piped.index] = value;
-          return settleObservable(method.apply(instance, callArgs));
+          return started(instance, method, callArgs);
         }
-      : (args) => settleObservable(method.apply(instance, args));
+      : (args) => started(instance, method, args);
 
   const intercepted: McpInvocation =
     interceptors.length === 0

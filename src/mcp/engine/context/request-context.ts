@@ -15,6 +15,7 @@ import type {
   LoggingLevel,
 } from '../../core/protocol/mcp-types.js';
 import { relateToRequest } from '../../core/protocol/related-request.js';
+import { METHOD_STARTED } from '../../definitions/pipeline/handler-pipeline.js';
 import type {
   McpInputOptions,
   McpToolContext,
@@ -42,11 +43,23 @@ const NO_CREDENTIALS: McpCredentials = {
 export class McpRequestContext implements McpToolContext {
   private lastProgress = -Infinity;
   private ended = false;
+  /** Whether the handler's own body started (past its guards, interceptors and pipes). */
+  private bodyStarted = false;
 
   constructor(
     private readonly request: McpRequest,
     private readonly callerCredentials?: McpCallerCredentials,
   ) {}
+
+  /** Told by the handler pipeline as the handler's own body starts. @internal */
+  [METHOD_STARTED](): void {
+    this.bodyStarted = true;
+  }
+
+  /** Whether the handler's own body started: a refusal by its enhancers leaves it false. @internal */
+  get handlerStarted(): boolean {
+    return this.bodyStarted;
+  }
 
   get connId(): string {
     return this.request.connection.id;

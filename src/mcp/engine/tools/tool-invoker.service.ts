@@ -15,15 +15,21 @@ import type { McpRequest } from '../dispatch/mcp-request.interface.js';
 import { normalizeToolResult, toolErrorResult } from '../results/tool-result.normalizer.js';
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
+import { McpInputRequiredError } from '../../core/multi-round-trip/input-required.error.js';
 import { exceedsJsonBytes } from '../results/result-size.js';
 import { requestLogFields } from '../../core/common/log-fields.js';
 import { McpAuditService } from '../../authorization/audit/mcp-audit.service.js';
 import type { McpAuditOutcome } from '../../authorization/audit/mcp-audit-event.interface.js';
 
-/** How a run ended, filled in as it goes (the audit's outcome). */
+/** How a run ended, filled in as it goes (the audit's outcome; none: it never started). */
 interface Ended {
-  outcome: McpAuditOutcome;
+  outcome: McpAuditOutcome | undefined;
+  /** Said beside the outcome: `input_required`, a 2026-07-28 round that asked for input. */
+  detail?: string;
 }
+
+/** The `detail` of the outcome of a round that asked its caller for input (2026-07-28). */
+const INPUT_REQUIRED = 'input_required';
 
 /** A call's arguments once checked: the value the tool gets, or the result that refuses them. */
 export type McpToolArguments =
@@ -92,8 +98,21 @@ export class McpToolInvoker {
           ended.outcome = 'cancelled';
           return toolErrorResult(`Tool ${name} was cancelled`);
         }
+        // The tool's own guards, interceptors or pipes refused it: its body never ran, so its
+        // story ends in a refusal, as a seam's would, not in an outcome.
+        if (!context.handlerStarted && ended.outcome !== 'timeout') {
+          ended.outcome = undefined;
+          this.audit.refused(
+            request,
+            name,
+            error instanceof ForbiddenException ? 'forbidden' : 'enhancer_refused',
+          );
+        }
         // A McpToolError is the documented way to answer with an error result; anything else threw.
         if (error instanceof McpToolError && ended.outcome !== 'timeout') ended.outcome = 'isError';
+        // A round of the 2026-07-28 era that ends asking its caller for input: no failure, and
+        // the retry that carries the answer has an outcome of its own.
+        if (error instanceof McpInputRequiredError) ended.detail = INPUT_REQUIRED;
         return this.failure(entry, error, request);
       } finally {
         context.end();
@@ -124,8 +143,9 @@ export class McpToolInvoker {
       }
       return result;
     } finally {
-      if (started >= 0) {
-        this.audit.outcome(request, entry.tool.name, ended.outcome, performance.now() - started);
+      if (started >= 0 && ended.outcome !== undefined) {
+        const duration = performance.now() - started;
+        this.audit.outcome(request, entry.tool.name, ended.outcome, duration, ended.detail);
       }
     }
   }
