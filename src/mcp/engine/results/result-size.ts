@@ -1,15 +1,20 @@
 /**
- * Whether `value`, sent as JSON, would take more than `limit` bytes. One
- * iterative pass that stops as soon as the count passes the limit; strings
- * count their UTF-8 length plus quotes, so the bound errs on no side by more
+ * What keeps `value` from being sent as JSON of at most `limit` bytes: `too-large`, or
+ * `not-json` for a BigInt, which `JSON.stringify` throws on when the answer is written (past the
+ * tool, where nothing would answer the call). One iterative pass that stops at the first
+ * problem; strings count their UTF-8 length plus quotes, so the bound errs on no side by more
  * than escapes (which only make the real JSON longer).
  */
-export function exceedsJsonBytes(value: unknown, limit: number): boolean {
+export function jsonSizeProblem(
+  value: unknown,
+  limit: number,
+): 'too-large' | 'not-json' | undefined {
   const stack: unknown[] = [value];
   let bytes = 0;
   while (stack.length > 0) {
     const item = stack.pop();
     if (typeof item === 'string') bytes += Buffer.byteLength(item) + 2;
+    else if (typeof item === 'bigint') return 'not-json';
     else if (typeof item === 'number' || typeof item === 'boolean') bytes += 5;
     else if (item === null || item === undefined) bytes += 4;
     else if (Array.isArray(item)) {
@@ -22,7 +27,7 @@ export function exceedsJsonBytes(value: unknown, limit: number): boolean {
       }
       bytes += 2;
     }
-    if (bytes > limit) return true;
+    if (bytes > limit) return 'too-large';
   }
-  return false;
+  return undefined;
 }

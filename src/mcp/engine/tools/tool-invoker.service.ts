@@ -16,7 +16,7 @@ import { normalizeToolResult, toolErrorResult } from '../results/tool-result.nor
 import { McpOutboundRequestError } from '../outbound/outbound-request.errors.js';
 import { McpToolError } from '../../core/errors/mcp-tool.error.js';
 import { McpInputRequiredError } from '../../core/multi-round-trip/input-required.error.js';
-import { exceedsJsonBytes } from '../results/result-size.js';
+import { jsonSizeProblem } from '../results/result-size.js';
 import { requestLogFields } from '../../core/common/log-fields.js';
 import { McpAuditService } from '../../authorization/audit/mcp-audit.service.js';
 import type { McpAuditOutcome } from '../../authorization/audit/mcp-audit-event.interface.js';
@@ -118,7 +118,8 @@ export class McpToolInvoker {
         context.end();
       }
       const { maxResultBytes } = this.options.limits;
-      if (exceedsJsonBytes(result, maxResultBytes)) {
+      const problem = jsonSizeProblem(result, maxResultBytes);
+      if (problem === 'too-large') {
         this.logger.warn(
           `Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`,
           requestLogFields(request),
@@ -127,6 +128,14 @@ export class McpToolInvoker {
         return toolErrorResult(
           `Tool ${name} produced a result larger than ${maxResultBytes} bytes`,
         );
+      }
+      if (problem === 'not-json') {
+        this.logger.error(
+          `Tool ${name} returned a value JSON cannot carry (a BigInt)`,
+          requestLogFields(request),
+        );
+        ended.outcome = 'isError';
+        return toolErrorResult(`Tool ${name} produced a result that is not JSON`);
       }
       if (entry.output && !result.isError) {
         const checked = entry.output(result.structuredContent);
