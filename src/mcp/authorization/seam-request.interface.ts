@@ -29,4 +29,6 @@ export interface McpSeamRequest<P = Record<string, unknown>> {
    * records (null: they have no such form), for the decision's digest.
    */
   canonicalArguments?: string | null;
+  /** Set once the call's outcome is recorded: a call has one (a task's may be written early). */
+  outcomeRecorded?: boolean;
 }

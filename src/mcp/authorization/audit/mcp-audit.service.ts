@@ -190,7 +190,9 @@ export class McpAuditService {
     durationMs: number,
     detail?: string,
   ) {
-    if (!this.subject.observed && !this.journal) return;
+    if ((!this.subject.observed && !this.journal) || request.outcomeRecorded) return;
+    // One outcome a call: a task the server wrote off at shutdown has its own already.
+    request.outcomeRecorded = true;
     const event = this.base(request, 'outcome', 'tool', name, 'allow');
     if (request.auditId) event.of = request.auditId;
     event.outcome = outcome;

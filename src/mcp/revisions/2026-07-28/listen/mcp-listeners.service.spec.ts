@@ -5,6 +5,7 @@ import type { JsonRpcMessage } from '../../../core/protocol/jsonrpc.js';
 import { relatedRequestOf } from '../../../core/protocol/related-request.js';
 import { McpConnection } from '../../../engine/connection/mcp-connection.js';
 import { McpListeners, type McpSubscriptionFilter } from './mcp-listeners.service.js';
+import { McpAuditService } from '../../../authorization/audit/mcp-audit.service.js';
 import { McpTasks } from '../tasks/mcp-tasks.service.js';
 import { MemoryTaskStore } from '../tasks/memory-task.store.js';
 import { McpTaskRuns } from '../tasks/task-runs.service.js';
@@ -12,10 +13,11 @@ import { McpTaskStatuses } from '../tasks/task-statuses.service.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
-/* The tasks as the module builds them, in memory. */
+/* The tasks as the module builds them, in memory, with an audit nobody listens to. */
 function tasksOf(options: ReturnType<typeof resolveMcpOptions>): McpTasks {
   const statuses = new McpTaskStatuses(new MemoryTaskStore(), null);
-  return new McpTasks(options, statuses, new McpTaskRuns(options, statuses));
+  const audit = new McpAuditService({ decision: () => undefined, traceIdOf: () => undefined });
+  return new McpTasks(options, statuses, new McpTaskRuns(options, statuses, audit));
 }
 
 function listeners(maxListensPerPrincipal?: number): McpListeners {

@@ -15,6 +15,8 @@ export class McpTaskRun {
   private markEnded!: () => void;
   /** Resolves once the run's final status was written. */
   readonly settled = new Promise<void>((resolve) => (this.markEnded = resolve));
+  /** When the run began (performance.now()): an outcome written for it says how long it ran. */
+  readonly startedAt = performance.now();
 
   constructor(
     readonly taskId: string,

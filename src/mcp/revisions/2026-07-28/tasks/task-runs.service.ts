@@ -5,6 +5,7 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
+import { McpAuditService } from '../../../authorization/audit/mcp-audit.service.js';
 import { JsonRpcErrorCode } from '../../../core/protocol/error-codes.constants.js';
 import { MCP_OPTIONS } from '../../../core/options/options.constants.js';
 import type { CallToolResult } from '../../../core/protocol/mcp-types.js';
@@ -46,6 +47,7 @@ export class McpTaskRuns implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpRevisionSettings,
     private readonly statuses: McpTaskStatuses,
+    private readonly audit: McpAuditService,
   ) {
     this.serverInfo = Object.freeze({ name: options.name, version: options.version });
   }
@@ -132,11 +134,20 @@ export class McpTaskRuns implements OnModuleInit, OnModuleDestroy {
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
     await Promise.race([Promise.all(runs.map((run) => run.settled)), grace]);
     clearTimeout(timer);
-    // A tool that ignores its signal is not waited for: its task is written failed all the same.
+    // A tool that ignores its signal is not waited for: its task is written failed all the same,
+    // and its outcome recorded now, while the audit journal still keeps records (it drains after
+    // this): `cancelled`, `shutdown_before_end`, for a tool that had not ended, whatever it does
+    // after (docs/audit.md).
+    const unsettled = runs.filter((run) => this.runs.has(run.taskId));
+    for (const run of unsettled) {
+      const name = (run.request.params as { name?: string }).name ?? '';
+      const ranMs = performance.now() - run.startedAt;
+      this.audit.outcome(run.request, name, 'cancelled', ranMs, 'shutdown_before_end');
+    }
     await Promise.all(
-      runs
-        .filter((run) => this.runs.has(run.taskId))
-        .map((run) => this.statuses.change(run.taskId, SHUT_DOWN_CHANGE).catch(() => undefined)),
+      unsettled.map((run) =>
+        this.statuses.change(run.taskId, SHUT_DOWN_CHANGE).catch(() => undefined),
+      ),
     );
   }
 

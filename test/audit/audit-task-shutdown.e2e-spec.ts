@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { McpAuditSinks, McpTool } from '../../src/index.js';
+import { deferred } from '../support/deferred.js';
+import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
+import { until } from '../support/until.js';
+import { logDir, recordsOf } from './audit-app.js';
+
+/*
+ * A task whose tool ignores its signal when the server shuts down: the server writes the task
+ * failed after its grace, and its story still ends in the sink, with the outcome recorded then
+ * (`cancelled`, `shutdown_before_end`), not lost when the tool ends after the journal closed.
+ */
+
+const MODERN = '2026-07-28';
+
+@Injectable()
+class StubbornTools {
+  /** Opened by the test once the server is down: the tool ends only then. */
+  readonly gate = deferred();
+  readonly ran: string[] = [];
+
+  @McpTool({ description: 'Ignores its signal', input: { type: 'object' }, task: 'optional' })
+  async stubborn() {
+    this.ran.push('stubborn');
+    await this.gate.promise;
+    this.ran.push('stubborn ended');
+    return 'done';
+  }
+}
+
+/* One modern request, with the envelope and routing headers the era asks for; its result. */
+async function modern(t: HttpTestApp, method: string, params: Record<string, unknown>) {
+  const response = await fetch(t.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      'mcp-name': String(params.name),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': {
+            extensions: { 'io.modelcontextprotocol/tasks': {} },
+          },
+        },
+      },
+    }),
+  });
+  return ((await response.json()) as { result: { resultType?: string } }).result;
+}
+
+describe('audit: a task still running at shutdown', () => {
+  it('ends its story in the sink though its tool ignores the signal', async () => {
+    const dir = logDir();
+    const t = await createHttpApp(
+      { authorizer: () => ({ kind: 'allow' }), audit: { sinks: [McpAuditSinks.jsonl({ dir })] } },
+      [StubbornTools],
+    );
+    const tools = t.app.get(StubbornTools);
+    const created = await modern(t, 'tools/call', { name: 'stubborn', arguments: {} });
+    expect(created.resultType).toBe('task');
+    // The server waits its grace for the tool, then writes the task off.
+    await t.close();
+    // The tool ends after all: its own end adds nothing to the story.
+    tools.gate.resolve();
+    await until(() => tools.ran.includes('stubborn ended'), 'the tool ended');
+    const kept = (await recordsOf(dir)).filter((record) => record.name === 'stubborn');
+    expect(kept.map((record) => [record.kind, record.outcome, record.detail])).toEqual([
+      ['decision', undefined, undefined],
+      ['outcome', 'cancelled', 'shutdown_before_end'],
+    ]);
+    expect(kept[1]!.of).toBe(kept[0]!.id);
+  }, 20_000);
+});
