@@ -228,6 +228,7 @@ export class McpOperatorApprovals {
       ? 'operator approved'
       : `operator denied: ${decision.reason ?? 'no reason given'}`;
     const verdict: McpApprovalVerdict = decision.approved ? APPROVED : { approved: false, detail };
+    // Stamped when the operator decided, not when the call came back for the decision.
     const stands = await this.audit.answered(
       request,
       'operator',
@@ -235,6 +236,7 @@ export class McpOperatorApprovals {
       verdict.approved,
       detail,
       decision.operator,
+      decision.decidedAt,
     );
     return keptVerdict(verdict, stands);
   }

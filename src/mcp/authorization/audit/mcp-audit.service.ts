@@ -98,6 +98,8 @@ export class McpAuditService {
    * it stands only once its record is kept, as the seam's own decision does: when it cannot be,
    * the approval is withdrawn, a deny (`audit_unavailable`) is recorded after it, and the answer
    * is false (docs/audit.md, "When a record cannot be kept"). Resolves with whether to run.
+   * `answeredAt` (ms since the epoch): when the approver answered, where that was before this
+   * record (an operator decides at the desk; the call takes the decision when it is retried).
    */
   async answered(
     request: McpSeamRequest,
@@ -106,9 +108,20 @@ export class McpAuditService {
     approved: boolean,
     detail: string,
     operator?: string,
+    answeredAt?: number,
   ): Promise<boolean> {
     const decision = approved ? 'allow' : 'deny';
-    const kept = this.decided(request, seam, name, decision, approved, detail, operator);
+    const kept = this.decided(
+      request,
+      seam,
+      name,
+      decision,
+      approved,
+      detail,
+      operator,
+      undefined,
+      answeredAt,
+    );
     if (!kept) return approved;
     try {
       await kept;
@@ -132,10 +145,12 @@ export class McpAuditService {
     detail?: string,
     operator?: string,
     trace?: McpPolicyTrace,
+    at?: number,
   ): Promise<void> | undefined {
     this.telemetry.decision(request, seam, name, decision, detail);
     if (!this.subject.observed && !this.journal) return undefined;
     const event = this.base(request, 'decision', seam, name, decision);
+    if (at !== undefined) event.time = new Date(at).toISOString();
     if (seam === 'tool') {
       const canonical = this.canonicalOf(request);
       if (canonical !== null) {
