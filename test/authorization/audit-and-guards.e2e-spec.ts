@@ -93,6 +93,16 @@ describe('authorization', () => {
           detail: 'Really explode?',
           argumentsDigest: digest('{}'),
         },
+        // This client cannot be asked (no elicitation), and no operator was named: refused.
+        {
+          ...base,
+          requestId: 3,
+          seam: 'tool',
+          name: 'explode',
+          decision: 'deny',
+          detail: 'approval_unavailable',
+          of: events[3]!.id,
+        },
         { ...base, requestId: 4, seam: 'read', name: 'resources/read', decision: 'allow' },
         {
           ...base,

@@ -15,21 +15,21 @@ import { runGuards, settle } from './run-guards.js';
 export type McpInvocation = (args: unknown[]) => unknown;
 
 /**
- * What the MCP context (a handler's last argument) is told as the method's own body starts,
- * past its guards, interceptors and pipes: the engine's request context keeps it, so that a call
- * its enhancers refused is recorded as refused rather than as an outcome of its tool
- * (docs/audit.md).
+ * What the MCP context (a handler's last argument) is told of a handler with enhancers: `false`
+ * as its guards, interceptors and pipes begin, `true` as the method's own body starts. The
+ * engine's request context keeps it, so that a call its enhancers refused is recorded as refused
+ * rather than as an outcome of its tool (docs/audit.md). A handler without enhancers (one
+ * registered through `McpRegistry`, say) is never told: its body is all there is.
  */
 export const METHOD_STARTED = Symbol('mcp.methodStarted');
 
 interface StartProbe {
-  [METHOD_STARTED]?(): void;
+  [METHOD_STARTED]?(started: boolean): void;
 }
 
-/* Tells the context, if it listens, then calls the method. */
-function started(instance: object, method: McpHandlerMethod, args: unknown[]): unknown {
-  (args[args.length - 1] as StartProbe | undefined)?.[METHOD_STARTED]?.();
-  return settleObservable(method.apply(instance, args));
+/* Tells the context, if it listens, whether the body started. */
+function tell(args: unknown[], started: boolean): void {
+  (args[args.length - 1] as StartProbe | undefined)?.[METHOD_STARTED]?.(started);
 }
 
 /** Which argument the pipes transform, and what they are told about it. */
@@ -63,6 +63,8 @@ export function createInvocation(
 ): McpInvocation {
   const { guards, interceptors, pipes, filters } = enhancers;
   const classRef = instance.constructor as Type;
+  // Whether anything of the app's may run before the body (and refuse the call there).
+  const enhanced = guards.length > 0 || interceptors.length > 0 || (piped && pipes.length > 0);
   const call: McpInvocation =
     piped && pipes.length > 0
       ? async (args) => {
@@ -74,9 +76,15 @@ export function createInvocation(
           // The execution context keeps the arguments as they came; the method gets the piped ones.
           const callArgs = args.slice();
           callArgs[piped.index] = value;
-          return started(instance, method, callArgs);
+          tell(args, true);
+          return settleObservable(method.apply(instance, callArgs));
         }
-      : (args) => started(instance, method, args);
+      : enhanced
+        ? (args) => {
+            tell(args, true);
+            return settleObservable(method.apply(instance, args));
+          }
+        : (args) => settleObservable(method.apply(instance, args));
 
   const intercepted: McpInvocation =
     interceptors.length === 0
@@ -100,13 +108,19 @@ export function createInvocation(
           const passed = runGuards(guards, new McpExecutionContext(args, classRef, method));
           return passed === true ? intercepted(args) : passed.then(() => intercepted(args));
         };
+  const told: McpInvocation = enhanced
+    ? (args) => {
+        tell(args, false);
+        return guarded(args);
+      }
+    : guarded;
 
-  if (filters.length === 0) return guarded;
+  if (filters.length === 0) return told;
   const recover = (error: unknown, args: unknown[]) =>
     applyFilters(filters, error, new McpExecutionContext(args, classRef, method));
   return (args) => {
     try {
-      const result = guarded(args);
+      const result = told(args);
       return isPromiseLike(result)
         ? Promise.resolve(result).catch((error: unknown) => recover(error, args))
         : result;

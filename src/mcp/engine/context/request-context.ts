@@ -43,17 +43,20 @@ const NO_CREDENTIALS: McpCredentials = {
 export class McpRequestContext implements McpToolContext {
   private lastProgress = -Infinity;
   private ended = false;
-  /** Whether the handler's own body started (past its guards, interceptors and pipes). */
-  private bodyStarted = false;
+  /**
+   * Whether the handler's own body started: false only while a handler's enhancers run, and
+   * for good when they refused (the pipeline says so, `METHOD_STARTED`).
+   */
+  private bodyStarted = true;
 
   constructor(
     private readonly request: McpRequest,
     private readonly callerCredentials?: McpCallerCredentials,
   ) {}
 
-  /** Told by the handler pipeline as the handler's own body starts. @internal */
-  [METHOD_STARTED](): void {
-    this.bodyStarted = true;
+  /** Told by the handler pipeline as enhancers begin (false) and the body starts (true). @internal */
+  [METHOD_STARTED](started: boolean): void {
+    this.bodyStarted = started;
   }
 
   /** Whether the handler's own body started: a refusal by its enhancers leaves it false. @internal */

@@ -19,6 +19,8 @@ export class DispatchedRequest implements McpRequest {
   // Initialised, so every request has the same shape whether or not a seam or the audit set them.
   toolSeam?: ToolSeamVerdict = undefined;
   auditId?: string = undefined;
+  canonicalArguments?: string | null = undefined;
+  outcomeRecorded?: boolean = undefined;
 
   constructor(
     readonly id: RequestId,

@@ -107,6 +107,7 @@ export class McpToolInvoker {
             name,
             error instanceof ForbiddenException ? 'forbidden' : 'enhancer_refused',
           );
+          return this.failure(entry, error, request);
         }
         // A McpToolError is the documented way to answer with an error result; anything else threw.
         if (error instanceof McpToolError && ended.outcome !== 'timeout') ended.outcome = 'isError';
