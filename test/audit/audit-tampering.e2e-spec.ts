@@ -379,6 +379,13 @@ describe('mcp-warden audit verify', () => {
     const crash = await verifyFiles(last);
     expect(crash.out).toContain('is a partial last line, a write left unfinished');
     expect(crash.status).toBe(0);
+    // A start killed in its first write: a file of its own holding only the fragment.
+    const firstWrite = await verifyFiles({
+      ...rotated(lines, 8),
+      'audit-y-000001.jsonl': '{"id":"never-finish',
+    });
+    expect(firstWrite.out).not.toContain('inserted');
+    expect(firstWrite.status).toBe(0);
   });
 
   it('a published entry that is not a checkpoint: inserted, not a crash', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpAuditSinks, McpTool } from '../../src/index.js';
+import { McpAuditSinks, McpTool, McpWarden, type McpAuditEvent } from '../../src/index.js';
 import { deferred } from '../support/deferred.js';
 import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
 import { until } from '../support/until.js';
@@ -65,6 +65,8 @@ describe('audit: a task still running at shutdown', () => {
       [StubbornTools],
     );
     const tools = t.app.get(StubbornTools);
+    const events: McpAuditEvent[] = [];
+    t.app.get(McpWarden).audit$.subscribe((event) => events.push(event));
     const created = await modern(t, 'tools/call', { name: 'stubborn', arguments: {} });
     expect(created.resultType).toBe('task');
     // The server waits its grace for the tool, then writes the task off.
@@ -78,5 +80,10 @@ describe('audit: a task still running at shutdown', () => {
       ['outcome', 'cancelled', 'shutdown_before_end'],
     ]);
     expect(kept[1]!.of).toBe(kept[0]!.id);
+    // Nor on the stream, which outlives the journal: one outcome, the shutdown's.
+    const outcomes = events.filter((e) => e.name === 'stubborn' && e.kind === 'outcome');
+    expect(outcomes.map((e) => [e.outcome, e.detail])).toEqual([
+      ['cancelled', 'shutdown_before_end'],
+    ]);
   }, 20_000);
 });

@@ -49,7 +49,11 @@ export interface McpAuditOptions extends McpAuditRecording {
   instance?: string;
   /** Records a sink may hold while it is slow or down; past it they are dropped and counted. Default 10,000. */
   maxPending?: number;
-  /** With `failClosed`: how long a call waits for its record before it denies. Default 2,000 ms. */
+  /**
+   * With `failClosed`: how long a call waits for its record before it denies, and how long a
+   * sink's write may take before the sink is taken for failing (every call refused until a
+   * write ends). Default 2,000 ms.
+   */
   failClosedTimeoutMs?: number;
 }
 

@@ -283,3 +283,45 @@ describe('McpAuditJournalService: a write that never ends', () => {
     ]);
   });
 });
+
+describe('McpAuditJournalService: shutdown under load', () => {
+  it('signs its final checkpoint though records keep coming until it closes', async () => {
+    // A sink whose every write takes two turns, while two calls come each turn: its queue is
+    // never empty when a write ends.
+    const sink = new (class extends HoldingSink {
+      override async write(entries: readonly McpAuditEntry[]): Promise<void> {
+        await nextTurn();
+        await nextTurn();
+        await super.write(entries);
+      }
+    })();
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const journal = new McpAuditJournalService('test', {
+      sinks: [sink],
+      signing: { privateKey, everyRecords: 1_000 },
+    });
+    await journal.onApplicationBootstrap();
+    let n = 0;
+    let closed = false;
+    // A call a turn, until the journal has closed.
+    const traffic = (async () => {
+      while (!closed) {
+        journal.append(event(++n), false);
+        journal.append(event(++n), false);
+        await nextTurn();
+      }
+    })();
+    await until(() => n > 20, 'traffic under way');
+    await journal.beforeApplicationShutdown();
+    closed = true;
+    await traffic;
+    await journal.onApplicationShutdown();
+    const records = sink.lines.map((line) => JSON.parse(line) as { kind: string });
+    expect(records.at(-1)!.kind).toBe('checkpoint');
+    const [report] = verifyChains(
+      sink.lines.map((line, index) => ({ where: `line ${index + 1}`, line })),
+      publicKey,
+    );
+    expect(report).toMatchObject({ breaks: [], unsignedTail: 0, verifiedCheckpoints: 1 });
+  });
+});

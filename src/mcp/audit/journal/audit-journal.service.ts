@@ -23,6 +23,8 @@ import { verifyChains } from '../verify/chain-verifier.js';
 import { serverAttributes } from '../../core/servers/server-attribute.js';
 
 const DRAIN_AT_SHUTDOWN_MS = 5_000;
+/* Of which the records numbered before the shutdown began may take this much; the rest is the final checkpoint's. */
+const DRAIN_BEFORE_CHECKPOINT_MS = 4_000;
 /** Without failClosed, a write this long is taken for a failing sink (its metric, its log). */
 const STALLED_AFTER_MS = 30_000;
 /** Records that may wait for their seal; past it the journal chains them at once. */
@@ -93,6 +95,7 @@ export class McpAuditJournalService
         {
           kept: (seq, count) => this.kept(writer, seq, count),
           failed: (seq, error) => this.failed(writer, seq, error),
+          stalled: (error) => this.stalled(writer, error),
           dropped: (count) => this.metrics.dropped(sink.name, count),
           sealing: () => this.seal(),
         },
@@ -161,16 +164,19 @@ export class McpAuditJournalService
 
   private async shutDown(): Promise<void> {
     clearInterval(this.ticker);
-    const deadline = performance.now() + DRAIN_AT_SHUTDOWN_MS;
-    const drained = () => {
-      this.seal();
-      const left = Math.max(0, deadline - performance.now());
-      return Promise.all(this.writers.map((writer) => writer.drain(left)));
-    };
-    await drained();
+    const started = performance.now();
+    const left = (budget: number) => Math.max(0, started + budget - performance.now());
+    // What was numbered before the shutdown began, kept first: under load the queue need never
+    // empty, and the checkpoint must not wait for it to.
+    this.seal();
+    const numbered = this.chain.size;
+    await Promise.all(
+      this.writers.map((writer) => writer.keptTo(numbered, left(DRAIN_BEFORE_CHECKPOINT_MS))),
+    );
     if (this.signer && this.sinceCheckpoint > 0) this.checkpoint();
     this.closed = true;
-    await drained();
+    this.seal();
+    await Promise.all(this.writers.map((writer) => writer.drain(left(DRAIN_AT_SHUTDOWN_MS))));
     for (const writer of this.writers) {
       if (writer.pending > 0) {
         this.logger.error(
@@ -293,6 +299,13 @@ export class McpAuditJournalService
     let keptByAll = seq;
     for (const keeper of this.keepers) keptByAll = Math.min(keptByAll, keeper.keptSeq);
     this.waiters.keptUpTo(keptByAll);
+  }
+
+  /* A write past its time: logged, and every call waiting on this sink refused (not counted: it may yet end). */
+  private stalled(writer: SinkWriter, error: Error): void {
+    this.logger.warn(`audit: ${writer.sink.name} is taken for failing: ${error.message}`);
+    if (writer.sink.keeps === false) return;
+    this.waiters.refuse(Infinity, new Error(`audit sink ${writer.sink.name}: ${error.message}`));
   }
 
   private failed(writer: SinkWriter, seq: number, error: Error): void {

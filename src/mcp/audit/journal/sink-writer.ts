@@ -11,6 +11,8 @@ export interface SinkWriterEvents {
   kept(seq: number, count: number): void;
   /** A batch up to `seq` failed; it will be retried. */
   failed(seq: number, error: Error): void;
+  /** A write has not ended in time: the sink is failing until it does (nothing is retried yet). */
+  stalled?(error: Error): void;
   /** `count` records were dropped: the sink fell `maxPending` behind. */
   dropped(count: number): void;
 }
@@ -41,6 +43,8 @@ export class SinkWriter {
 
   /** When the last write began (performance.now()). */
   private lastWriteAt = -Infinity;
+  /** Checked after each write: see `keptTo`. */
+  private readonly keptWatchers = new Set<() => void>();
 
   constructor(
     readonly sink: McpAuditSink,
@@ -90,6 +94,33 @@ export class SinkWriter {
 
   get pending(): number {
     return this.queue.length;
+  }
+
+  /**
+   * Resolves once every record up to `seq` is kept, or nothing is left to write, or the sink is
+   * failing, or after `timeoutMs`: what the shutdown waits for before its final checkpoint,
+   * while new records may still come (a queue that never empties under load).
+   */
+  keptTo(seq: number, timeoutMs: number): Promise<void> {
+    const done = () =>
+      !this.started ||
+      this.keptSeq >= seq ||
+      !this.healthy ||
+      (!this.writing && this.queue.length === 0);
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.keptWatchers.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (done()) finish();
+      };
+      const timer = setTimeout(finish, timeoutMs);
+      timer.unref();
+      this.keptWatchers.add(check);
+    });
   }
 
   /** Resolves once the queue is empty, or after `timeoutMs` (a sink that stays down). */
@@ -174,10 +205,12 @@ export class SinkWriter {
       this.retryMs = 0;
       this.keptSeq = last;
       this.events.kept(last, batch.length);
+      this.watched();
     } catch (error) {
       clearTimeout(stall);
       this.healthy = false;
       this.events.failed(last, error as Error);
+      this.watched();
       this.retryMs = Math.min(LAST_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
       this.writing = false;
       if (this.closing) return this.settled();
@@ -205,10 +238,17 @@ export class SinkWriter {
    */
   private stalled(): void {
     this.healthy = false;
-    this.events.failed(Infinity, new Error(`a write has not ended in ${this.stallMs} ms`));
+    this.events.stalled?.(new Error(`a write has not ended in ${this.stallMs} ms`));
+    this.watched();
   }
 
   private settled(): void {
+    this.watched();
     if (this.queue.length === 0 || !this.healthy) this.closing?.();
+  }
+
+  /* Tells whoever waits in `keptTo` that a write ended. */
+  private watched(): void {
+    for (const check of this.keptWatchers) check();
   }
 }

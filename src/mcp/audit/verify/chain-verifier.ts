@@ -116,6 +116,7 @@ export function verifyChains(
       message: 'a published entry that is not a checkpoint (instance, seq and note)',
     });
   }
+  const cuts = crashCuts(torn, chains, stray);
   const reports = [...chains].map(([instance, records]) => {
     const report = verifyChain(
       instance,
@@ -124,18 +125,9 @@ export function verifyChains(
       usable.filter((p) => p.instance === instance),
       window,
     );
-    const cut = torn.find((line) => endsChain(line, records));
-    return cut ? { ...report, torn: cut.where } : report;
+    const cut = cuts.get(instance);
+    return cut ? { ...report, torn: cut } : report;
   });
-  // A partial line anywhere but at the end of a chain's last file is no crash's.
-  for (const line of torn) {
-    if ([...chains.values()].some((records) => endsChain(line, records))) continue;
-    stray.push({
-      kind: 'inserted',
-      where: line.where,
-      message: 'a line that is not a JSON record',
-    });
-  }
   for (const checkpoint of usable) {
     if (chains.has(checkpoint.instance)) continue;
     reports.push({
@@ -180,21 +172,43 @@ function seriesOf(file: string): string {
 }
 
 /*
- * Whether a partial line sits where a crash leaves one: at the end of the chain's last file, or
- * alone in a newer file of its series (opened by a rotation whose first write never ended).
- * A file the chain goes on after was closed whole, so a fragment there was put there.
+ * Where a crash may leave a partial line: at the end of a series' newest file that holds
+ * records, or alone in a newer file of the series (a rotation whose first write never ended), or
+ * in a file of a series with no record at all (a start killed in its first write). A file the
+ * chain goes on after was closed whole, so a fragment there was put there: inserted. Returns,
+ * by instance, the partial line its report notes.
  */
-function endsChain(line: StoredLine, records: readonly Parsed[]): boolean {
-  const file = fileOf(line.where);
-  const series = seriesOf(file);
-  let held = false;
-  for (const record of records) {
-    const other = fileOf(record.where);
-    if (seriesOf(other) !== series) continue;
-    held = true;
-    if (other !== file && (record.segment ?? 0) > (line.segment ?? 0)) return false;
+function crashCuts(
+  torn: readonly StoredLine[],
+  chains: ReadonlyMap<string, readonly Parsed[]>,
+  stray: McpAuditBreak[],
+): Map<string, string> {
+  const cuts = new Map<string, string>();
+  if (torn.length === 0) return cuts;
+  // The newest file number holding records, by series, and whose chain it is.
+  const newest = new Map<string, { segment: number; instance: string }>();
+  for (const [instance, records] of chains) {
+    for (const record of records) {
+      const series = seriesOf(fileOf(record.where));
+      const segment = record.segment ?? 0;
+      const known = newest.get(series);
+      if (!known || segment > known.segment) newest.set(series, { segment, instance });
+    }
   }
-  return held;
+  for (const line of torn) {
+    const known = newest.get(seriesOf(fileOf(line.where)));
+    if (!known) continue;
+    if ((line.segment ?? 0) >= known.segment) {
+      if (!cuts.has(known.instance)) cuts.set(known.instance, line.where);
+      continue;
+    }
+    stray.push({
+      kind: 'inserted',
+      where: line.where,
+      message: 'a line that is not a JSON record',
+    });
+  }
+  return cuts;
 }
 
 /* A record's place in its chain, or undefined when it has none. */
