@@ -15,6 +15,16 @@ class OddResults {
     return { content: [{ type: 'text', text: 'x' }], structuredContent: { n: 10n } };
   }
 
+  @McpTool({ description: 'Returns a value whose toJSON throws', input: { type: 'object' } })
+  unwritable() {
+    const odd = {
+      toJSON() {
+        throw new Error('not today');
+      },
+    };
+    return { content: [{ type: 'text', text: 'x' }], structuredContent: { odd } };
+  }
+
   @McpTool({ description: 'Answers', input: { type: 'object' } })
   fine() {
     return 'fine';
@@ -42,5 +52,31 @@ describe('a tool result that is not JSON', () => {
       isError: true,
     });
     expect(await call('fine')).toEqual({ content: [{ type: 'text', text: 'fine' }] });
+  });
+
+  it('an app that gave BigInt a toJSON has its BigInt results sent', async () => {
+    const prototype = BigInt.prototype as { toJSON?: () => string };
+    prototype.toJSON = function (this: bigint) {
+      return this.toString();
+    };
+    try {
+      const { sessionId } = await t.initialize();
+      const response = await t.post(t.message('tools/call', { name: 'big', arguments: {} }), {
+        'mcp-session-id': sessionId,
+      });
+      const body = (await response.json()) as { result: { structuredContent: unknown } };
+      expect(body.result.structuredContent).toEqual({ n: '10' });
+    } finally {
+      delete prototype.toJSON;
+    }
+  });
+
+  it('an answer JSON.stringify throws on is a 500 with a JSON-RPC internal error, never a hang', async () => {
+    const { sessionId } = await t.initialize();
+    const response = await t.post(t.message('tools/call', { name: 'unwritable', arguments: {} }), {
+      'mcp-session-id': sessionId,
+    });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: { code: -32603 } });
   });
 });

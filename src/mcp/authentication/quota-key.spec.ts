@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { IPV6_QUOTA_PREFIX_BITS, addressPrefixOf } from './address-prefix.js';
+import { IPV6_QUOTA_PREFIX_BITS, UNPARSED_ADDRESS, addressPrefixOf } from './address-prefix.js';
 import { quotaKeyOf } from './quota-key.js';
 
 /** A Node request from `remoteAddress`, as the socket (or a trusting framework) reports it. */
@@ -85,10 +85,27 @@ describe('addressPrefixOf', () => {
     expect(addressPrefixOf('2001:db8:5dc::9')).toBe('2001:db8:5dc::/64');
   });
 
-  it('keeps IPv4 and anything that is not an IP address as it is', () => {
+  it('counts an address however a proxy writes it: with a port, in another spelling', () => {
     expect(addressPrefixOf('203.0.113.5')).toBe('203.0.113.5');
-    expect(addressPrefixOf('not an address')).toBe('not an address');
-    expect(addressPrefixOf('::ffff:not-ipv4')).toBe('::ffff:not-ipv4');
-    expect(addressPrefixOf('2001:db8::1::2')).toBe('2001:db8::1::2');
+    expect(addressPrefixOf('203.0.113.5:1111')).toBe('203.0.113.5');
+    expect(addressPrefixOf('203.0.113.05')).toBe('203.0.113.5');
+    expect(addressPrefixOf('203.0.113.05:1111')).toBe('203.0.113.5');
+    expect(addressPrefixOf('[::ffff:203.0.113.5]:2222')).toBe('203.0.113.5');
+    expect(addressPrefixOf('[2001:db8::1]:1')).toBe('2001:db8::/64');
+    expect(addressPrefixOf('[2001:DB8:0:0:ffff::2]:2')).toBe('2001:db8::/64');
+  });
+
+  it('puts whatever is no IP address under one key, never one per spelling', () => {
+    for (const written of [
+      'not an address',
+      'unknown',
+      '::ffff:not-ipv4',
+      '2001:db8::1::2',
+      '203.0.113.1:x',
+      '[nope]:1',
+      '',
+    ]) {
+      expect(addressPrefixOf(written)).toBe(UNPARSED_ADDRESS);
+    }
   });
 });

@@ -1,8 +1,19 @@
 import type { ServerResponse } from 'node:http';
+import { JsonRpcErrorCode } from '../protocol/error-codes.constants.js';
 import { endInTurn } from './end-in-turn.js';
 
 /** The fields `sendJson` sets itself; a caller's own of the same name give way. */
 const OWN_FIELDS = new Set(['content-type', 'content-length']);
+
+/* The answer to a body JSON.stringify refused: a JSON-RPC internal error, with no id to give. */
+const UNWRITABLE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: null,
+  error: {
+    code: JsonRpcErrorCode.InternalError,
+    message: 'Internal error: the answer could not be written as JSON',
+  },
+});
 
 /**
  * Writes a JSON body with its length (one write, no chunked encoding), at the end of this turn
@@ -15,7 +26,14 @@ export function sendJson(
   body: unknown,
   headers?: Record<string, string>,
 ): void {
-  const data = JSON.stringify(body);
+  let data: string;
+  try {
+    data = JSON.stringify(body);
+  } catch {
+    // A value JSON cannot carry (a getter or toJSON that throws): still an answer, never a hang.
+    status = 500;
+    data = UNWRITABLE;
+  }
   /*
    * The header fields go as one flat list, not as an object spread from `headers` with the two
    * fields added after: V8 11 (Node 20) gives every object built that way a hidden class of its

@@ -1,7 +1,7 @@
 /**
  * What keeps `value` from being sent as JSON of at most `limit` bytes: `too-large`, or
- * `not-json` for a BigInt, which `JSON.stringify` throws on when the answer is written (past the
- * tool, where nothing would answer the call). One iterative pass that stops at the first
+ * `not-json` for a BigInt (unless the app gave BigInt a `toJSON`), which `JSON.stringify` throws
+ * on when the answer is written (past the tool, where nothing would answer the call). One iterative pass that stops at the first
  * problem; strings count their UTF-8 length plus quotes, so the bound errs on no side by more
  * than escapes (which only make the real JSON longer).
  */
@@ -14,8 +14,12 @@ export function jsonSizeProblem(
   while (stack.length > 0) {
     const item = stack.pop();
     if (typeof item === 'string') bytes += Buffer.byteLength(item) + 2;
-    else if (typeof item === 'bigint') return 'not-json';
-    else if (typeof item === 'number' || typeof item === 'boolean') bytes += 5;
+    else if (typeof item === 'bigint') {
+      // Written as JSON only where the app gave BigInt a toJSON (its own choice of text).
+      if (typeof (BigInt.prototype as { toJSON?: unknown }).toJSON !== 'function')
+        return 'not-json';
+      bytes += 24;
+    } else if (typeof item === 'number' || typeof item === 'boolean') bytes += 5;
     else if (item === null || item === undefined) bytes += 4;
     else if (Array.isArray(item)) {
       bytes += 2 + item.length;
