@@ -152,3 +152,39 @@ export async function verifySource(
 export async function recordsOf(source: string): Promise<Record<string, any>[]> {
   return (await readAuditSource(source)).map((stored) => JSON.parse(stored.line));
 }
+
+/** A 2026-07-28 request declaring the tasks extension, to the MCP endpoint `url`; its result. */
+export async function modernRequest(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<any> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      // `taskId` names a tasks/* request in Mcp-Name.
+      'mcp-name': String(params.name ?? params.taskId),
+      'mcp-method': method,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': {
+            extensions: { 'io.modelcontextprotocol/tasks': {} },
+          },
+        },
+      },
+    }),
+  });
+  return ((await response.json()) as { result: any }).result;
+}
+
+const MODERN = '2026-07-28';

@@ -9,6 +9,7 @@ import {
   logDir,
   recordsOf,
   verifySource,
+  modernRequest,
 } from './audit-app.js';
 import { deferred } from '../support/deferred.js';
 
@@ -297,34 +298,9 @@ describe('audit records of a task (2026-07-28, the tasks extension, over HTTP)',
   });
   afterAll(() => t.close());
 
-  /** A modern request declaring the tasks extension; `taskId` also goes in Mcp-Name. */
-  async function modern(method: string, params: Record<string, unknown>): Promise<any> {
-    const response = await fetch(t.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN,
-        'mcp-method': method,
-        'mcp-name': String(params.name ?? params.taskId),
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': MODERN,
-            'io.modelcontextprotocol/clientCapabilities': {
-              extensions: { 'io.modelcontextprotocol/tasks': {} },
-            },
-          },
-        },
-      }),
-    });
-    return ((await response.json()) as { result: any }).result;
-  }
+  /** A modern request declaring the tasks extension. */
+  const modern = (method: string, params: Record<string, unknown>) =>
+    modernRequest(t.url, method, params);
 
   async function ended(taskId: string): Promise<string> {
     for (;;) {

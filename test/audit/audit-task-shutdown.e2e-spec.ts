@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { McpAuditSinks, McpTool, McpWarden, type McpAuditEvent } from '../../src/index.js';
 import { deferred } from '../support/deferred.js';
-import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
+import { createHttpApp } from '../support/http-app.js';
 import { until } from '../support/until.js';
-import { logDir, recordsOf } from './audit-app.js';
+import { logDir, modernRequest, recordsOf } from './audit-app.js';
 
 /*
  * A task whose tool ignores its signal when the server shuts down: the server writes the task
  * failed after its grace, and its story still ends in the sink, with the outcome recorded then
  * (`cancelled`, `shutdown_before_end`), not lost when the tool ends after the journal closed.
  */
-
-const MODERN = '2026-07-28';
 
 @Injectable()
 class StubbornTools {
@@ -28,35 +26,6 @@ class StubbornTools {
   }
 }
 
-/* One modern request, with the envelope and routing headers the era asks for; its result. */
-async function modern(t: HttpTestApp, method: string, params: Record<string, unknown>) {
-  const response = await fetch(t.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      'mcp-name': String(params.name),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientCapabilities': {
-            extensions: { 'io.modelcontextprotocol/tasks': {} },
-          },
-        },
-      },
-    }),
-  });
-  return ((await response.json()) as { result: { resultType?: string } }).result;
-}
-
 describe('audit: a task still running at shutdown', () => {
   it('ends its story in the sink though its tool ignores the signal', async () => {
     const dir = logDir();
@@ -67,7 +36,7 @@ describe('audit: a task still running at shutdown', () => {
     const tools = t.app.get(StubbornTools);
     const events: McpAuditEvent[] = [];
     t.app.get(McpWarden).audit$.subscribe((event) => events.push(event));
-    const created = await modern(t, 'tools/call', { name: 'stubborn', arguments: {} });
+    const created = await modernRequest(t.url, 'tools/call', { name: 'stubborn', arguments: {} });
     expect(created.resultType).toBe('task');
     // The server waits its grace for the tool, then writes the task off.
     await t.close();
