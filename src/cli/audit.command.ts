@@ -129,18 +129,24 @@ function query(lines: string[], filters: Filters, out: Print, err: Print): numbe
   }
   const rows: Record<string, unknown>[] = [];
   for (const line of lines) {
-    let record: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      record = JSON.parse(line) as Record<string, unknown>;
+      parsed = JSON.parse(line);
     } catch {
       continue;
     }
+    // A line that is JSON but no record (null, an array) matches nothing.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) continue;
+    const record = parsed as Record<string, unknown>;
     if (filters.principal && record.principal !== filters.principal) continue;
     if (filters.tool && record.name !== filters.tool) continue;
     if (filters.decision && record.decision !== filters.decision) continue;
     if (filters.kind && record.kind !== filters.kind) continue;
-    const time = Date.parse(String(record.time));
-    if (time < since || time > until) continue;
+    if (filters.since !== undefined || filters.until !== undefined) {
+      // A record without a time it can be placed at is outside every bound.
+      const time = typeof record.time === 'string' ? Date.parse(record.time) : NaN;
+      if (!(time >= since && time <= until)) continue;
+    }
     if (format === 'jsonl') out(line);
     else rows.push(record);
   }
@@ -150,15 +156,25 @@ function query(lines: string[], filters: Filters, out: Print, err: Print): numbe
 
 const DAY_MS = 86_400_000;
 
+/* A day (2026-12-07), or an ISO time with its offset (Z or ±hh:mm): never the machine's zone. */
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
 /*
- * A bound as a time: an ISO time as given, a day alone (2026-12-07) from its start, plus
- * `dayEnd` for --until, so that day is included. No bound: unbounded. NaN: not a time.
+ * A bound as a time: an ISO time with its offset as given, a day alone (in UTC, as records'
+ * times are) from its start, plus `dayEnd` for --until, so that day is included. No bound:
+ * unbounded. NaN: not a time, or a day that does not exist (2026-02-31).
  */
 function instantOf(text: string | undefined, dayEnd: number): number {
   if (text === undefined) return dayEnd === 0 ? -Infinity : Infinity;
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return NaN;
-  const time = Date.parse(text);
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) ? time + dayEnd : time;
+  const day = DAY.exec(text);
+  if (day) {
+    const time = Date.parse(`${text}T00:00:00Z`);
+    // Date.parse rolls 2026-02-31 over to March: a day is only one it writes back the same.
+    if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== text) return NaN;
+    return time + dayEnd;
+  }
+  return TIME_WITH_OFFSET.test(text) ? Date.parse(text) : NaN;
 }
 
 const COLUMNS = [
@@ -173,13 +189,31 @@ const COLUMNS = [
   'id',
 ];
 
+/*
+ * A field as a table cell: what a caller or an app shaped (a principal, a tool's name, a
+ * detail) may hold control characters, which a terminal would act on (colours, a title, a
+ * cleared screen) or which would break the row; they are written escaped, as JSON escapes them.
+ */
+function cellOf(value: unknown): string {
+  if (value === undefined) return '';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    const escaped = JSON.stringify(c).slice(1, -1);
+    return escaped.length > 1 ? escaped : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
 function table(rows: Record<string, unknown>[], out: Print): void {
-  const cells = rows.map((row) =>
-    COLUMNS.map((column) => (row[column] === undefined ? '' : String(row[column]))),
-  );
-  const widths = COLUMNS.map((column, index) =>
-    Math.min(40, Math.max(column.length, ...cells.map((cell) => cell[index]!.length))),
-  );
+  const cells = rows.map((row) => COLUMNS.map((column) => cellOf(row[column])));
+  // A loop, not a spread of every row into Math.max: a month of records is more arguments than
+  // a call may take.
+  const widths = COLUMNS.map((column) => column.length);
+  for (const cell of cells) {
+    cell.forEach(
+      (value, index) => (widths[index] = Math.min(40, Math.max(widths[index]!, value.length))),
+    );
+  }
   const render = (cell: string[]) =>
     cell
       .map((value, index) => value.slice(0, widths[index]).padEnd(widths[index]!))

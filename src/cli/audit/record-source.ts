@@ -42,7 +42,7 @@ async function readPostgres(url: string, table: string): Promise<StoredLine[]> {
   await client.connect();
   try {
     const result = await client.query<{ instance: string; seq: string; line: string }>(
-      `select instance, seq, line from ${table} order by instance, seq`,
+      `select instance, seq, line from "${table}" order by instance, seq`,
     );
     return result.rows.map((row) => ({
       where: `${table} ${row.instance}#${row.seq}`,
@@ -70,7 +70,8 @@ interface SqliteRow {
 }
 
 function readSqlite(path: string, table: string): StoredLine[] {
-  const query = `select instance, seq, line from ${table} order by instance, seq`;
+  // Quoted as the sinks' Kysely quotes it: a name such as `order`, or one in capitals, reads back.
+  const query = `select instance, seq, line from "${table}" order by instance, seq`;
   // Node's built-in where the runtime has it (22.5+), else the app's better-sqlite3 (Node 20).
   const builtin = process.getBuiltinModule?.('node:sqlite') as SqliteModule | undefined;
   const db = builtin
