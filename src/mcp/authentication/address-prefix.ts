@@ -34,8 +34,8 @@ export function addressPrefixOf(address: string): string {
     return address.slice(MAPPED.length);
   }
   // IPv4 with the port a proxy may add: a new port per connection would only miss the cache.
-  const withPort = IPV4_WITH_PORT.exec(address);
-  if (withPort && isIPv4(withPort[1]!)) return withPort[1]!;
+  const ipv4 = WITH_PORT.exec(address)?.[2];
+  if (ipv4 !== undefined && isIPv4(ipv4)) return ipv4;
   const known = prefixes.get(address);
   if (known !== undefined) return known;
   const prefix = prefixOf(address);
@@ -47,8 +47,6 @@ export function addressPrefixOf(address: string): string {
 
 const KEPT_PREFIXES = 1_024;
 const prefixes = new Map<string, string>();
-
-const IPV4_WITH_PORT = /^(\d+\.\d+\.\d+\.\d+):\d+$/;
 
 /* `a.b.c.d:port` and `[v6]:port`: the address without its port. */
 const WITH_PORT = /^(?:\[([^\]]+)\]|(\d+\.\d+\.\d+\.\d+)):\d+$/;

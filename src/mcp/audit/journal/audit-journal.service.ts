@@ -152,9 +152,9 @@ export class McpAuditJournalService
   }
 
   /**
-   * Every queue drained, then the final checkpoint, drained too (bounded in all). Before the
-   * app's own shutdown hooks, which may close the database an SQL sink writes to; the sinks close
-   * after them. Calls still running meanwhile (a server closes after these hooks) keep their
+   * The records numbered before the shutdown began kept, then the final checkpoint, then every
+   * queue drained (5 s in all). Before the app's own shutdown hooks, which may close the database
+   * an SQL sink writes to; the sinks close after them. Calls still running meanwhile keep their
    * records and are signed by the final checkpoint; what comes after it is dropped and counted.
    */
   beforeApplicationShutdown(): Promise<void> {

@@ -2,6 +2,9 @@ import type { KeyObject } from 'node:crypto';
 import type { McpAuditCheckpoint } from '../audit-options.interface.js';
 import { GENESIS, lineDigest } from '../chain/audit-record.js';
 import { checkCheckpoints } from './checkpoint-checks.js';
+import { crashCuts } from './crash-cuts.js';
+import { insertedAmong } from './inserted-among.js';
+import { isCheckpointRecord, isPublishedCheckpoint, placeOf } from './record-shape.js';
 
 /** One stored line, and where it was read. */
 export interface StoredLine {
@@ -161,97 +164,6 @@ export function verifyChains(
   return reports;
 }
 
-/* The file a JSON Lines record was read from: its `where` without the line number. */
-function fileOf(where: string): string {
-  return where.slice(0, where.lastIndexOf(':'));
-}
-
-/* A file's name without its number: the files of one chain (`audit-<instance>-<n>.jsonl`). */
-function seriesOf(file: string): string {
-  return file.replace(/-\d+\.jsonl$/, '');
-}
-
-/*
- * Where a crash may leave a partial line: at the end of a series' newest file that holds
- * records, or alone in a newer file of the series (a rotation whose first write never ended), or
- * in a file of a series with no record at all (a start killed in its first write). A file the
- * chain goes on after was closed whole, so a fragment there was put there: inserted. Returns,
- * by instance, the partial line its report notes.
- */
-function crashCuts(
-  torn: readonly StoredLine[],
-  chains: ReadonlyMap<string, readonly Parsed[]>,
-  stray: McpAuditBreak[],
-): Map<string, string> {
-  const cuts = new Map<string, string>();
-  if (torn.length === 0) return cuts;
-  // The newest file number holding records, by series, and whose chain it is.
-  const newest = new Map<string, { segment: number; instance: string }>();
-  for (const [instance, records] of chains) {
-    for (const record of records) {
-      const series = seriesOf(fileOf(record.where));
-      const segment = record.segment ?? 0;
-      const known = newest.get(series);
-      if (!known || segment > known.segment) newest.set(series, { segment, instance });
-    }
-  }
-  for (const line of torn) {
-    const known = newest.get(seriesOf(fileOf(line.where)));
-    if (!known) continue;
-    if ((line.segment ?? 0) >= known.segment) {
-      if (!cuts.has(known.instance)) cuts.set(known.instance, line.where);
-      continue;
-    }
-    stray.push({
-      kind: 'inserted',
-      where: line.where,
-      message: 'a line that is not a JSON record',
-    });
-  }
-  return cuts;
-}
-
-/* A record's place in its chain, or undefined when it has none. */
-function placeOf(record: unknown): { instance: string; seq: number; prev: string } | undefined {
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
-  const { instance, seq, prev } = record as Record<string, unknown>;
-  if (typeof instance !== 'string' || typeof prev !== 'string') return undefined;
-  // Positions count from 1, and past 2^53 - 1 two of them could not be told apart.
-  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return undefined;
-  return { instance, seq, prev };
-}
-
-const CHECKPOINT_FIELDS = ['checkpoint', 'id', 'instance', 'kind', 'prev', 'seq', 'time'];
-
-/*
- * A checkpoint record holds its note and its place, nothing more. At the end of a log no later
- * record hashes it, and its note signs the records before it, not itself: a field beside the
- * note (a decision's, say) would be vouched for by nothing (docs/audit.md, "Verifying").
- */
-function isCheckpointRecord(fields: Record<string, unknown>): fields is { checkpoint: string } {
-  const keys = Object.keys(fields).sort();
-  return (
-    fields.kind === 'checkpoint' &&
-    typeof fields.checkpoint === 'string' &&
-    typeof fields.id === 'string' &&
-    typeof fields.time === 'string' &&
-    keys.length === CHECKPOINT_FIELDS.length &&
-    keys.every((key, index) => key === CHECKPOINT_FIELDS[index])
-  );
-}
-
-function isPublishedCheckpoint(entry: unknown): entry is McpAuditCheckpoint {
-  if (typeof entry !== 'object' || entry === null) return false;
-  const { instance, seq, note } = entry as Record<string, unknown>;
-  return (
-    typeof instance === 'string' &&
-    typeof note === 'string' &&
-    typeof seq === 'number' &&
-    Number.isSafeInteger(seq) &&
-    seq >= 1
-  );
-}
-
 function verifyChain(
   instance: string,
   records: readonly Parsed[],
@@ -378,26 +290,4 @@ function verifyChain(
     ...(pruned && start > 1 ? { pruned: start - 1 } : {}),
     breaks: order.flatMap((kind) => (breaks.has(kind) ? [breaks.get(kind)!] : [])),
   };
-}
-
-/*
- * Two records at one position: the chain's own is the one the next record's `prev` names (an
- * inserted record can copy a `prev`, never be named by a record written before it existed);
- * without a next record, the first stored. The others were inserted.
- */
-function insertedAmong(records: readonly Parsed[]): Set<Parsed> {
-  const at = new Map<number, Parsed[]>();
-  for (const record of records) {
-    const same = at.get(record.seq);
-    if (same) same.push(record);
-    else at.set(record.seq, [record]);
-  }
-  const inserted = new Set<Parsed>();
-  for (const [seq, candidates] of at) {
-    if (candidates.length < 2) continue;
-    const named = new Set((at.get(seq + 1) ?? []).map((next) => next.prev));
-    const own = candidates.find((candidate) => named.has(candidate.digest)) ?? candidates[0]!;
-    for (const candidate of candidates) if (candidate !== own) inserted.add(candidate);
-  }
-  return inserted;
 }
