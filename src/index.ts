@@ -49,6 +49,7 @@ export type {
   McpAuditOutcome,
   McpAuditSeam,
 } from './mcp/authorization/audit/mcp-audit-event.interface.js';
+export type { McpAuditOrigin } from './mcp/authorization/audit/audit-origin.js';
 
 // Audit records and their proof (docs/audit.md)
 export { McpAuditSinks } from './mcp/audit/mcp-audit-sinks.js';

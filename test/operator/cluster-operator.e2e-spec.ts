@@ -66,14 +66,27 @@ describeWithService(
       expect(decided).toMatchObject({ ok: true });
       expect((await call.result).content).toEqual([{ type: 'text', text: 'purged all' }]);
       expect(runs.purge).toBe(1);
-      // The audit of the decision is on A, where the call waited, and names the operator.
+      // The call's record of the approval is on A, where the call waited; the desk's is on B,
+      // where the operator decided, linked to the call's decision on A. Both name the operator.
+      const asked = a.audit.find((e) => e.seam === 'tool' && e.kind === 'decision')!;
       expect(a.audit.at(-1)).toMatchObject({
         seam: 'operator',
         decision: 'allow',
+        detail: 'operator approved',
         operator: 'bob',
         principal: 'alice',
       });
-      expect(b.audit.filter((e) => e.seam === 'operator')).toEqual([]);
+      expect(b.audit.filter((e) => e.seam === 'operator')).toMatchObject([
+        {
+          seam: 'operator',
+          decision: 'allow',
+          detail: 'operator approved via console',
+          operator: 'bob',
+          principal: 'alice',
+          of: asked.id,
+          connId: asked.connId,
+        },
+      ]);
       expect(await b.desk.get(ask.id)).toBeUndefined();
     });
 

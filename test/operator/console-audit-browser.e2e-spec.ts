@@ -85,7 +85,8 @@ describeWithBrowser('the operator console’s Audit page in Chromium', (executab
     );
     await page.screenshot({ path: `${SCREENSHOTS}/console-audit.png`, fullPage: true });
 
-    // One call's story, from its outcome's link: decision, the operator's ask and yes, the run.
+    // One call's story, from its outcome's link: decision, the operator's ask, the yes as the
+    // desk took it and as the call took it, the run.
     await page
       .locator('tr[data-kind="outcome"]')
       .first()
@@ -100,6 +101,7 @@ describeWithBrowser('the operator console’s Audit page in Chromium', (executab
     expect(cells).toEqual([
       ['decision', 'tool', 'ask', ''],
       ['decision', 'operator', 'ask', ''],
+      ['decision', 'operator', 'allow', 'olivia'],
       ['decision', 'operator', 'allow', 'olivia'],
       ['outcome', 'tool', expect.stringMatching(/^ok \(/), ''],
     ]);

@@ -105,6 +105,7 @@ describe('operator approvals, handshake era', () => {
       t.audit.filter((e) => e.seam === 'operator').map((e) => [e.decision, e.detail, e.operator]),
     ).toEqual([
       ['ask', PURGE_PROMPT, undefined],
+      ['allow', 'operator approved via api', 'bob'],
       ['allow', 'operator approved', 'bob'],
     ]);
     // One call's story: the seam's ask, the operator's steps and the run's outcome all name it.
@@ -116,6 +117,8 @@ describe('operator approvals, handshake era', () => {
         .map((e) => [e.kind, e.seam, e.outcome ?? e.decision]),
     ).toEqual([
       ['decision', 'operator', 'ask'],
+      // The desk's record of the approval, then the call's own as it takes it.
+      ['decision', 'operator', 'allow'],
       ['decision', 'operator', 'allow'],
       ['outcome', 'tool', 'ok'],
     ]);
@@ -138,14 +141,19 @@ describe('operator approvals, handshake era', () => {
     });
     expect(await call.result).toEqual(denied('operator denied: not during business hours'));
     expect(runs.purge).toBe(0);
-    expect(t.audit.at(-1)).toMatchObject({
-      seam: 'operator',
-      decision: 'deny',
-      detail: 'operator denied: not during business hours',
-      operator: 'bob',
-      principal: 'alice',
-      of: t.events.find((e) => e.kind === 'decision' && e.seam === 'tool')!.id,
-    });
+    const of = t.events.find((e) => e.kind === 'decision' && e.seam === 'tool')!.id;
+    // The desk's record as the operator decided, then the call's as it took the deny.
+    expect(t.audit.slice(-2)).toMatchObject([
+      {
+        seam: 'operator',
+        decision: 'deny',
+        detail: 'operator denied via console: not during business hours',
+      },
+      { seam: 'operator', decision: 'deny', detail: 'operator denied: not during business hours' },
+    ]);
+    for (const record of t.audit.slice(-2)) {
+      expect(record).toMatchObject({ operator: 'bob', principal: 'alice', of });
+    }
     // Denied: the tool never ran, so no outcome.
     expect(t.events.filter((e) => e.kind === 'outcome')).toEqual([]);
   });

@@ -128,12 +128,14 @@ describe('operator approvals, modern era', () => {
       t.audit.filter((e) => e.seam === 'operator').map((e) => [e.decision, e.detail, e.operator]),
     ).toEqual([
       ['ask', PURGE_PROMPT, undefined],
+      ['allow', 'operator approved via api', 'bob'],
       ['allow', 'operator approved', 'bob'],
     ]);
-    // Two requests, each decided on the tool seam: the first parks the ask, the retry is approved
-    // and runs. Every later record names the decision of its own request.
+    // Two requests, each decided on the tool seam: the first parks the ask, the operator's
+    // decision at the desk names it; the retry takes the approval and runs. Every later record
+    // names the decision of its own request.
     expect(storyOf(t.events)).toEqual([
-      ['tool ask', []],
+      ['tool ask', ['operator allow']],
       ['tool ask', ['operator allow', 'outcome ok']],
     ]);
     expect(t.events.filter((e) => e.seam === 'operator')[0]!.of).toBe(t.events[0]!.id);
@@ -180,15 +182,18 @@ describe('operator approvals, modern era', () => {
       detail: 'operator denied: ticket missing',
     });
     expect(runs.purge).toBe(0);
-    // No outcome: the tool never ran. The operator's deny names the retry's decision.
+    // No outcome: the tool never ran. The desk's record of the deny names the request that
+    // asked, the call's own the retry's decision.
     expect(storyOf(t.events)).toEqual([
-      ['tool ask', []],
+      ['tool ask', ['operator deny']],
       ['tool ask', ['operator deny']],
     ]);
-    expect(t.events.find((e) => e.seam === 'operator' && e.decision === 'deny')).toMatchObject({
-      detail: 'operator denied: ticket missing',
-      operator: 'bob',
-    });
+    expect(
+      t.events.filter((e) => e.seam === 'operator' && e.decision === 'deny').map((e) => e.detail),
+    ).toEqual(['operator denied via api: ticket missing', 'operator denied: ticket missing']);
+    for (const e of t.events.filter((e) => e.seam === 'operator' && e.decision === 'deny')) {
+      expect(e.operator).toBe('bob');
+    }
   });
 
   it('timeout: a retry after the ask expired is "approval timed out"', async () => {

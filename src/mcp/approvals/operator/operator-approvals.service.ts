@@ -250,6 +250,7 @@ export class McpOperatorApprovals {
     const now = Date.now();
     const { principal } = request;
     const args = (request.params as { arguments?: unknown }).arguments ?? {};
+    const call = this.audit.originOf(request);
     return {
       id: randomBytes(18).toString('base64url'),
       tool,
@@ -263,6 +264,7 @@ export class McpOperatorApprovals {
       ...policiesOf(request),
       createdAt: now,
       expiresAt: now + this.options.elicitationTimeoutMs,
+      ...(call ? { call } : {}),
     };
   }
 

@@ -1,3 +1,5 @@
+import type { McpAuditOrigin } from '../../authorization/audit/audit-origin.js';
+
 /**
  * One call waiting for an operator (docs/operator-approvals.md): what the console and the
  * webhook show, and what the approval store keeps until it is decided or
@@ -25,6 +27,11 @@ export interface McpOperatorAsk {
   readonly createdAt: number;
   /** When it times out unanswered (`createdAt + elicitationTimeoutMs`), ms since the epoch. */
   readonly expiresAt: number;
+  /**
+   * The call as its audit records name it, when anything records (docs/audit.md): the desk's
+   * record of the decision links to it, on whichever instance the operator decides.
+   */
+  readonly call?: McpAuditOrigin;
 }
 
 /**

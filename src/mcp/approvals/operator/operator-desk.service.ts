@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Observable } from 'rxjs';
 import type { McpPrincipal } from '../../authentication/principal.interface.js';
 import { hasPrincipalIdentity, samePrincipal } from '../../authentication/principal-identity.js';
+import type { McpAuditOrigin } from '../../authorization/audit/audit-origin.js';
+import { McpAuditService } from '../../authorization/audit/mcp-audit.service.js';
 import { MCP_OPTIONS } from '../../core/options/options.constants.js';
 import type { McpApprovalsSettings } from '../approvals-settings.interface.js';
 import {
@@ -36,6 +38,7 @@ export class McpOperatorDeskService implements McpOperatorDesk {
   constructor(
     @Inject(MCP_APPROVAL_STORE) private readonly store: McpApprovalStore,
     @Inject(MCP_OPTIONS) private readonly options: McpApprovalsSettings,
+    private readonly audit: McpAuditService,
   ) {
     this.events$ = new Observable<McpOperatorAskEvent>((subscriber) =>
       this.store.watch((event) => subscriber.next(event)),
@@ -70,7 +73,10 @@ export class McpOperatorDeskService implements McpOperatorDesk {
       via: input.via,
     };
     const decided = await this.store.decide(id, decision);
-    if (decided) return { ok: true, record: decided };
+    if (decided) {
+      this.audit.operatorDecided(callOf(decided), decided.tool, decision, decision.decidedAt);
+      return { ok: true, record: decided };
+    }
     // Someone else decided first (or it expired, or its call ended) between the read and now.
     const now = await this.store.get(id);
     return { ok: false, problem: now?.decision ? 'already decided' : 'not found' };
@@ -94,4 +100,20 @@ function reasonOf(reason: unknown): string | undefined {
   const trimmed = reason.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   if (trimmed === '') return undefined;
   return trimmed.length > MAX_REASON_CHARS ? trimmed.slice(0, MAX_REASON_CHARS) : trimmed;
+}
+
+/*
+ * The call an ask is for, as its records name it; an ask made where nothing recorded (during a
+ * rolling upgrade, say) is named by what the ask itself says of its caller.
+ */
+function callOf(ask: McpOperatorAskRecord): McpAuditOrigin {
+  if (ask.call) return ask.call;
+  const { subject, issuer, key } = ask.caller;
+  return {
+    connId: key,
+    requestId: ask.id,
+    transport: 'unknown',
+    ...(subject !== undefined ? { principal: subject } : {}),
+    ...(issuer !== undefined ? { issuer } : {}),
+  };
 }

@@ -16,6 +16,14 @@ import {
 } from './audit-journal.interface.js';
 import { canonicalArguments, argumentsSnapshot } from './arguments-digest.js';
 import { sha256Hex } from '../../core/common/sha256.js';
+import { isoNow } from './iso-now.js';
+import {
+  auditOriginOf,
+  operatorDecisionEvent,
+  setCaller,
+  type McpAuditOrigin,
+  type McpOperatorDecisionFacts,
+} from './audit-origin.js';
 
 /**
  * The reason of a deny recorded for a decision whose record could not be kept under
@@ -29,18 +37,6 @@ export const AUDIT_UNAVAILABLE = 'audit_unavailable';
  * whole record (docs/audit.md).
  */
 export const UNRECORDABLE_ARGUMENTS = 'unrecordable_arguments';
-
-/* Events of one millisecond share one ISO string: two events per call, thousands of calls a second. */
-let isoMs = 0;
-let isoText = '';
-function isoNow(): string {
-  const now = Date.now();
-  if (now !== isoMs) {
-    isoMs = now;
-    isoText = new Date(now).toISOString();
-  }
-  return isoText;
-}
 
 /*
  * A policy's ids as the event carries them: the policy engine's own arrays, which its decision
@@ -217,6 +213,31 @@ export class McpAuditService {
   }
 
   /**
+   * `request` as its records name it, for an operator's ask that may be decided after the call
+   * has gone, on any instance; undefined when nothing records.
+   */
+  originOf(request: McpSeamRequest): McpAuditOrigin | undefined {
+    if (!this.recording) return undefined;
+    return auditOriginOf(request, this.telemetry.traceIdOf(request));
+  }
+
+  /**
+   * Records an operator's decision as it is taken at the desk, on the desk's instance, linked to
+   * the call that asked (`origin`), and stamped `at` (when it was decided): a decision no call
+   * comes back for, a deny its caller never retries, is in the records too. The call that takes
+   * the decision records its answer again, in its own story (`answered`), and waits for that one
+   * under `failClosed`: it is what lets the tool run (docs/audit.md).
+   */
+  operatorDecided(
+    origin: McpAuditOrigin,
+    name: string,
+    decision: McpOperatorDecisionFacts,
+    at: number,
+  ): void {
+    if (this.recording) void this.emit(operatorDecisionEvent(origin, name, decision, at), false);
+  }
+
+  /**
    * Records that a call its seam let through (allowed, or asked about) was refused before it
    * ran: `reason` is `unknown_tool`, `insufficient_scope`, `task_only`, `invalid_arguments`,
    * `cancelled` (cancelled before its tool started), `approval_unavailable` (an ask the caller
@@ -276,13 +297,7 @@ export class McpAuditService {
     if (request.era) event.era = request.era;
     const traceId = this.telemetry.traceIdOf(request);
     if (traceId) event.traceId = traceId;
-    const principal = request.principal;
-    if (principal) {
-      event.principal = principal.subject;
-      if (principal.issuer) event.issuer = principal.issuer;
-      const clientId = principal.claims?.client_id ?? principal.claims?.azp;
-      if (typeof clientId === 'string') event.clientId = clientId;
-    }
+    setCaller(event, request.principal);
     return event;
   }
 
