@@ -86,6 +86,17 @@ export function checkTargets(medians, labels, againstCommit) {
         `its ${SERVICE_FLOOR_COMMIT} twin (≥ 1×); server CPU per call ${us(service.serverCpu)} vs ${us(floor.serverCpu)}`,
     );
   }
+  // The notes service's read path at most 200 µs of server CPU a call, in every run: its
+  // `search_notes` on SQLite, with its DTO validation, policy, audit and telemetry.
+  if (tp?.['service-http']) {
+    const cpu = tp['service-http'].serverCpu;
+    // A second decimal where one would read as the bound itself (200.04 is not met).
+    const shown = cpu > 200 && cpu < 200.05 ? cpu.toFixed(2) : cpu.toFixed(1);
+    add(
+      cpu <= 200,
+      `HTTP tools/call, 32 in flight, ${labels['service-http']}: server CPU per call ${shown} µs (≤ 200 µs)`,
+    );
+  }
   // Bearer auth with a cached (here: local) key costs at most a fifth of the throughput.
   const auth = medians['throughput-http-auth'];
   if (auth?.['warden-auth-http'] && auth['warden-http']) {

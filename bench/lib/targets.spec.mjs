@@ -197,34 +197,48 @@ describe('bench targets', () => {
     const at = (rate) => ({
       'throughput-http': { 'service-http': row(rate), 'service-http@against': row(1000) },
     });
+    // The floor's verdict alone: the service's CPU bound is judged in every run (below).
+    const checkTargetsFloor = (...args) =>
+      checkTargets(...args).filter((line) => !line.includes('(≤ 200 µs)'));
 
     it('is met at the same calls/s as the 90b0bca twin and not met below', () => {
-      expect(checkTargets(at(1000), serviceLabels, '90b0bca')).toEqual([
+      expect(checkTargetsFloor(at(1000), serviceLabels, '90b0bca')).toEqual([
         expect.stringMatching(
           /^- \*\*met\*\*: .*notes service: 1\.00× the calls\/s of its 90b0bca twin/,
         ),
       ]);
-      expect(checkTargets(at(999), serviceLabels, '90b0bcaf')).toEqual([
+      expect(checkTargetsFloor(at(999), serviceLabels, '90b0bcaf')).toEqual([
         expect.stringMatching(/^- \*\*not met\*\*: .*: 0\.999× the calls\/s/),
       ]);
     });
 
     it('shows a third decimal where two would read as the bound itself', () => {
-      expect(checkTargets(at(996), serviceLabels, '90b0bca')).toEqual([
+      expect(checkTargetsFloor(at(996), serviceLabels, '90b0bca')).toEqual([
         expect.stringMatching(/^- \*\*not met\*\*: .*: 0\.996× the calls\/s/),
       ]);
       // Away from a bound, two decimals as before; and past 3×, where no bound sits.
-      expect(checkTargets(at(1234), serviceLabels, '90b0bca')).toEqual([
+      expect(checkTargetsFloor(at(1234), serviceLabels, '90b0bca')).toEqual([
         expect.stringMatching(/^- \*\*met\*\*: .*: 1\.23× the calls\/s/),
       ]);
-      expect(checkTargets(at(7301), serviceLabels, '90b0bca')).toEqual([
+      expect(checkTargetsFloor(at(7301), serviceLabels, '90b0bca')).toEqual([
         expect.stringMatching(/^- \*\*met\*\*: .*: 7\.30× the calls\/s/),
       ]);
     });
 
+    it('holds its server CPU a call to 200 µs in every run, against a ref or not', () => {
+      const cpu = (serverCpu) => ({ 'throughput-http': { 'service-http': row(1000, serverCpu) } });
+      expect(checkTargets(cpu(200), serviceLabels)).toEqual([
+        '- **met**: HTTP tools/call, 32 in flight, notes service: server CPU per call 200.0 µs (≤ 200 µs)',
+      ]);
+      expect(checkTargets(cpu(200.04), serviceLabels, '40a0feb')).toEqual([
+        expect.stringMatching(/^- \*\*not met\*\*: .*server CPU per call 200\.04 µs \(≤ 200 µs\)$/),
+      ]);
+      expect(checkTargets(at(1000), serviceLabels, '90b0bca')).toHaveLength(2);
+    });
+
     it('is no verdict against another ref, nor without one', () => {
-      expect(checkTargets(at(2000), serviceLabels, '40a0feb')).toEqual([]);
-      expect(checkTargets(at(2000), serviceLabels)).toEqual([]);
+      expect(checkTargetsFloor(at(2000), serviceLabels, '40a0feb')).toEqual([]);
+      expect(checkTargetsFloor(at(2000), serviceLabels)).toEqual([]);
     });
   });
 });
