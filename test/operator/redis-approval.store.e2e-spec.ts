@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { McpClusterBus } from '../../src/mcp/cluster/cluster-bus.js';
 import { RedisApprovalStore } from '../../src/mcp/cluster/redis-approval.store.js';
 import type {
@@ -79,6 +80,27 @@ describeWithService(await findService(TEST_REDIS_URL), 'RedisApprovalStore', (re
     expect((await two.get(a.id))?.decision).toEqual(winner);
     expect((await one.pending()).total).toBe(0);
     expect(await one.decide('unknown', decision('bob'))).toBeUndefined();
+  });
+
+  it('a decision Redis took is announced and returned by an instance whose clock runs ahead', async () => {
+    const [one, two] = [await open(), await open()];
+    const heard: McpOperatorAskEvent[] = [];
+    two.watch((event) => heard.push(event));
+    const a = ask(1_000);
+    await one.add(a);
+    // Live by Redis's clock; past its expiry by the deciding instance's.
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 5_000);
+    let decided;
+    try {
+      decided = await one.decide(a.id, decision('bob'));
+    } finally {
+      clock.mockRestore();
+    }
+    expect(decided).toMatchObject({ id: a.id, decision: { operator: 'bob' } });
+    await until(() => heard.some((e) => e.type === 'decided'), 'the decision announced');
+    // The first decision stands: nobody decides it again.
+    expect(await two.decide(a.id, decision('carol', false))).toBeUndefined();
   });
 
   it('refuses asks beyond maxPending and beyond the per-caller share; remove frees room', async () => {

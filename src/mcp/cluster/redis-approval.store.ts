@@ -215,7 +215,9 @@ export class RedisApprovalStore implements McpApprovalStore {
       json,
       id,
     );
-    const record = recordOf(ask, json);
+    // Decided once the script set it, live by Redis's clock: this instance's clock, a little
+    // ahead, must not call it expired (the decision stands in Redis, unannounced, unrecorded).
+    const record = recordOf(ask, json, Number.NEGATIVE_INFINITY);
     if (record) this.announce({ type: 'decided', ask: record });
     return record;
   }
@@ -259,11 +261,15 @@ export class RedisApprovalStore implements McpApprovalStore {
 }
 
 /* A record from its stored fields; undefined when gone or past its expiry. */
-function recordOf(ask: string | null, decision: string | null): McpOperatorAskRecord | undefined {
+function recordOf(
+  ask: string | null,
+  decision: string | null,
+  now = Date.now(),
+): McpOperatorAskRecord | undefined {
   if (!ask) return undefined;
   try {
     const parsed = JSON.parse(ask) as McpOperatorAsk;
-    if (!(parsed.expiresAt > Date.now())) return undefined;
+    if (!(parsed.expiresAt > now)) return undefined;
     return decision ? { ...parsed, decision: JSON.parse(decision) as McpOperatorDecision } : parsed;
   } catch {
     return undefined;

@@ -103,15 +103,16 @@ function reasonOf(reason: unknown): string | undefined {
 }
 
 /*
- * The call an ask is for, as its records name it; an ask made where nothing recorded (during a
- * rolling upgrade, say) is named by what the ask itself says of its caller.
+ * The call an ask is for, as its records name it. An ask that does not keep it (made where
+ * nothing recorded, during a rolling upgrade, or by a store that keeps only the fields it knows)
+ * names its caller, and no connection or request it cannot know.
  */
 function callOf(ask: McpOperatorAskRecord): McpAuditOrigin {
   if (ask.call) return ask.call;
-  const { subject, issuer, key } = ask.caller;
+  const { subject, issuer } = ask.caller;
   return {
-    connId: key,
-    requestId: ask.id,
+    connId: 'unknown',
+    requestId: 'unknown',
     transport: 'unknown',
     ...(subject !== undefined ? { principal: subject } : {}),
     ...(issuer !== undefined ? { issuer } : {}),

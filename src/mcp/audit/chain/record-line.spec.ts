@@ -1,5 +1,9 @@
 import fc from 'fast-check';
 import type { McpAuditEvent } from '../../authorization/audit/mcp-audit-event.interface.js';
+import {
+  operatorDecisionEvent,
+  type McpAuditOrigin,
+} from '../../authorization/audit/audit-origin.js';
 import type { McpAuditCheckpointRecord } from './audit-record.js';
 import { auditEventJson, recordLine } from './record-line.js';
 
@@ -156,6 +160,56 @@ describe('recordLine', () => {
     const line = recordLine(checkpoint, 'host-1', 7, PREV);
     expect(line).not.toContain('\n');
     expect(JSON.parse(line)).toEqual(expected(checkpoint));
+  });
+});
+
+describe("a desk's record, from a call kept in an approval store", () => {
+  const decision = { approved: false, operator: 'bob', reason: 'no', via: 'console' };
+
+  it('takes from a forged origin only what each field may be: one line, its fields its own', () => {
+    // What a writer to the store (Redis, say) could put in an ask's `call`.
+    const forged = {
+      of: 'decision-1',
+      connId: 'conn-1',
+      requestId: { nested: true },
+      transport: 'http"}\n{"kind":"decision',
+      era: 'modern","principal":"root","operator":"nobody',
+      principal: 7,
+      issuer: 'https://issuer.example',
+    } as unknown as McpAuditOrigin;
+    const event = operatorDecisionEvent(forged, 'purge', decision, Date.parse(everyField.time));
+    const line = recordLine(event, 'host-1', 7, PREV);
+    expect(line).not.toContain('\n');
+    expect(JSON.parse(line)).toEqual(expected(event));
+    expect(event).toMatchObject({
+      transport: 'unknown',
+      requestId: 'unknown',
+      operator: 'bob',
+      of: 'decision-1',
+      connId: 'conn-1',
+      issuer: 'https://issuer.example',
+      detail: 'operator denied via console: no',
+      time: everyField.time,
+    });
+    expect(event).not.toHaveProperty('era');
+    expect(event).not.toHaveProperty('principal');
+  });
+
+  it('keeps what a call of this framework stored', () => {
+    const origin: McpAuditOrigin = {
+      of: 'decision-1',
+      connId: 'http:abc',
+      requestId: 3,
+      transport: 'stdio',
+      era: 'legacy',
+      traceId: everyField.traceId,
+      principal: 'alice',
+      issuer: 'https://issuer.example',
+      clientId: 'client-1',
+    };
+    const event = operatorDecisionEvent(origin, 'purge', { ...decision, approved: true }, 0);
+    expect(event).toMatchObject({ ...origin, decision: 'allow', seam: 'operator' });
+    expect(event.detail).toBe('operator approved via console');
   });
 });
 

@@ -56,10 +56,18 @@ export interface McpOperatorDecisionFacts {
   readonly via: string;
 }
 
+/* The values a record's line writes as they are (record-line.ts): nothing else may pass. */
+const TRANSPORTS: ReadonlySet<unknown> = new Set(['stdio', 'http', 'unknown']);
+const ERAS: ReadonlySet<unknown> = new Set(['legacy', 'modern']);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
 /**
  * The record of an operator's decision taken at the desk: the call's own fields from `origin`,
- * field by field (it comes back from the approval store, Redis in cluster mode), the time it
- * was decided, and in `detail` where it was taken.
+ * the time it was decided, and in `detail` where it was taken. The origin comes back from the
+ * approval store (Redis in cluster mode, or an app's own), so each field is taken only as what
+ * it must be: a line writes `transport` and `era` unescaped, and a stored value must not shape
+ * the record's other fields.
  */
 export function operatorDecisionEvent(
   origin: McpAuditOrigin,
@@ -71,9 +79,12 @@ export function operatorDecisionEvent(
     id: randomUUID(),
     kind: 'decision',
     time: new Date(at).toISOString(),
-    connId: origin.connId,
-    requestId: origin.requestId,
-    transport: origin.transport,
+    connId: text(origin.connId) ?? 'unknown',
+    requestId:
+      typeof origin.requestId === 'number' && Number.isFinite(origin.requestId)
+        ? origin.requestId
+        : (text(origin.requestId) ?? 'unknown'),
+    transport: TRANSPORTS.has(origin.transport) ? origin.transport : 'unknown',
     seam: 'operator',
     name,
     decision: decision.approved ? 'allow' : 'deny',
@@ -82,11 +93,11 @@ export function operatorDecisionEvent(
       : `operator denied via ${decision.via}: ${decision.reason ?? 'no reason given'}`,
     operator: decision.operator,
   };
-  if (origin.of) event.of = origin.of;
-  if (origin.era) event.era = origin.era;
-  if (origin.traceId) event.traceId = origin.traceId;
-  if (origin.principal) event.principal = origin.principal;
-  if (origin.issuer) event.issuer = origin.issuer;
-  if (origin.clientId) event.clientId = origin.clientId;
+  if (text(origin.of)) event.of = origin.of;
+  if (ERAS.has(origin.era)) event.era = origin.era;
+  if (text(origin.traceId)) event.traceId = origin.traceId;
+  if (text(origin.principal)) event.principal = origin.principal;
+  if (text(origin.issuer)) event.issuer = origin.issuer;
+  if (text(origin.clientId)) event.clientId = origin.clientId;
   return event;
 }
