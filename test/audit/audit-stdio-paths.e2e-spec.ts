@@ -100,13 +100,14 @@ describe.each(['legacy', 'modern'] as const)(
       }
       // The app's own operator approves `release` and denies `destroy` through the operator
       // desk. The handshake era waits for the decision; the modern era answers that it is
-      // pending, and the retry finds it decided.
-      const operator = (tool: string, prompt: string, decided: string[]) => {
+      // pending, and the retry finds it decided. The desk records the decision as it takes it
+      // (`desk`), and the call that takes it records it again (`decided`).
+      const operator = (tool: string, prompt: string, desk: string[], decided: string[]) => {
         const ask = ['decision', 'tool', 'ask', prompt];
         const pending = ['decision', 'operator', 'ask', prompt];
         return era === 'legacy'
-          ? [ask, pending, decided]
-          : [ask, pending, ['decision', 'operator', 'ask', 'approval pending'], ask, decided];
+          ? [ask, pending, desk, decided]
+          : [ask, pending, ['decision', 'operator', 'ask', 'approval pending'], desk, ask, decided];
       };
       const settle = async (name: string) => {
         const first = await call(name);
@@ -115,7 +116,12 @@ describe.each(['legacy', 'modern'] as const)(
       };
       expect(await settle('release')).toMatchObject({ content: [{ text: 'released' }] });
       expected.push(
-        ...operator('release', 'Release?', ['decision', 'operator', 'allow', 'operator approved']),
+        ...operator(
+          'release',
+          'Release?',
+          ['decision', 'operator', 'allow', 'operator approved via api'],
+          ['decision', 'operator', 'allow', 'operator approved'],
+        ),
         ['outcome', 'tool', 'ok'],
       );
       expect(await settle('destroy')).toMatchObject({
@@ -123,12 +129,12 @@ describe.each(['legacy', 'modern'] as const)(
         structuredContent: { detail: 'operator denied: not today' },
       });
       expected.push(
-        ...operator('destroy', 'Destroy?', [
-          'decision',
-          'operator',
-          'deny',
-          'operator denied: not today',
-        ]),
+        ...operator(
+          'destroy',
+          'Destroy?',
+          ['decision', 'operator', 'deny', 'operator denied via api: not today'],
+          ['decision', 'operator', 'deny', 'operator denied: not today'],
+        ),
       );
 
       if (era === 'legacy') {

@@ -99,7 +99,10 @@ export class SinkWriter {
   /**
    * Resolves once every record up to `seq` is kept, or nothing is left to write, or the sink is
    * failing, or after `timeoutMs`: what the shutdown waits for before its final checkpoint,
-   * while new records may still come (a queue that never empties under load).
+   * while new records may still come (a queue that never empties under load). A batch waiting
+   * out its window is written now, and the timer keeps the process alive meanwhile: the window's
+   * own does not, and a stdio server whose input has ended would otherwise exit mid-shutdown,
+   * its records unwritten (exit code 13, a top-level await never settled).
    */
   keptTo(seq: number, timeoutMs: number): Promise<void> {
     const done = () =>
@@ -118,17 +121,23 @@ export class SinkWriter {
         if (done()) finish();
       };
       const timer = setTimeout(finish, timeoutMs);
-      timer.unref();
       this.keptWatchers.add(check);
+      if (this.windowTimer) {
+        clearTimeout(this.windowTimer);
+        this.windowTimer = undefined;
+        void this.flush();
+      }
     });
   }
 
-  /** Resolves once the queue is empty, or after `timeoutMs` (a sink that stays down). */
+  /**
+   * Resolves once the queue is empty, or after `timeoutMs` (a sink that stays down). Its timer
+   * keeps the process alive, as `keptTo`'s does: a sink's own wait may not (a worker thread).
+   */
   drain(timeoutMs: number): Promise<void> {
     if ((this.queue.length === 0 && !this.writing) || !this.started) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, timeoutMs);
-      timer.unref();
       this.closing = () => {
         clearTimeout(timer);
         resolve();
