@@ -51,6 +51,21 @@ class RefusedTools {
     } as never);
     return `hello ${JSON.stringify(answer)}`;
   }
+
+  @McpTool({ description: 'Asks for a name, and makes do without one', input: INPUT })
+  async asks_quietly(_args: object, context: McpRequestContext) {
+    this.ran.push('asks_quietly');
+    try {
+      const answer = await context.elicit('Name?', {
+        type: 'object',
+        properties: { name: { type: 'string' } },
+      } as never);
+      return `hello ${JSON.stringify(answer)}`;
+    } catch {
+      // In the 2026-07-28 era the question ends this round: the fallback is never sent.
+      return 'hello stranger';
+    }
+  }
 }
 
 describe.each(['2025-11-25', '2026-07-28'] as const)('audit: refusals and rounds (%s)', (era) => {
@@ -118,6 +133,23 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('audit: refusals and rounds
     expect(JSON.stringify(result.content)).toContain('bob');
     const outcomes = story('asks').filter(([kind]) => kind === 'outcome');
     // The modern era answers in a retry: the first round ends asking, the retry ends ok.
+    expect(outcomes).toEqual(
+      era === '2026-07-28'
+        ? [
+            ['outcome', 'allow', 'isError', 'input_required'],
+            ['outcome', 'allow', 'ok', undefined],
+          ]
+        : [['outcome', 'allow', 'ok', undefined]],
+    );
+  });
+
+  it('a tool that catches its question: the round that asked still says so', async () => {
+    const c = await client(true);
+    const result = await c.callTool({ name: 'asks_quietly', arguments: {} });
+    await c.close();
+    // The caller was asked, and the retry carried the answer.
+    expect(JSON.stringify(result.content)).toContain('bob');
+    const outcomes = story('asks_quietly').filter(([kind]) => kind === 'outcome');
     expect(outcomes).toEqual(
       era === '2026-07-28'
         ? [

@@ -3,8 +3,8 @@ import { McpTool } from '../../src/index.js';
 import { createHttpApp, type HttpTestApp } from '../support/http-app.js';
 
 /*
- * A tool whose result JSON cannot carry (a BigInt, which JSON.stringify throws on) gets an
- * isError result that says so, answered like any other; the call is not left unanswered, and the
+ * A tool whose result JSON cannot carry (a BigInt, or a toJSON that throws: JSON.stringify throws
+ * on both) gets an isError result that says so, answered like any other; the call is not left unanswered, and the
  * server goes on serving.
  */
 
@@ -71,12 +71,15 @@ describe('a tool result that is not JSON', () => {
     }
   });
 
-  it('an answer JSON.stringify throws on is a 500 with a JSON-RPC internal error, never a hang', async () => {
+  it('a result whose toJSON throws is an isError result too, never a hang', async () => {
     const { sessionId } = await t.initialize();
     const response = await t.post(t.message('tools/call', { name: 'unwritable', arguments: {} }), {
       'mcp-session-id': sessionId,
     });
-    expect(response.status).toBe(500);
-    expect(await response.json()).toMatchObject({ error: { code: -32603 } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { result: unknown }).result).toEqual({
+      content: [{ type: 'text', text: 'Tool unwritable produced a result that is not JSON' }],
+      isError: true,
+    });
   });
 });

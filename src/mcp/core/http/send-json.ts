@@ -5,14 +5,14 @@ import { endInTurn } from './end-in-turn.js';
 /** The fields `sendJson` sets itself; a caller's own of the same name give way. */
 const OWN_FIELDS = new Set(['content-type', 'content-length']);
 
+/** The error message of an answer JSON.stringify refused, on every transport. */
+export const UNWRITABLE_MESSAGE = 'Internal error: the answer could not be written as JSON';
+
 /* The answer to a body JSON.stringify refused: a JSON-RPC internal error, with no id to give. */
 const UNWRITABLE = JSON.stringify({
   jsonrpc: '2.0',
   id: null,
-  error: {
-    code: JsonRpcErrorCode.InternalError,
-    message: 'Internal error: the answer could not be written as JSON',
-  },
+  error: { code: JsonRpcErrorCode.InternalError, message: UNWRITABLE_MESSAGE },
 });
 
 /**

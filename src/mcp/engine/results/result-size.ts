@@ -1,9 +1,16 @@
+/* What an object's `toJSON` gave, written as it is: JSON.stringify calls `toJSON` once a value. */
+class Replaced {
+  constructor(readonly value: unknown) {}
+}
+
 /**
  * What keeps `value` from being sent as JSON of at most `limit` bytes: `too-large`, or
- * `not-json` for a BigInt (unless the app gave BigInt a `toJSON`), which `JSON.stringify` throws
- * on when the answer is written (past the tool, where nothing would answer the call). One iterative pass that stops at the first
- * problem; strings count their UTF-8 length plus quotes, so the bound errs on no side by more
- * than escapes (which only make the real JSON longer).
+ * `not-json` for what `JSON.stringify` throws on when the answer is written (past the tool,
+ * where nothing would answer the call): a BigInt (unless the app gave BigInt a `toJSON`), or a
+ * `toJSON` that throws. An object's `toJSON` is called as `JSON.stringify` calls it, and what it
+ * gives is measured. One iterative pass that stops at the first problem; strings count their
+ * UTF-8 length plus quotes, so the bound errs on no side by more than escapes (which only make
+ * the real JSON longer). A getter that throws throws here too.
  */
 export function jsonSizeProblem(
   value: unknown,
@@ -12,7 +19,22 @@ export function jsonSizeProblem(
   const stack: unknown[] = [value];
   let bytes = 0;
   while (stack.length > 0) {
-    const item = stack.pop();
+    let item = stack.pop();
+    if (item instanceof Replaced) {
+      item = item.value;
+      // A BigInt a toJSON gave is not given to BigInt's own toJSON: JSON.stringify throws.
+      if (typeof item === 'bigint') return 'not-json';
+    } else if (typeof item === 'object' && item !== null) {
+      const toJSON = (item as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') {
+        try {
+          stack.push(new Replaced(toJSON.call(item, '')));
+        } catch {
+          return 'not-json';
+        }
+        continue;
+      }
+    }
     if (typeof item === 'string') bytes += Buffer.byteLength(item) + 2;
     else if (typeof item === 'bigint') {
       // Written as JSON only where the app gave BigInt a toJSON (its own choice of text).

@@ -91,23 +91,27 @@ export class McpToolInvoker {
           ? await this.bounded(produced, request, name, ended)
           : produced;
         result = normalizeToolResult(value);
-        ended.outcome = result.isError ? 'isError' : 'ok';
       } catch (error) {
-        // A cancelled call gets no response; its abort is not a failure worth logging.
-        if (request.cancelled && ended.outcome !== 'timeout') {
-          ended.outcome = 'cancelled';
-          return toolErrorResult(`Tool ${name} was cancelled`);
-        }
-        // The tool's own guards, interceptors or pipes refused it: its body never ran, so its
-        // story ends in a refusal, as a seam's would, not in an outcome.
+        // The tool's own guards, interceptors or pipes refused it, or it was cancelled while
+        // they ran: its body never ran, so its story ends in a refusal, as a seam's would, not
+        // in an outcome.
         if (!context.handlerStarted && ended.outcome !== 'timeout') {
           ended.outcome = undefined;
+          if (request.cancelled) {
+            this.audit.refused(request, name, 'cancelled');
+            return toolErrorResult(`Tool ${name} was cancelled`);
+          }
           this.audit.refused(
             request,
             name,
             error instanceof ForbiddenException ? 'forbidden' : 'enhancer_refused',
           );
           return this.failure(entry, error, request);
+        }
+        // A cancelled call gets no response; its abort is not a failure worth logging.
+        if (request.cancelled && ended.outcome !== 'timeout') {
+          ended.outcome = 'cancelled';
+          return toolErrorResult(`Tool ${name} was cancelled`);
         }
         // A McpToolError is the documented way to answer with an error result; anything else threw.
         if (error instanceof McpToolError && ended.outcome !== 'timeout') ended.outcome = 'isError';
@@ -118,46 +122,75 @@ export class McpToolInvoker {
       } finally {
         context.end();
       }
-      const { maxResultBytes } = this.options.limits;
-      const problem = jsonSizeProblem(result, maxResultBytes);
-      if (problem === 'too-large') {
-        this.logger.warn(
-          `Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`,
-          requestLogFields(request),
-        );
-        ended.outcome = 'isError';
-        return toolErrorResult(
-          `Tool ${name} produced a result larger than ${maxResultBytes} bytes`,
-        );
+      // The result stands once it passes its checks; a check that throws (a getter, a toJSON,
+      // an asynchronous output schema that rejects) is the tool's failure, as a throw would be.
+      try {
+        const maybe = this.checked(entry, result, request, ended);
+        const checked = isPromiseLike(maybe) ? await maybe : maybe;
+        if (checked !== result) return checked;
+      } catch (error) {
+        ended.outcome = 'threw';
+        return this.failure(entry, error, request);
       }
-      if (problem === 'not-json') {
-        this.logger.error(
-          `Tool ${name} returned a value JSON cannot carry (a BigInt)`,
-          requestLogFields(request),
-        );
-        ended.outcome = 'isError';
-        return toolErrorResult(`Tool ${name} produced a result that is not JSON`);
-      }
-      if (entry.output && !result.isError) {
-        const checked = entry.output(result.structuredContent);
-        // A Standard Schema may validate asynchronously; a JSON Schema check never does.
-        const problem = isPromiseLike(checked) ? await checked : checked;
-        if (problem !== undefined) {
-          this.logger.error(
-            `Tool ${name} returned output that fails its outputSchema: ${problem}`,
-            requestLogFields(request),
-          );
-          ended.outcome = 'isError';
-          return toolErrorResult(`Tool ${name} produced invalid output`);
-        }
-      }
+      ended.outcome = result.isError ? 'isError' : 'ok';
       return result;
     } finally {
+      // A 2026-07-28 round that asked its caller for input answers input-required, whatever the
+      // tool made of the question (it may catch it and return): its outcome says so.
+      if (request.input?.pending && ended.outcome !== undefined && ended.outcome !== 'timeout') {
+        ended.outcome = 'isError';
+        ended.detail = INPUT_REQUIRED;
+      }
       if (started >= 0 && ended.outcome !== undefined) {
         const duration = performance.now() - started;
         this.audit.outcome(request, entry.tool.name, ended.outcome, duration, ended.detail);
       }
     }
+  }
+
+  /*
+   * The result, or the isError result that replaces it: too large for limits.maxResultBytes,
+   * not JSON, or failing the tool's output schema (each sets the outcome `isError`).
+   * Synchronous unless the output schema is: this runs on every call.
+   */
+  private checked(
+    entry: McpToolEntry,
+    result: CallToolResult,
+    request: McpRequest,
+    ended: Ended,
+  ): MaybePromise<CallToolResult> {
+    const name = entry.tool.name;
+    const { maxResultBytes } = this.options.limits;
+    const problem = jsonSizeProblem(result, maxResultBytes);
+    if (problem === 'too-large') {
+      this.logger.warn(
+        `Tool ${name} returned more than limits.maxResultBytes (${maxResultBytes})`,
+        requestLogFields(request),
+      );
+      ended.outcome = 'isError';
+      return toolErrorResult(`Tool ${name} produced a result larger than ${maxResultBytes} bytes`);
+    }
+    if (problem === 'not-json') {
+      this.logger.error(
+        `Tool ${name} returned a value JSON cannot carry (a BigInt, or a toJSON that throws)`,
+        requestLogFields(request),
+      );
+      ended.outcome = 'isError';
+      return toolErrorResult(`Tool ${name} produced a result that is not JSON`);
+    }
+    if (!entry.output || result.isError) return result;
+    const checked = entry.output(result.structuredContent);
+    // A Standard Schema may validate asynchronously; a JSON Schema check never does.
+    const judged = (outputProblem: string | undefined) => {
+      if (outputProblem === undefined) return result;
+      this.logger.error(
+        `Tool ${name} returned output that fails its outputSchema: ${outputProblem}`,
+        requestLogFields(request),
+      );
+      ended.outcome = 'isError';
+      return toolErrorResult(`Tool ${name} produced invalid output`);
+    };
+    return isPromiseLike(checked) ? Promise.resolve(checked).then(judged) : judged(checked);
   }
 
   /* Races the handler with the tool timeout; on timeout its signal aborts and the call still answers. */

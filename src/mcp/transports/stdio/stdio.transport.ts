@@ -10,6 +10,7 @@ import type { McpWarden } from '../../engine/mcp-warden.service.js';
 import { decodeJsonMessage, messageShapeBounds } from '../../core/decoding/json-message.decoder.js';
 import type { MessageShapeBounds } from '../../core/decoding/message-shape.scanner.js';
 import { LineDecoder, type LineEvent } from './line.decoder.js';
+import { UNWRITABLE_MESSAGE } from '../../core/http/send-json.js';
 
 /**
  * Options of the stdio transport.
@@ -238,8 +239,18 @@ export class McpStdioTransport {
     if (!this.output.writable) return;
     // Replies finishing in the same tick leave in one write of one string: one syscall, and no
     // per-reply chunk for the stream to gather (docs/performance.md, "stdio").
+    let line: string;
+    try {
+      line = JSON.stringify(message);
+    } catch {
+      // A value JSON cannot carry (a getter or toJSON that throws): an answer still leaves, as
+      // over HTTP (send-json.ts), never an unhandled rejection that ends the process.
+      const id = (message as { id?: unknown }).id;
+      if (typeof id !== 'string' && typeof id !== 'number') return;
+      line = JSON.stringify(jsonRpcError(id, JsonRpcErrorCode.InternalError, UNWRITABLE_MESSAGE));
+    }
     if (this.pending === '') process.nextTick(this.flush);
-    this.pending += JSON.stringify(message) + '\n';
+    this.pending += line + '\n';
   }
 
   /*
