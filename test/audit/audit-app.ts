@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   McpTool,
   McpToolError,
@@ -14,6 +15,8 @@ import {
 } from '../../src/index.js';
 import { readAuditSource } from '../../src/cli/audit/record-source.js';
 import { at } from '../support/deadline.js';
+import { envelope, MODERN } from '../modern/modern-app.js';
+import { TASKS } from '../tasks/tasks-app.js';
 import { deferred } from '../support/deferred.js';
 import {
   verifyChains,
@@ -148,6 +151,11 @@ export async function verifySource(
   return verifyChains(await readAuditSource(source), publicKey, published);
 }
 
+/** The built package's module at `path` under dist, as a child process's script imports it. */
+export function built(path: string): string {
+  return pathToFileURL(resolve('dist', path)).href;
+}
+
 /** Every record of a source, parsed. */
 export async function recordsOf(source: string): Promise<Record<string, any>[]> {
   return (await readAuditSource(source)).map((stored) => JSON.parse(stored.line));
@@ -173,18 +181,8 @@ export async function modernRequest(
       jsonrpc: '2.0',
       id: 1,
       method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientCapabilities': {
-            extensions: { 'io.modelcontextprotocol/tasks': {} },
-          },
-        },
-      },
+      params: { ...params, _meta: envelope({ extensions: { [TASKS]: {} } }) },
     }),
   });
   return ((await response.json()) as { result: any }).result;
 }
-
-const MODERN = '2026-07-28';

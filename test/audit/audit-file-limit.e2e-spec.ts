@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { logDir } from './audit-app.js';
+import { join } from 'node:path';
+import { built, logDir } from './audit-app.js';
 
 /*
  * `failClosed` on a JSON Lines file that can take no more: a write that ends short (what a full
@@ -39,10 +38,6 @@ for (let call = 0; call < 160; call += 1) {
 await journal.onApplicationShutdown();
 process.stdout.write('\\nresult ' + JSON.stringify({ kept, refused }) + '\\n');
 `;
-
-function built(path: string): string {
-  return pathToFileURL(resolve('dist', path)).href;
-}
 
 function runLimited(script: string, dir: string): Promise<{ kept: string[]; refused: number }> {
   return new Promise((done, fail) =>

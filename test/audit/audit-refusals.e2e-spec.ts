@@ -126,37 +126,25 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('audit: refusals and rounds
     expect(t.app.get(RefusedTools).ran).not.toContain('own_guard');
   });
 
-  it('a tool that asks its caller for input: the round that asked says so (input_required)', async () => {
-    const c = await client(true);
-    const result = await c.callTool({ name: 'asks', arguments: {} });
-    await c.close();
-    expect(JSON.stringify(result.content)).toContain('bob');
-    const outcomes = story('asks').filter(([kind]) => kind === 'outcome');
-    // The modern era answers in a retry: the first round ends asking, the retry ends ok.
-    expect(outcomes).toEqual(
-      era === '2026-07-28'
-        ? [
-            ['outcome', 'allow', 'isError', 'input_required'],
-            ['outcome', 'allow', 'ok', undefined],
-          ]
-        : [['outcome', 'allow', 'ok', undefined]],
-    );
-  });
-
-  it('a tool that catches its question: the round that asked still says so', async () => {
-    const c = await client(true);
-    const result = await c.callTool({ name: 'asks_quietly', arguments: {} });
-    await c.close();
-    // The caller was asked, and the retry carried the answer.
-    expect(JSON.stringify(result.content)).toContain('bob');
-    const outcomes = story('asks_quietly').filter(([kind]) => kind === 'outcome');
-    expect(outcomes).toEqual(
-      era === '2026-07-28'
-        ? [
-            ['outcome', 'allow', 'isError', 'input_required'],
-            ['outcome', 'allow', 'ok', undefined],
-          ]
-        : [['outcome', 'allow', 'ok', undefined]],
-    );
-  });
+  // `asks_quietly` catches its question and returns: the round still ended asking.
+  it.each(['asks', 'asks_quietly'])(
+    '%s, a tool that asks its caller for input: the round that asked says so (input_required)',
+    async (name) => {
+      const c = await client(true);
+      const result = await c.callTool({ name, arguments: {} });
+      await c.close();
+      // The caller was asked, and (in the modern era) the retry carried the answer.
+      expect(JSON.stringify(result.content)).toContain('bob');
+      const outcomes = story(name).filter(([kind]) => kind === 'outcome');
+      // The modern era answers in a retry: the first round ends asking, the retry ends ok.
+      expect(outcomes).toEqual(
+        era === '2026-07-28'
+          ? [
+              ['outcome', 'allow', 'isError', 'input_required'],
+              ['outcome', 'allow', 'ok', undefined],
+            ]
+          : [['outcome', 'allow', 'ok', undefined]],
+      );
+    },
+  );
 });

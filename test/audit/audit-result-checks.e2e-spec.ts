@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassThrough, Writable } from 'node:stream';
 import { McpStdioTransport, McpTool, type McpAuditEvent } from '../../src/index.js';
 import { createMcpApp, type McpTestApp } from '../support/mcp-test-app.js';
+import { INITIALIZE_PARAMS } from '../support/stdio-child.js';
 import { until } from '../support/until.js';
 
 /*
@@ -94,31 +95,19 @@ describe('audit: a result that fails its checks, over stdio', () => {
     await app.close();
   });
 
-  async function call(name: string): Promise<any> {
+  /* One request on the pipe; its answer. */
+  async function request(method: string, params: object): Promise<any> {
     const id = ++next;
-    input.write(
-      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name } }) + '\n',
-    );
-    await until(() => output.messages.some((m) => m.id === id), `the answer to ${name}`);
+    input.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    await until(() => output.messages.some((m) => m.id === id), `the answer to ${method}`);
     return output.messages.find((m) => m.id === id);
   }
+  const call = (name: string) => request('tools/call', { name });
   const outcomeOf = (name: string) =>
     events.filter((e) => e.name === name && e.kind === 'outcome').map((e) => e.outcome);
 
   beforeAll(async () => {
-    input.write(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'checks', version: '1' },
-        },
-      }) + '\n',
-    );
-    await until(() => output.messages.some((m) => m.id === 0), 'the initialize answer');
+    await request('initialize', INITIALIZE_PARAMS);
     input.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
   });
 

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { logDir, recordsOf } from './audit-app.js';
+import { join } from 'node:path';
+import { built, logDir, recordsOf } from './audit-app.js';
 
 /*
  * A shutdown with a batch waiting out its sink's write window, in a process with nothing else
@@ -29,10 +28,6 @@ await new Promise((done) => setImmediate(done));
 await journal.onApplicationShutdown();
 process.stdout.write('closed\\n');
 `;
-
-function built(path: string): string {
-  return pathToFileURL(resolve('dist', path)).href;
-}
 
 describe('audit: a shutdown in a process with nothing else alive', () => {
   it('ends, every record kept, though a batch was waiting out its write window', async () => {

@@ -3,11 +3,8 @@ import { isPromiseLike } from '../core/common/maybe-promise.js';
 import type { McpSeamRequest } from './seam-request.interface.js';
 import type { McpToolEntry } from '../definitions/interfaces/registry-entry.interface.js';
 import { McpRegistry } from '../definitions/mcp-registry.service.js';
-import {
-  AUDIT_UNAVAILABLE,
-  McpAuditService,
-  UNRECORDABLE_ARGUMENTS,
-} from './audit/mcp-audit.service.js';
+import { McpAuditService } from './audit/mcp-audit.service.js';
+import { AUDIT_UNAVAILABLE, UNRECORDABLE_ARGUMENTS } from './audit/audit-reasons.js';
 import type { AuthorizerDecision } from './authorizer.interface.js';
 import type { TracedDecision } from './seam-policy.interface.js';
 import { McpAuthorizationService } from './mcp-authorization.service.js';

@@ -1,4 +1,4 @@
-import { AUDIT_UNAVAILABLE } from '../../authorization/audit/mcp-audit.service.js';
+import { AUDIT_UNAVAILABLE } from '../../authorization/audit/audit-reasons.js';
 
 /**
  * How an approval ended: approved, or not, with the deny's detail. A call not approved is denied

@@ -9,7 +9,7 @@ import { queryParam } from './console-request.js';
 import { ConsoleSessions } from './console-session.service.js';
 import { MCP_CONSOLE_SETTINGS } from './console.constants.js';
 import type { McpConsoleSettings } from './console-settings.js';
-import { AUDIT_UNAVAILABLE } from '../../authorization/audit/mcp-audit.service.js';
+import { AUDIT_UNAVAILABLE } from '../../authorization/audit/audit-reasons.js';
 
 const PAGE_SIZE = 50;
 const FILTERS = ['principal', 'tool', 'decision', 'kind'] as const;

@@ -122,11 +122,7 @@ export class SinkWriter {
       };
       const timer = setTimeout(finish, timeoutMs);
       this.keptWatchers.add(check);
-      if (this.windowTimer) {
-        clearTimeout(this.windowTimer);
-        this.windowTimer = undefined;
-        void this.flush();
-      }
+      this.writeWaiting();
     });
   }
 
@@ -142,17 +138,20 @@ export class SinkWriter {
         clearTimeout(timer);
         resolve();
       };
-      // Whatever waits for a timer (a batch's window, a retry's backoff) is written now, and so
-      // is what nothing is set to write (a batch that failed during an earlier drain).
-      const waiting = this.retryTimer ?? this.windowTimer;
-      if (waiting) {
-        clearTimeout(waiting);
-        this.retryTimer = this.windowTimer = undefined;
-        void this.flush();
-      } else if (!this.writing && !this.scheduled) {
-        void this.flush();
-      }
+      // Whatever waits for a timer is written now, and so is what nothing is set to write (a
+      // batch that failed during an earlier drain).
+      if (!this.writeWaiting() && !this.writing && !this.scheduled) void this.flush();
     });
+  }
+
+  /* A batch waiting for a timer (its window, a retry's backoff) is written now; true if one was. */
+  private writeWaiting(): boolean {
+    const waiting = this.retryTimer ?? this.windowTimer;
+    if (!waiting) return false;
+    clearTimeout(waiting);
+    this.retryTimer = this.windowTimer = undefined;
+    void this.flush();
+    return true;
   }
 
   /*

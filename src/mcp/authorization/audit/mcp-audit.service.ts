@@ -16,7 +16,8 @@ import {
 } from './audit-journal.interface.js';
 import { canonicalArguments, argumentsSnapshot } from './arguments-digest.js';
 import { sha256Hex } from '../../core/common/sha256.js';
-import { isoNow } from './iso-now.js';
+import { frozen, isoNow } from './event-values.js';
+import { AUDIT_UNAVAILABLE } from './audit-reasons.js';
 import {
   auditOriginOf,
   operatorDecisionEvent,
@@ -24,27 +25,6 @@ import {
   type McpAuditOrigin,
   type McpOperatorDecisionFacts,
 } from './audit-origin.js';
-
-/**
- * The reason of a deny recorded for a decision whose record could not be kept under
- * `audit.failClosed`: no action without a record.
- */
-export const AUDIT_UNAVAILABLE = 'audit_unavailable';
-
-/**
- * The reason of a deny for a call whose arguments have no RFC 8785 form (a lone surrogate, a
- * number past a double's range), so no digest could say what was called: no action without a
- * whole record (docs/audit.md).
- */
-export const UNRECORDABLE_ARGUMENTS = 'unrecordable_arguments';
-
-/*
- * A policy's ids as the event carries them: the policy engine's own arrays, which its decision
- * cache shares between calls, are frozen there and pass as they are.
- */
-function frozen(ids: readonly string[]): readonly string[] {
-  return Object.isFrozen(ids) ? ids : Object.freeze([...ids]);
-}
 
 /** The options slice the audit reads. */
 interface AuditSettings {
